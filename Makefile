@@ -1,0 +1,41 @@
+# Thin wrapper over Meson for the two commands the README promises.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+MESON_OPTS ?= -Dwerror=true
+
+.PHONY: all deps build run test test-asan test-valgrind bench clean
+
+all: build
+
+deps:
+	@sh tools/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# The main job: the readiness report of this machine.
+run: build
+	./$(BUILD)/gdrcheck topo
+
+test: build
+	meson test -C $(BUILD) --print-errorlogs
+
+$(BUILD_ASAN)/build.ninja:
+	meson setup $(BUILD_ASAN) $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false
+
+test-asan: deps $(BUILD_ASAN)/build.ninja
+	ninja -C $(BUILD_ASAN)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		meson test -C $(BUILD_ASAN) --print-errorlogs
+
+test-valgrind: build
+	meson test -C $(BUILD) --setup valgrind --suite unit --print-errorlogs
+
+bench: build
+	sh bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model/facts.h"
+#include "../topo/topo.h"
+
+/*
+ * Checks are pure functions of the facts (and the topology report). Each one
+ * fills one finding: a status, a one-line verdict, the evidence it read and
+ * the fix. A check that covers several devices adds one item per device.
+ * Adding a check: one file check-<area>.c with its `const struct check`,
+ * one entry in checks.c's table, one unit test, one fixture.
+ */
+
+enum gate {
+	GATE_GPU = 1,
+	GATE_RDMA = 2,
+	GATE_DIRECT = 3,
+	GATE_POD = 4,
+};
+
+/* Ordered by how much they decide: a gate's status is its worst check's. */
+enum check_status {
+	ST_PASS = 0,
+	ST_INFO,    /* a fact that never decides a gate */
+	ST_SKIP,    /* does not apply to this node */
+	ST_UNKNOWN, /* could not be read: never a pass */
+	ST_WARN,
+	ST_FAIL,
+};
+
+const char *check_status_name(enum check_status s);
+const char *gate_name(enum gate g); /* "GPU", "RDMA", "Direct", "pod" */
+const char *gate_key(enum gate g);  /* "1", "2", "3", "pod" */
+
+struct finding_item {
+	char *subject; /* "GPU0 0000:18:00.0", "mlx5_0 port 1", "bond1" */
+	enum check_status status;
+	char *verdict;
+	char *fix; /* NULL when nothing to do */
+};
+
+struct finding {
+	const char *id; /* stable dotted id, from the check */
+	enum gate gate;
+	enum check_status status;
+	char *verdict;
+	char **evidence; /* "read /sys/module/irdma: absent", NULL-terminated */
+	char *fix;       /* command/setting that fixes it, NULL if none */
+	struct finding_item *items;
+	size_t n_items;
+};
+
+/* User-tunable expectations (defaults from the seed PoC). */
+struct check_opts {
+	int roce_dscp; /* DSCP the RoCE traffic uses: 24 */
+	int roce_prio; /* 802.1p priority it maps to: 3 */
+	bool is_root;  /* ran as root: facts needing root were readable */
+};
+
+void check_opts_init(struct check_opts *o);
+
+struct check_ctx {
+	const struct facts *f;
+	const struct topo_report *topo;
+	const struct check_opts *opts;
+};
+
+struct check {
+	const char *id;
+	enum gate gate;
+	const char *summary; /* what it checks, for --help and docs */
+	int (*run)(const struct check_ctx *ctx, struct finding *out);
+};
+
+/* Builders for check authors; all return 0 or -ENOMEM. */
+int finding_set(struct finding *f, enum check_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int finding_fix(struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int finding_evidence(struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Add a per-device result; @fix may be NULL. Raises f->status to it. */
+int finding_item(struct finding *f, const char *subject, enum check_status st,
+		 const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void finding_release(struct finding *f);
+/* The worse of two statuses. */
+enum check_status status_worst(enum check_status a, enum check_status b);

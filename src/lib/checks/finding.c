@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+#include "check.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/strv.h"
+
+static const char *const status_names[] = {
+	[ST_PASS] = "pass",       [ST_INFO] = "info", [ST_SKIP] = "skip",
+	[ST_UNKNOWN] = "unknown", [ST_WARN] = "warn", [ST_FAIL] = "fail",
+};
+
+const char *check_status_name(enum check_status s)
+{
+	if ((unsigned)s > ST_FAIL)
+		return "unknown";
+	return status_names[s];
+}
+
+const char *gate_name(enum gate g)
+{
+	switch (g) {
+	case GATE_GPU:
+		return "GPU";
+	case GATE_RDMA:
+		return "RDMA";
+	case GATE_DIRECT:
+		return "Direct";
+	case GATE_POD:
+		return "pod";
+	}
+	return "?";
+}
+
+const char *gate_key(enum gate g)
+{
+	switch (g) {
+	case GATE_GPU:
+		return "1";
+	case GATE_RDMA:
+		return "2";
+	case GATE_DIRECT:
+		return "3";
+	case GATE_POD:
+		return "pod";
+	}
+	return "?";
+}
+
+void check_opts_init(struct check_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->roce_dscp = 24;
+	o->roce_prio = 3;
+}
+
+enum check_status status_worst(enum check_status a, enum check_status b)
+{
+	return a > b ? a : b;
+}
+
+static int vset(char **dst, const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+int finding_set(struct finding *f, enum check_status st, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	f->status = st;
+	va_start(ap, fmt);
+	r = vset(&f->verdict, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int finding_fix(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vset(&f->fix, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int finding_evidence(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = strv_push(&f->evidence, NULL, s);
+	free(s);
+	return r;
+}
+
+int finding_item(struct finding *f, const char *subject, enum check_status st,
+		 const char *fix, const char *fmt, ...)
+{
+	struct finding_item *v, *it;
+	va_list ap;
+	int r;
+
+	v = realloc(f->items, (f->n_items + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	f->items = v;
+	it = &v[f->n_items];
+	memset(it, 0, sizeof(*it));
+	it->status = st;
+	it->subject = strdup(subject);
+	it->fix = fix ? strdup(fix) : NULL;
+	va_start(ap, fmt);
+	r = vset(&it->verdict, fmt, ap);
+	va_end(ap);
+	if (r < 0 || !it->subject || (fix && !it->fix)) {
+		free(it->subject);
+		free(it->fix);
+		free(it->verdict);
+		return -ENOMEM;
+	}
+	f->n_items++;
+	f->status = status_worst(f->status, st);
+	return 0;
+}
+
+void finding_release(struct finding *f)
+{
+	free(f->verdict);
+	free(f->fix);
+	strv_free(f->evidence);
+	for (size_t i = 0; i < f->n_items; i++) {
+		free(f->items[i].subject);
+		free(f->items[i].verdict);
+		free(f->items[i].fix);
+	}
+	free(f->items);
+	memset(f, 0, sizeof(*f));
+}

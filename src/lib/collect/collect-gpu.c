@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+#include "collect.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/gpu-ids.h"
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+#define PCI_VENDOR_NVIDIA 0x10de
+
+bool pci_is_nvidia_gpu(const struct pci_dev *p)
+{
+	return p->vendor.state == FACT_OK && p->vendor.v == PCI_VENDOR_NVIDIA &&
+	       p->class_code.state == FACT_OK &&
+	       ((p->class_code.v >> 16) & 0xff) == 0x03;
+}
+
+/* BAR1 is resource line 1: "0xstart 0xend 0xflags" (platform-facts §4.6). */
+static void read_bar1(const struct gc_root *root, const struct pci_dev *p,
+		      struct fact_int *f)
+{
+	_cleanup_free_ char *path = NULL, *buf = NULL;
+	unsigned long long start, end, flags;
+	char *line;
+	int r;
+
+	path = xasprintf("%s/resource", p->sysfs_path);
+	if (!path) {
+		fact_int_fail(f, -ENOMEM);
+		return;
+	}
+	r = root_read_alloc(root, path, ROOT_READ_MAX, &buf);
+	if (r < 0) {
+		fact_int_fail(f, r);
+		return;
+	}
+	line = strchr(buf, '\n');
+	if (!line ||
+	    sscanf(line + 1, "%llx %llx %llx", &start, &end, &flags) != 3 ||
+	    end < start) {
+		fact_int_fail(f, -EINVAL);
+		return;
+	}
+	fact_int_set(f, start == 0 && end == 0 ? 0 : (int64_t)(end - start + 1));
+}
+
+/* "Model: \t NVIDIA H100 80GB HBM3" lines of the driver's procfs file. */
+static void read_information(const struct gc_root *root, struct gpu *g)
+{
+	_cleanup_free_ char *path = NULL, *buf = NULL;
+	char *save = NULL;
+	bool model = false, minor = false;
+	int r;
+
+	path = xasprintf("/proc/driver/nvidia/gpus/%s/information", g->bdf);
+	if (!path)
+		return;
+	r = root_read_alloc(root, path, 16384, &buf);
+	if (r < 0) {
+		fact_str_fail(&g->model, r);
+		fact_int_fail(&g->minor, r);
+		return;
+	}
+	for (char *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':');
+		int64_t v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (strcmp(strstrip(l), "Model") == 0) {
+			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
+				model = true;
+		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
+			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0) {
+				fact_int_set(&g->minor, v);
+				minor = true;
+			}
+		}
+	}
+	if (!model)
+		fact_str_fail(&g->model, -EINVAL);
+	if (!minor)
+		fact_int_fail(&g->minor, -EINVAL);
+}
+
+int collect_gpus(const struct gc_root *root, struct facts *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n_pci; i++)
+		n += pci_is_nvidia_gpu(&f->pci[i]);
+	if (!n)
+		return 0;
+	f->gpus = calloc(n, sizeof(*f->gpus));
+	if (!f->gpus)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n_pci; i++) {
+		const struct pci_dev *p = &f->pci[i];
+		struct gpu *g;
+		struct gpu_id_info info = { 0 };
+		uint16_t dev;
+
+		if (!pci_is_nvidia_gpu(p))
+			continue;
+		g = &f->gpus[f->n_gpus++];
+		memcpy(g->bdf, p->bdf, sizeof(g->bdf));
+		g->pci = (int)i;
+		g->numa = p->numa_node;
+		dev = p->device.state == FACT_OK ? (uint16_t)p->device.v : 0;
+		if (gpu_id_lookup(dev, &info)) {
+			g->arch = info.arch;
+			g->cc = info.cc;
+			g->geforce = info.geforce;
+			g->coherent = info.coherent;
+		}
+		read_information(root, g);
+		read_bar1(root, p, &g->bar1_bytes);
+		if (fact_str_ok(&g->model))
+			g->name = strdup(g->model.v);
+		else if (info.name)
+			g->name = strdup(info.name);
+		else
+			g->name = xasprintf("NVIDIA GPU [10de:%04x]", dev);
+		if (!g->name)
+			return -ENOMEM;
+		/* The driver's model string is the better GeForce signal. */
+		if (g->name && strstr(g->name, "GeForce"))
+			g->geforce = true;
+	}
+	return 0;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+#include "collect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+/*
+ * Modules whose presence decides a gate. Built-in modules also appear under
+ * /sys/module when they have parameters; "present" means loaded or built in.
+ */
+static const char *const interesting_modules[] = {
+	"nvidia",     "nvidia_uvm", "nvidia_modeset", "nvidia_drm",
+	"nvidia_peermem", "nv_peer_mem", "gdrdrv",   "nvidia_fs",
+	"ib_core",    "ib_uverbs",  "ib_umad",        "rdma_cm",
+	"rdma_ucm",   "mlx5_core",  "mlx5_ib",        "mlx_compat",
+	"ice",        "irdma",      "i40e",           "bnxt_en",
+	"bnxt_re",    "efa",        "nvme_rdma",      "ib_ipoib",
+};
+
+static int collect_modules(const struct gc_root *root, struct host_facts *h)
+{
+	size_t n = sizeof(interesting_modules) / sizeof(interesting_modules[0]);
+
+	h->mods = calloc(n, sizeof(*h->mods));
+	if (!h->mods)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct kmod *m = &h->mods[h->n_mods++];
+		char path[256];
+
+		m->name = strdup(interesting_modules[i]);
+		if (!m->name)
+			return -ENOMEM;
+		snprintf(path, sizeof(path), "/sys/module/%s", m->name);
+		m->present = root_is_dir(root, path) == 1;
+		snprintf(path, sizeof(path), "/sys/module/%s/version", m->name);
+		read_str_fact(root, path, &m->version);
+		snprintf(path, sizeof(path), "/sys/module/%s/srcversion", m->name);
+		read_str_fact(root, path, &m->srcversion);
+	}
+	return 0;
+}
+
+/* KEY="value" lines of os-release(5). */
+static void parse_os_release(const char *buf, struct host_facts *h)
+{
+	_cleanup_free_ char *copy = strdup(buf);
+	char *save = NULL;
+
+	if (!copy)
+		return;
+	for (char *l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(l, '='), *v;
+		size_t len;
+		struct fact_str *dst = NULL;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		v = strstrip(eq + 1);
+		len = strlen(v);
+		if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
+			v[len - 1] = '\0';
+			v++;
+		}
+		if (strcmp(l, "ID") == 0)
+			dst = &h->os_id;
+		else if (strcmp(l, "VERSION_ID") == 0)
+			dst = &h->os_version_id;
+		else if (strcmp(l, "PRETTY_NAME") == 0)
+			dst = &h->os_pretty;
+		if (dst)
+			(void)fact_str_set(dst, v);
+	}
+}
+
+static void presence(const struct gc_root *root, const char *path,
+		     struct fact_int *f)
+{
+	int r = root_access(root, path);
+
+	if (r == 0)
+		fact_int_set(f, 1);
+	else
+		fact_int_fail(f, r);
+}
+
+int collect_host(const struct gc_root *root, struct facts *f)
+{
+	struct host_facts *h = &f->host;
+	_cleanup_free_ char *os = NULL, *ver = NULL;
+	int r;
+
+	read_str_fact(root, "/proc/sys/kernel/hostname", &h->hostname);
+	read_str_fact(root, "/proc/sys/kernel/osrelease", &h->kernel_release);
+	read_str_fact(root, "/proc/cmdline", &h->cmdline);
+
+	r = root_read_alloc(root, "/etc/os-release", 65536, &os);
+	if (r < 0)
+		r = root_read_alloc(root, "/usr/lib/os-release", 65536, &os);
+	if (r >= 0)
+		parse_os_release(os, h);
+	if (h->os_id.state == FACT_UNSET) {
+		fact_str_fail(&h->os_id, r < 0 ? r : -EINVAL);
+		fact_str_fail(&h->os_version_id, r < 0 ? r : -EINVAL);
+	}
+
+	r = root_read_alloc(root, "/proc/driver/nvidia/version", 65536, &ver);
+	if (r < 0)
+		fact_str_fail(&h->nvidia_version, r);
+	else {
+		char *nl = strchr(ver, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (fact_str_set(&h->nvidia_version, strstrip(ver)) < 0)
+			return -ENOMEM;
+	}
+
+	presence(root, "/sys/kernel/mm/memory_peers/nv_mem/version",
+		 &h->peer_nv_mem);
+	presence(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
+		 &h->peer_nv_mem_nc);
+	presence(root, "/sys/module/nvidia_peermem/version", &h->peer_module);
+
+	return collect_modules(root, h);
+}
+
+int collect_numa(const struct gc_root *root, struct facts *f)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = root_list(root, "/sys/devices/system/node", &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	f->numa = calloc(n ? n : 1, sizeof(*f->numa));
+	if (!f->numa) {
+		for (size_t i = 0; names[i]; i++)
+			free(names[i]);
+		free(names);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t id;
+		char path[256];
+
+		if (!startswith(names[i], "node") ||
+		    safe_atoi64(names[i] + 4, &id) < 0 || id < 0 || id > 4096)
+			continue;
+		f->numa[f->n_numa].id = (int)id;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist",
+			 names[i]);
+		read_str_fact(root, path, &f->numa[f->n_numa].cpulist);
+		f->n_numa++;
+	}
+	for (size_t i = 0; names[i]; i++)
+		free(names[i]);
+	free(names);
+	return 0;
+}

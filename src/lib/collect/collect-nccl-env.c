@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+#include "collect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+			return envp[i] + len + 1;
+	return NULL;
+}
+
+/* First source wins, as NCCL applies each file with setenv(..., 0). */
+static int add_setting(struct facts *f, const char *name, const char *value,
+		       const char *source)
+{
+	struct nccl_setting *v;
+
+	if (facts_nccl_get(f, name))
+		return 0;
+	v = realloc(f->nccl, (f->n_nccl + 1) * sizeof(*f->nccl));
+	if (!v)
+		return -ENOMEM;
+	f->nccl = v;
+	v = &f->nccl[f->n_nccl];
+	v->name = strdup(name);
+	v->value = strdup(value);
+	v->source = strdup(source);
+	if (!v->name || !v->value || !v->source) {
+		free(v->name);
+		free(v->value);
+		free(v->source);
+		return -ENOMEM;
+	}
+	f->n_nccl++;
+	return 0;
+}
+
+/* NAME=value lines, '#' comments (NCCL src/misc/param.cc). */
+static int read_conf(const struct gc_root *root, struct facts *f,
+		     const char *path)
+{
+	_cleanup_free_ char *buf = NULL;
+	char *save = NULL;
+	int r;
+
+	r = root_read_alloc(root, path, 1 << 20, &buf);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
+		return r == -ENOMEM ? r :
+				      facts_note(f, "cannot read '%s': %s", path,
+						 strerror(-r));
+	for (char *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *eq, *name, *value;
+
+		l = strstrip(l);
+		if (!*l || *l == '#')
+			continue;
+		eq = strchr(l, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		name = strstrip(l);
+		value = strstrip(eq + 1);
+		if (!*name)
+			continue;
+		r = add_setting(f, name, value, path);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int collect_nccl_env(const struct gc_root *root, char *const *envp,
+		     struct facts *f)
+{
+	const char *conf, *home;
+	int r;
+
+	for (size_t i = 0; envp && envp[i]; i++) {
+		_cleanup_free_ char *name = NULL;
+		const char *eq;
+
+		if (!startswith(envp[i], "NCCL_"))
+			continue;
+		eq = strchr(envp[i], '=');
+		if (!eq)
+			continue;
+		name = strndup(envp[i], (size_t)(eq - envp[i]));
+		if (!name)
+			return -ENOMEM;
+		r = add_setting(f, name, eq + 1, "environment");
+		if (r < 0)
+			return r;
+	}
+
+	conf = env_get(envp, "NCCL_CONF_FILE");
+	home = env_get(envp, "HOME");
+	if (conf && conf[0] == '/') {
+		r = read_conf(root, f, conf);
+	} else if (!conf && home && home[0] == '/') {
+		_cleanup_free_ char *p = xasprintf("%s/.nccl.conf", home);
+
+		if (!p)
+			return -ENOMEM;
+		r = read_conf(root, f, p);
+	} else
+		r = 0;
+	if (r < 0)
+		return r;
+	return read_conf(root, f, "/etc/nccl.conf");
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#include "collect.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+#include "../util/strv.h"
+
+static void read_speed(const struct gc_root *root, const char *path,
+		       struct fact_int *f)
+{
+	char buf[64];
+	int tenths, r = root_read(root, path, buf, sizeof(buf));
+
+	if (r < 0)
+		fact_int_fail(f, r);
+	else if (parse_link_speed(buf, &tenths) < 0)
+		fact_int_fail(f, -EINVAL);
+	else
+		fact_int_set(f, tenths);
+}
+
+/* A link's target basename: "../../../bus/pci/drivers/nvidia" → "nvidia". */
+static void read_link_name(const struct gc_root *root, const char *path,
+			   struct fact_str *f)
+{
+	char buf[4096];
+	int r = root_readlink(root, path, buf, sizeof(buf));
+
+	if (r < 0)
+		fact_str_fail(f, r);
+	else if (fact_str_set(f, path_basename(buf)) < 0)
+		fact_str_fail(f, -ENOMEM);
+}
+
+/*
+ * Split "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0" into the host
+ * bridge and the immediate parent. Anything not under a pciDDDD:BB host
+ * bridge keeps an empty host (a virtual or unusual device).
+ */
+static void place_device(struct pci_dev *p, const char *path)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	char *save = NULL, *tok, *prev = NULL;
+	bool first = true;
+
+	if (!copy)
+		return;
+	if (!startswith(copy, "/sys/devices/"))
+		return;
+	for (tok = strtok_r(copy + strlen("/sys/devices/"), "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		if (first && is_host_bridge_name(tok))
+			snprintf(p->host, sizeof(p->host), "%s", tok);
+		first = false;
+		if (strcmp(tok, p->bdf) == 0)
+			break;
+		prev = tok;
+	}
+	if (prev && bdf_valid(prev))
+		bdf_normalize(prev, p->parent, sizeof(p->parent));
+}
+
+static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
+			   const char *dir)
+{
+	static const struct {
+		const char *file;
+		size_t off;
+	} ints[] = {
+		{ "class", offsetof(struct pci_dev, class_code) },
+		{ "vendor", offsetof(struct pci_dev, vendor) },
+		{ "device", offsetof(struct pci_dev, device) },
+		{ "subsystem_vendor", offsetof(struct pci_dev, subsys_vendor) },
+		{ "subsystem_device", offsetof(struct pci_dev, subsys_device) },
+		{ "numa_node", offsetof(struct pci_dev, numa_node) },
+		{ "current_link_width", offsetof(struct pci_dev, cur_width) },
+		{ "max_link_width", offsetof(struct pci_dev, max_width) },
+	};
+	char path[4096];
+	bool hex;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
+
+		if (xsnprintf(path, sizeof(path), "%s/%s", dir, ints[i].file) < 0)
+			continue;
+		read_int_fact(root, path, f);
+		/* sysfs writes ids as 0x%04x; a bare decimal there is garbage. */
+		hex = i < 5;
+		if (hex && f->state == FACT_OK && f->v < 0)
+			fact_int_fail(f, -EINVAL);
+	}
+	if (xsnprintf(path, sizeof(path), "%s/current_link_speed", dir) >= 0)
+		read_speed(root, path, &p->cur_speed);
+	if (xsnprintf(path, sizeof(path), "%s/max_link_speed", dir) >= 0)
+		read_speed(root, path, &p->max_speed);
+	if (xsnprintf(path, sizeof(path), "%s/driver", dir) >= 0)
+		read_link_name(root, path, &p->driver);
+	if (xsnprintf(path, sizeof(path), "%s/physfn", dir) >= 0)
+		read_link_name(root, path, &p->physfn);
+	if (xsnprintf(path, sizeof(path), "%s/iommu_group", dir) >= 0)
+		read_link_name(root, path, &p->iommu_group);
+	if (xsnprintf(path, sizeof(path), "%s/local_cpulist", dir) >= 0)
+		read_str_fact(root, path, &p->local_cpulist);
+}
+
+int collect_pci(const struct gc_root *root, struct facts *f)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	r = root_list(root, "/sys/bus/pci/devices", &names, &n);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			return r;
+		return facts_note(f, "cannot list '/sys/bus/pci/devices': %s",
+				  strerror(-r));
+	}
+	f->pci = calloc(n ? n : 1, sizeof(*f->pci));
+	if (!f->pci) {
+		strv_free(names);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pci_dev *p = &f->pci[f->n_pci];
+		char link[512];
+		char *real = NULL;
+
+		if (!bdf_valid(names[i])) {
+			r = facts_note(f, "ignoring '/sys/bus/pci/devices/%.64s': not a PCI address",
+				       names[i]);
+			if (r < 0)
+				break;
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		p->parent_idx = -1;
+		bdf_normalize(names[i], p->bdf, sizeof(p->bdf));
+		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s", names[i]);
+		r = root_resolve(root, link, &real);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			r = facts_note(f, "cannot resolve '%s': %s", link,
+				       strerror(-r));
+			if (r < 0)
+				break;
+			continue;
+		}
+		p->sysfs_path = real;
+		place_device(p, real);
+		read_pci_attrs(root, p, real);
+		f->n_pci++;
+		r = 0;
+	}
+	strv_free(names);
+	return r == -ENOMEM ? r : 0;
+}

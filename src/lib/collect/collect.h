@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "../model/facts.h"
+#include "../util/root.h"
+
+/*
+ * Collectors: the only code that reads the machine. Each fills part of
+ * struct facts from files under the root and records what it could not read
+ * as fact states (and, for whole sources, as facts->notes). They fail only on
+ * out-of-memory; an unreadable node is a set of facts, not an error.
+ */
+
+/* Everything below, in order; envp is the environment NCCL would see. */
+int collect_node(const struct gc_root *root, char *const *envp,
+		 struct facts *f);
+
+int collect_pci(const struct gc_root *root, struct facts *f);
+int collect_gpus(const struct gc_root *root, struct facts *f);
+int collect_nics(const struct gc_root *root, struct facts *f);
+int collect_numa(const struct gc_root *root, struct facts *f);
+int collect_host(const struct gc_root *root, struct facts *f);
+int collect_nccl_env(const struct gc_root *root, char *const *envp,
+		     struct facts *f);
+
+/* Helpers shared by collectors. */
+bool pci_is_nvidia_gpu(const struct pci_dev *p);
+void read_int_fact(const struct gc_root *root, const char *path,
+		   struct fact_int *f);
+void read_str_fact(const struct gc_root *root, const char *path,
+		   struct fact_str *f);
+/* Read a "<n>: <NAME>" sysfs value (port state) into its number. */
+void read_numbered_fact(const struct gc_root *root, const char *path,
+			struct fact_int *f);

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+#include "facts.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../util/strutil.h"
+#include "../util/strv.h"
+
+static const char *const arch_names[] = {
+	[GPU_ARCH_UNKNOWN] = "unknown", [GPU_ARCH_KEPLER] = "Kepler",
+	[GPU_ARCH_MAXWELL] = "Maxwell", [GPU_ARCH_PASCAL] = "Pascal",
+	[GPU_ARCH_VOLTA] = "Volta",     [GPU_ARCH_TURING] = "Turing",
+	[GPU_ARCH_AMPERE] = "Ampere",   [GPU_ARCH_ADA] = "Ada",
+	[GPU_ARCH_HOPPER] = "Hopper",   [GPU_ARCH_BLACKWELL] = "Blackwell",
+};
+
+const char *gpu_arch_name(enum gpu_arch a)
+{
+	if ((unsigned)a >= _GPU_ARCH_MAX)
+		return "unknown";
+	return arch_names[a];
+}
+
+int gpu_arch_from_name(const char *s)
+{
+	for (int i = 0; i < _GPU_ARCH_MAX; i++)
+		if (s && strcmp(s, arch_names[i]) == 0)
+			return i;
+	return GPU_ARCH_UNKNOWN;
+}
+
+static const char *const source_names[] = {
+	[SOURCE_LIVE] = "live",
+	[SOURCE_ROOT] = "root",
+	[SOURCE_FACTS] = "facts",
+	[SOURCE_NCCL_XML] = "nccl-xml",
+	[SOURCE_HWLOC_XML] = "hwloc-xml",
+};
+
+const char *facts_source_name(enum facts_source s)
+{
+	if ((unsigned)s >= sizeof(source_names) / sizeof(source_names[0]))
+		return "unknown";
+	return source_names[s];
+}
+
+void facts_init(struct facts *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void pci_release(struct pci_dev *p)
+{
+	free(p->sysfs_path);
+	fact_str_release(&p->driver);
+	fact_str_release(&p->physfn);
+	fact_str_release(&p->iommu_group);
+	fact_str_release(&p->local_cpulist);
+}
+
+static void nic_release(struct nic *n)
+{
+	strv_free(n->netdevs);
+	fact_str_release(&n->node_type);
+	fact_str_release(&n->fw_ver);
+	fact_str_release(&n->node_guid);
+	fact_str_release(&n->hca_type);
+	fact_str_release(&n->board_id);
+	for (size_t i = 0; i < n->n_ports; i++) {
+		fact_str_release(&n->ports[i].link_layer);
+		fact_str_release(&n->ports[i].rate);
+	}
+	free(n->ports);
+}
+
+void host_facts_release(struct host_facts *h)
+{
+	fact_str_release(&h->hostname);
+	fact_str_release(&h->kernel_release);
+	fact_str_release(&h->os_id);
+	fact_str_release(&h->os_version_id);
+	fact_str_release(&h->os_pretty);
+	fact_str_release(&h->cmdline);
+	fact_str_release(&h->nvidia_version);
+	for (size_t i = 0; i < h->n_mods; i++) {
+		free(h->mods[i].name);
+		fact_str_release(&h->mods[i].version);
+		fact_str_release(&h->mods[i].srcversion);
+	}
+	free(h->mods);
+	h->mods = NULL;
+	h->n_mods = 0;
+}
+
+const struct kmod *host_kmod(const struct host_facts *h, const char *name)
+{
+	for (size_t i = 0; i < h->n_mods; i++)
+		if (strcmp(h->mods[i].name, name) == 0)
+			return &h->mods[i];
+	return NULL;
+}
+
+void facts_release(struct facts *f)
+{
+	free(f->source_path);
+	for (size_t i = 0; i < f->n_pci; i++)
+		pci_release(&f->pci[i]);
+	free(f->pci);
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		free(f->gpus[i].name);
+		fact_str_release(&f->gpus[i].model);
+	}
+	free(f->gpus);
+	for (size_t i = 0; i < f->n_nics; i++)
+		nic_release(&f->nics[i]);
+	free(f->nics);
+	for (size_t i = 0; i < f->n_netfns; i++) {
+		strv_free(f->netfns[i].netdevs);
+		fact_str_release(&f->netfns[i].driver);
+	}
+	free(f->netfns);
+	for (size_t i = 0; i < f->n_numa; i++)
+		fact_str_release(&f->numa[i].cpulist);
+	free(f->numa);
+	host_facts_release(&f->host);
+	roce_facts_release(&f->roce);
+	probe_facts_release(&f->probe);
+	for (size_t i = 0; i < f->n_nccl; i++) {
+		free(f->nccl[i].name);
+		free(f->nccl[i].value);
+		free(f->nccl[i].source);
+	}
+	free(f->nccl);
+	strv_free(f->notes);
+	facts_init(f);
+}
+
+int facts_find_pci(const struct facts *f, const char *bdf)
+{
+	for (size_t i = 0; i < f->n_pci; i++)
+		if (strcasecmp(f->pci[i].bdf, bdf) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct pci_dev *facts_pci(const struct facts *f, int idx)
+{
+	if (idx < 0 || (size_t)idx >= f->n_pci)
+		return NULL;
+	return &f->pci[idx];
+}
+
+const struct nccl_setting *facts_nccl_get(const struct facts *f,
+					  const char *name)
+{
+	/* Collectors store settings in precedence order: first one wins. */
+	for (size_t i = 0; i < f->n_nccl; i++)
+		if (strcmp(f->nccl[i].name, name) == 0)
+			return &f->nccl[i];
+	return NULL;
+}
+
+void facts_link_pci(struct facts *f)
+{
+	for (size_t i = 0; i < f->n_pci; i++)
+		f->pci[i].parent_idx =
+			f->pci[i].parent[0] ?
+				facts_find_pci(f, f->pci[i].parent) :
+				-1;
+}
+
+static int cmp_gpu(const void *a, const void *b)
+{
+	return bdf_cmp(((const struct gpu *)a)->bdf,
+		       ((const struct gpu *)b)->bdf);
+}
+
+static int cmp_nic(const void *a, const void *b)
+{
+	const struct nic *x = a, *y = b;
+	int r = bdf_cmp(x->bdf, y->bdf);
+
+	return r ? r : strcmp(x->name, y->name);
+}
+
+static int cmp_pci(const void *a, const void *b)
+{
+	return bdf_cmp(((const struct pci_dev *)a)->bdf,
+		       ((const struct pci_dev *)b)->bdf);
+}
+
+void facts_sort(struct facts *f)
+{
+	if (f->n_pci)
+		qsort(f->pci, f->n_pci, sizeof(*f->pci), cmp_pci);
+	facts_link_pci(f);
+	if (f->n_gpus)
+		qsort(f->gpus, f->n_gpus, sizeof(*f->gpus), cmp_gpu);
+	if (f->n_nics)
+		qsort(f->nics, f->n_nics, sizeof(*f->nics), cmp_nic);
+	for (size_t i = 0; i < f->n_gpus; i++)
+		f->gpus[i].pci = facts_find_pci(f, f->gpus[i].bdf);
+	for (size_t i = 0; i < f->n_nics; i++)
+		f->nics[i].pci = facts_find_pci(f, f->nics[i].bdf);
+	for (size_t i = 0; i < f->n_netfns; i++)
+		f->netfns[i].pci = facts_find_pci(f, f->netfns[i].bdf);
+}
+
+int facts_note(struct facts *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = strv_push(&f->notes, NULL, s);
+	free(s);
+	return r;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fact.h"
+#include "facts-host.h"
+#include "facts-probe.h"
+#include "facts-roce.h"
+
+/*
+ * The facts model: plain structs filled by collectors (sysfs, importers,
+ * a saved facts file) and read by the topology engine and the checks.
+ * Nothing in here touches the machine.
+ */
+
+#define BDF_LEN 16
+
+struct pci_dev {
+	char bdf[BDF_LEN];    /* "0000:18:00.0" (5-digit domains allowed) */
+	char parent[BDF_LEN]; /* immediate upstream PCI device, "" on a root bus */
+	char host[16];        /* host bridge "pci0000:15", "" if unknown */
+	int parent_idx;       /* index in facts.pci, -1 if none */
+	char *sysfs_path;     /* "/sys/devices/pci0000:15/.../0000:18:00.0" */
+	struct fact_int class_code, vendor, device, subsys_vendor,
+		subsys_device;
+	struct fact_int numa_node;
+	struct fact_int cur_speed, max_speed; /* tenths of GT/s (160 = 16.0) */
+	struct fact_int cur_width, max_width;
+	struct fact_str driver;
+	struct fact_str physfn; /* BDF of the PF for an SR-IOV VF */
+	struct fact_str iommu_group;
+	struct fact_str local_cpulist;
+};
+
+enum gpu_arch {
+	GPU_ARCH_UNKNOWN = 0,
+	GPU_ARCH_KEPLER,
+	GPU_ARCH_MAXWELL,
+	GPU_ARCH_PASCAL,
+	GPU_ARCH_VOLTA,
+	GPU_ARCH_TURING,
+	GPU_ARCH_AMPERE,
+	GPU_ARCH_ADA,
+	GPU_ARCH_HOPPER,
+	GPU_ARCH_BLACKWELL,
+	_GPU_ARCH_MAX,
+};
+
+const char *gpu_arch_name(enum gpu_arch a);
+int gpu_arch_from_name(const char *s);
+
+struct gpu {
+	char bdf[BDF_LEN];
+	int pci; /* index in facts.pci, -1 if the source has no PCI tree */
+	char *name; /* marketing name: NVIDIA's own model string when known */
+	enum gpu_arch arch;
+	int cc; /* compute capability x10 (90 = 9.0), 0 if unknown */
+	bool geforce;
+	bool coherent; /* NVLink-C2C to a Grace CPU (GH200/GB200/GB300) */
+	struct fact_str model; /* /proc/driver/nvidia/gpus/<bdf>/information */
+	struct fact_int minor; /* /dev/nvidiaN */
+	struct fact_int bar1_bytes;
+	struct fact_int numa; /* numa_node of the PCI function */
+	/* Set by importers that know it (NCCL XML gdr attribute). */
+	struct fact_int gdr_support;
+	/* Live probes (CUDA, NVML); UNSET until a probe ran. */
+	struct fact_int attr_gdr;    /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED */
+	struct fact_int attr_dmabuf; /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+	struct fact_int c2c_links;   /* active NVLink-C2C links (NVML) */
+	struct fact_int nvlink_peers; /* GPUs reachable over NVLink (NVML) */
+};
+
+struct nic_port {
+	unsigned num;
+	struct fact_int state;      /* 4 = ACTIVE */
+	struct fact_int phys_state; /* 5 = LinkUp */
+	struct fact_str link_layer; /* InfiniBand / Ethernet / Unknown */
+	struct fact_str rate;       /* "400 Gb/sec (4X NDR)" */
+	struct fact_int rate_gbps;
+};
+
+struct nic {
+	char name[64]; /* RDMA device name: mlx5_0, irdma0, mlx5_bond_0 */
+	char bdf[BDF_LEN];
+	int pci; /* index in facts.pci, -1 if unknown */
+	char **netdevs; /* NULL-terminated */
+	struct fact_str node_type, fw_ver, node_guid, hca_type, board_id;
+	struct nic_port *ports;
+	size_t n_ports;
+	struct fact_int numa;
+	/* Set by importers that know it (NCCL XML gdr attribute). */
+	struct fact_int gdr_support;
+	/* Live probe: ibv_reg_dmabuf_mr(fd = -1); 1 supported, 0 not. */
+	struct fact_int dmabuf_mr;
+};
+
+/* A network PCI function (class 0x02) with no RDMA device on top of it. */
+struct netfn {
+	char bdf[BDF_LEN];
+	int pci;
+	char **netdevs;
+	struct fact_str driver;
+};
+
+struct numa_node {
+	int id;
+	struct fact_str cpulist;
+};
+
+/* One NCCL_* setting and where it came from ("environment", a conf file). */
+struct nccl_setting {
+	char *name;
+	char *value;
+	char *source;
+};
+
+enum facts_source {
+	SOURCE_LIVE = 0, /* this machine, root "/" */
+	SOURCE_ROOT,     /* a sysfs tree under --root */
+	SOURCE_FACTS,    /* a saved facts file */
+	SOURCE_NCCL_XML,
+	SOURCE_HWLOC_XML,
+};
+
+const char *facts_source_name(enum facts_source s);
+
+/*
+ * How the PCI parent links were obtained. From sysfs (and hwloc, which keeps
+ * every bridge) a device's parent is its immediate upstream port; an NCCL
+ * topology XML has already collapsed each switch into one node keyed by its
+ * upstream port, so its parents are NCCL's own nodes.
+ */
+enum pci_tree_kind {
+	PCI_TREE_SYSFS = 0,
+	PCI_TREE_NCCL,
+};
+
+struct facts {
+	enum facts_source source;
+	char *source_path; /* root dir or input file */
+	enum pci_tree_kind tree;
+
+	struct pci_dev *pci;
+	size_t n_pci;
+	struct gpu *gpus; /* ordered by PCI bus id */
+	size_t n_gpus;
+	struct nic *nics; /* ordered by PCI bus id, then name */
+	size_t n_nics;
+	struct netfn *netfns;
+	size_t n_netfns;
+	struct numa_node *numa;
+	size_t n_numa;
+
+	struct host_facts host;
+	struct roce_facts roce;
+	struct probe_facts probe;
+
+	struct nccl_setting *nccl;
+	size_t n_nccl;
+
+	/* What the collectors could not read, one line each, for the user. */
+	char **notes;
+};
+
+void facts_init(struct facts *f);
+void facts_release(struct facts *f);
+
+int facts_find_pci(const struct facts *f, const char *bdf);
+const struct pci_dev *facts_pci(const struct facts *f, int idx);
+/* The value of an NCCL_* setting after NCCL's precedence, or NULL. */
+const struct nccl_setting *facts_nccl_get(const struct facts *f,
+					  const char *name);
+/* Sort GPUs and NICs into their canonical order and fix up indices. */
+void facts_sort(struct facts *f);
+/* Re-link pci parent_idx from the parent BDF strings. */
+void facts_link_pci(struct facts *f);
+/* Add a collection note (printf-style). */
+int facts_note(struct facts *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+#include "render.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "../util/strv.h"
+
+static json_object *strv_json(char *const *v)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; v && v[i]; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+static json_object *int_fact_json(const struct fact_int *f)
+{
+	return f->state == FACT_OK ? json_object_new_int64(f->v) : NULL;
+}
+
+static json_object *support_json(const struct topo_support *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "supported", render_tristate(s->supported));
+	json_object_object_add(o, "how", render_str_or_null(s->how));
+	return o;
+}
+
+static json_object *gpu_json(const struct facts *f, const struct topo_report *r,
+			     size_t i)
+{
+	const struct gpu *g = &f->gpus[i];
+	const struct pci_dev *p = facts_pci(f, g->pci);
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "index", json_object_new_int((int)i));
+	json_object_object_add(o, "bdf", json_object_new_string(g->bdf));
+	json_object_object_add(o, "numa", int_fact_json(&g->numa));
+	json_object_object_add(o, "name", render_str_or_null(g->name));
+	json_object_object_add(o, "arch",
+			       json_object_new_string(gpu_arch_name(g->arch)));
+	json_object_object_add(o, "cpu_affinity",
+			       p && fact_str_ok(&p->local_cpulist) ?
+				       json_object_new_string(p->local_cpulist.v) :
+				       NULL);
+	json_object_object_add(o, "gdr_support", support_json(&r->gpu_support[i]));
+	return o;
+}
+
+static json_object *nic_json(const struct facts *f, const struct topo_report *r,
+			     size_t i)
+{
+	const struct nic *n = &f->nics[i];
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "index", json_object_new_int((int)i));
+	json_object_object_add(o, "name", json_object_new_string(n->name));
+	json_object_object_add(o, "bdf",
+			       n->bdf[0] ? json_object_new_string(n->bdf) : NULL);
+	json_object_object_add(o, "netdevs", strv_json(n->netdevs));
+	json_object_object_add(o, "numa", int_fact_json(&n->numa));
+	json_object_object_add(o, "gdr_support", support_json(&r->nic_support[i]));
+	return o;
+}
+
+static json_object *peer_json(const struct topo_peer *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "a", json_object_new_int((int)p->a));
+	json_object_object_add(o, "b", json_object_new_int((int)p->b));
+	json_object_object_add(o, "smi", render_str_or_null(smi_label_name(p->smi)));
+	return o;
+}
+
+json_object *render_topo_json(const struct facts *f,
+			      const struct topo_report *r)
+{
+	json_object *doc = json_object_new_object(), *a;
+
+	json_object_object_add(doc, "schema",
+			       json_object_new_string("gdrcheck.topo/1"));
+	json_object_object_add(doc, "source", render_source_json(f));
+	json_object_object_add(doc, "nccl_rules", json_object_new_string("2.30"));
+	{
+		json_object *lv = json_object_new_object();
+
+		json_object_object_add(lv, "level",
+				       json_object_new_string(nccl_path_name(r->level)));
+		json_object_object_add(lv, "from",
+				       json_object_new_string(r->level_from));
+		json_object_object_add(lv, "note", render_str_or_null(r->level_note));
+		json_object_object_add(doc, "gdr_level", lv);
+	}
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < f->n_gpus; i++)
+		json_object_array_add(a, gpu_json(f, r, i));
+	json_object_object_add(doc, "gpus", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < f->n_nics; i++)
+		json_object_array_add(a, nic_json(f, r, i));
+	json_object_object_add(doc, "nics", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct topo_pair *p = &r->pairs[i];
+		json_object *o = json_object_new_object(), *gdr;
+
+		json_object_object_add(o, "gpu", json_object_new_int((int)p->gpu));
+		json_object_object_add(o, "nic", json_object_new_int((int)p->nic));
+		json_object_object_add(o, "smi",
+				       render_str_or_null(smi_label_name(p->smi)));
+		json_object_object_add(o, "nccl",
+				       json_object_new_string(nccl_path_name(p->nccl)));
+		json_object_object_add(o, "nccl_pci",
+				       json_object_new_string(nccl_path_name(p->nccl_pci)));
+		gdr = json_object_new_object();
+		json_object_object_add(gdr, "enabled", render_tristate(p->gdr.enabled));
+		json_object_object_add(gdr, "read", render_tristate(p->gdr.read));
+		json_object_object_add(gdr, "mode",
+				       render_str_or_null(gdr_mode_name(p->gdr.mode)));
+		json_object_object_add(gdr, "reason", render_str_or_null(p->gdr.reason));
+		json_object_object_add(o, "gdr", gdr);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(doc, "pairs", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < r->n_nic_pairs; i++)
+		json_object_array_add(a, peer_json(&r->nic_pairs[i]));
+	json_object_object_add(doc, "nic_pairs", a);
+	a = json_object_new_array();
+	for (size_t i = 0; i < r->n_gpu_pairs; i++)
+		json_object_array_add(a, peer_json(&r->gpu_pairs[i]));
+	json_object_object_add(doc, "gpu_pairs", a);
+
+	json_object_object_add(doc, "notes", strv_json(r->notes));
+	json_object_object_add(doc, "collection_notes", strv_json(f->notes));
+	return doc;
+}
+
+/* ---- text: the nvidia-smi topo -m look ---- */
+
+static const char *cell(enum smi_label l)
+{
+	const char *s = smi_label_name(l);
+
+	return s ? s : "?";
+}
+
+static enum smi_label peer_label(const struct topo_peer *v, size_t n, size_t a,
+				 size_t b)
+{
+	if (a > b) {
+		size_t t = a;
+
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].a == a && v[i].b == b)
+			return v[i].smi;
+	return SMI_NONE;
+}
+
+static const char *tri(int v)
+{
+	return v < 0 ? "unknown" : v ? "yes" : "no";
+}
+
+int render_topo_text(FILE *out, const struct facts *f,
+		     const struct topo_report *r)
+{
+	size_t ng = f->n_gpus, nn = f->n_nics;
+
+	fprintf(out, "\t");
+	for (size_t i = 0; i < ng; i++)
+		fprintf(out, "GPU%zu\t", i);
+	for (size_t i = 0; i < nn; i++)
+		fprintf(out, "NIC%zu\t", i);
+	fprintf(out, "CPU Affinity\tNUMA Affinity\n");
+
+	for (size_t g = 0; g < ng; g++) {
+		const struct pci_dev *p = facts_pci(f, f->gpus[g].pci);
+
+		fprintf(out, "GPU%zu\t", g);
+		for (size_t h = 0; h < ng; h++)
+			fprintf(out, "%s\t",
+				g == h ? " X " :
+					 cell(peer_label(r->gpu_pairs, r->n_gpu_pairs, g, h)));
+		for (size_t n = 0; n < nn; n++)
+			fprintf(out, "%s\t", cell(r->pairs[g * nn + n].smi));
+		fprintf(out, "%s\t\t", p && fact_str_ok(&p->local_cpulist) ?
+					       p->local_cpulist.v : "N/A");
+		if (fact_ok(&f->gpus[g].numa) && f->gpus[g].numa.v >= 0)
+			fprintf(out, "%" PRId64 "\n", f->gpus[g].numa.v);
+		else
+			fprintf(out, "N/A\n");
+	}
+	for (size_t n = 0; n < nn; n++) {
+		fprintf(out, "NIC%zu\t", n);
+		for (size_t g = 0; g < ng; g++)
+			fprintf(out, "%s\t", cell(r->pairs[g * nn + n].smi));
+		for (size_t m = 0; m < nn; m++)
+			fprintf(out, "%s\t",
+				n == m ? " X " :
+					 cell(peer_label(r->nic_pairs, r->n_nic_pairs, n, m)));
+		fprintf(out, "\n");
+	}
+
+	fprintf(out,
+		"\nLegend:\n\n"
+		"  X    = Self\n"
+		"  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)\n"
+		"  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node\n"
+		"  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
+		"  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)\n"
+		"  PIX  = Connection traversing at most a single PCIe bridge\n"
+		"  ?    = The input cannot tell\n"
+		"  GPU-to-GPU cells show the PCIe relation; NVLink is not visible in sysfs.\n");
+	if (nn) {
+		fprintf(out, "\nNIC Legend:\n\n");
+		for (size_t n = 0; n < nn; n++)
+			fprintf(out, "  NIC%zu: %s\n", n, f->nics[n].name);
+	}
+
+	fprintf(out, "\nNCCL view (2.30 rules), GDR level %s (%s):\n",
+		nccl_path_name(r->level), r->level_from);
+	if (r->level_note)
+		fprintf(out, "  note: %s\n", r->level_note);
+	for (size_t n = 0; n < nn; n++)
+		fprintf(out, "  NIC%zu %-12s GDR support: %s (%s)\n", n,
+			f->nics[n].name, tri(r->nic_support[n].supported),
+			r->nic_support[n].how);
+	for (size_t g = 0; g < ng; g++)
+		fprintf(out, "  GPU%zu %-12s GDR support: %s (%s)\n", g,
+			f->gpus[g].bdf, tri(r->gpu_support[g].supported),
+			r->gpu_support[g].how);
+	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-4s %-8s %-8s %-8s %s\n", "GPU",
+		"NIC", "name", "smi", "nccl", "gdr", "gdr-read", "mode", "why");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct topo_pair *p = &r->pairs[i];
+		const char *mode = gdr_mode_name(p->gdr.mode);
+
+		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-4s %-8s %-8s %-8s %s\n",
+			p->gpu, p->nic, f->nics[p->nic].name, cell(p->smi),
+			nccl_path_name(p->nccl), tri(p->gdr.enabled),
+			tri(p->gdr.read), mode ? mode : "-", p->gdr.reason);
+	}
+	for (size_t i = 0; r->notes && r->notes[i]; i++)
+		fprintf(out, "\nnote: %s\n", r->notes[i]);
+	for (size_t i = 0; f->notes && f->notes[i]; i++)
+		fprintf(out, "collection: %s\n", f->notes[i]);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../model/facts.h"
+#include "../topo/topo.h"
+
+/*
+ * Renderers turn analysed results into text or JSON; they compute nothing.
+ * JSON documents are json-c trees printed once, so stdout always holds
+ * exactly one document.
+ */
+
+/* Print one JSON document (pretty, no slash escaping) and a newline. */
+int render_json_print(FILE *out, json_object *doc);
+
+/* {"kind": "live|root|facts|nccl-xml|hwloc-xml", "path": ..., "hostname": ...} */
+json_object *render_source_json(const struct facts *f);
+
+/* Shortcuts that return NULL (JSON null) for unknown values. */
+json_object *render_tristate(int v); /* -1 → null, else bool */
+json_object *render_str_or_null(const char *s);
+
+json_object *render_topo_json(const struct facts *f,
+			      const struct topo_report *r);
+int render_topo_text(FILE *out, const struct facts *f,
+		     const struct topo_report *r);

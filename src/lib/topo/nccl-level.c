@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+#include "topo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const path_names[] = {
+	"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C",
+	"PXN", "PHB", "SYS", "NET", "DIS",
+};
+
+const char *nccl_path_name(int p)
+{
+	if (p < 0 || (size_t)p >= sizeof(path_names) / sizeof(path_names[0]))
+		return "unknown";
+	return path_names[p];
+}
+
+static const char *const smi_names[] = {
+	[SMI_NONE] = NULL, [SMI_PIX] = "PIX", [SMI_PXB] = "PXB",
+	[SMI_PHB] = "PHB", [SMI_NODE] = "NODE", [SMI_SYS] = "SYS",
+};
+
+const char *smi_label_name(enum smi_label l)
+{
+	if ((unsigned)l > SMI_SYS)
+		return NULL;
+	return smi_names[l];
+}
+
+const char *gdr_mode_name(enum gdr_mode m)
+{
+	switch (m) {
+	case GDR_MODE_DEFAULT:
+		return "Default";
+	case GDR_MODE_PCI:
+		return "PCI";
+	default:
+		return NULL;
+	}
+}
+
+int nccl_parse_level(const char *s)
+{
+	/* Legacy numbers (NCCL levelsOldToNew): NVL cannot be expressed. */
+	static const int old_to_new[] = { PATH_LOC, PATH_PIX, PATH_PXB,
+					   PATH_PHB, PATH_SYS, PATH_SYS };
+	long n;
+
+	if (!s)
+		return -EINVAL;
+	/* Names LOC..SYS only: NET and NODE are not levels. */
+	for (int p = PATH_LOC; p <= PATH_SYS; p++)
+		if (strcmp(s, path_names[p]) == 0)
+			return p;
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	n = strtol(s, NULL, 0);
+	if (n < 0)
+		return -EINVAL;
+	if (n > 5)
+		n = 5;
+	return old_to_new[n];
+}

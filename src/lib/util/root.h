@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Every file gdrcheck reads from sysfs, procfs, /dev or /etc goes through one
+ * root directory: "/" on a live node, a fixture tree or a captured snapshot
+ * otherwise. Paths given to these functions are absolute ("/sys/...") and are
+ * resolved inside the root: symlinks, absolute or relative, never escape it
+ * (no realpath() against the real "/").
+ */
+struct gc_root {
+	int fd;
+	bool live; /* root is "/": live-only sources may be used */
+	char *dir;
+};
+
+/* Largest file any reader accepts unless told otherwise (sysfs attributes). */
+#define ROOT_READ_MAX 4096
+
+int root_open(const char *dir, struct gc_root **ret);
+void root_free(struct gc_root *root);
+
+/*
+ * Resolve @path inside the root, following symlinks, collapsing "." and "..".
+ * On success *ret is a malloc'd absolute path relative to the root
+ * ("/sys/devices/..."). -ELOOP after 40 links, -ENOENT if a component is
+ * missing, -ENOTDIR if a non-directory is walked through.
+ */
+int root_resolve(const struct gc_root *root, const char *path, char **ret);
+
+/*
+ * Read a whole file of at most @max bytes, strip one trailing newline.
+ * Returns the length or -errno; -EFBIG when the file is larger than @max.
+ */
+int root_read_alloc(const struct gc_root *root, const char *path, size_t max,
+		    char **ret);
+/* Same, into a caller buffer of @size bytes (file must fit in size-1). */
+int root_read(const struct gc_root *root, const char *path, char *buf,
+	      size_t size);
+/* Parse a file as one signed integer (decimal, or 0x hex). -EINVAL if garbage. */
+int root_read_i64(const struct gc_root *root, const char *path, int64_t *ret);
+
+/* Contents of a symlink (not resolved). */
+int root_readlink(const struct gc_root *root, const char *path, char *buf,
+		  size_t size);
+
+/* 0 if the path exists (following links inside the root), else -errno. */
+int root_access(const struct gc_root *root, const char *path);
+/* 1 if path is a directory, 0 if something else, -errno if missing. */
+int root_is_dir(const struct gc_root *root, const char *path);
+
+/*
+ * Sorted list of directory entries (without "." and ".."), NULL-terminated.
+ * Free with strv_free().
+ */
+int root_list(const struct gc_root *root, const char *path, char ***ret,
+	      size_t *ret_n);

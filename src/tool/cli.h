@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../lib/model/facts.h"
+
+/* Exit codes (DESIGN.md): the contract scripts rely on. */
+enum {
+	EXIT_CLEAN = 0,    /* no finding at or above --fail-on */
+	EXIT_FINDINGS = 1, /* findings at or above --fail-on */
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,    /* input unreadable or invalid */
+};
+
+/* Where the facts come from: the node (under --root) or a file. */
+struct cli_input {
+	const char *root;
+	const char *facts;
+	const char *nccl_xml;
+	const char *hwloc_xml;
+};
+
+/* Long options every analysing command accepts, and their getopt codes. */
+enum {
+	OPT_ROOT = 1000,
+	OPT_FACTS,
+	OPT_NCCL_XML,
+	OPT_HWLOC_XML,
+	OPT_NVML,
+	OPT_FIRST_COMMAND_OPT = 1100,
+};
+
+#define CLI_INPUT_OPTIONS                                                      \
+	{ "root", required_argument, NULL, OPT_ROOT },                         \
+	{ "facts", required_argument, NULL, OPT_FACTS },                       \
+	{ "nccl-xml", required_argument, NULL, OPT_NCCL_XML },                 \
+	{ "hwloc-xml", required_argument, NULL, OPT_HWLOC_XML }
+
+#define CLI_INPUT_HELP                                                         \
+	"Input (one of):\n"                                                    \
+	"      --root DIR        read sysfs/procfs under DIR instead of / (a fixture or snapshot)\n" \
+	"      --facts FILE      analyse a facts file written by 'gdrcheck collect'\n" \
+	"      --nccl-xml FILE   analyse an NCCL topology XML (NCCL_TOPO_DUMP_FILE, NCCL_TOPO_FILE)\n" \
+	"      --hwloc-xml FILE  analyse an hwloc XML (lstopo topo.xml)\n"
+
+/* Handle one of the input options; returns true if @opt was one. */
+bool cli_input_option(struct cli_input *in, int opt, const char *arg);
+
+/*
+ * Fill @f from the selected input. On failure prints one line to stderr and
+ * returns EXIT_INPUT (or EXIT_USAGE for conflicting options); 0 on success.
+ */
+int cli_load_facts(const struct cli_input *in, struct facts *f);
+
+/* "gdrcheck: <msg>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
+int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
+
+int cmd_topo(int argc, char **argv);

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/render/render.h"
+#include "../lib/topo/topo.h"
+#include "cli.h"
+
+static void topo_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck topo [--json] [INPUT]\n"
+		"\n"
+		"The GPU x NIC matrix as `nvidia-smi topo -m` prints it, computed from the PCI\n"
+		"tree, followed by NCCL's view of every GPU/NIC pair: its path type (NCCL 2.30\n"
+		"rules: switch grouping, Broadcom switch flattening, NIC port merging) and\n"
+		"whether NCCL will use GPUDirect RDMA on it, with the reason. A verdict that\n"
+		"depends on a fact only a live probe can read is 'unknown', never a guess.\n"
+		"\n"
+		"NCCL settings are read from the environment, then $NCCL_CONF_FILE (or\n"
+		"~/.nccl.conf), then /etc/nccl.conf, as NCCL does.\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json            one JSON document (schema gdrcheck.topo/1)\n"
+		"  -h, --help            this help\n"
+		CLI_INPUT_HELP
+		"\n"
+		"Exit status: 0 done (also when the node has no NVIDIA GPU), 2 usage error,\n"
+		"3 input unreadable or invalid.\n");
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_OPTIONS,
+		{ 0 },
+	};
+	struct cli_input in = { 0 };
+	struct facts f;
+	struct topo_report rep;
+	bool json = false;
+	int c, rc, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		if (cli_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			topo_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("topo", c, optopt, argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		fprintf(stderr, "Try 'gdrcheck topo --help'.\n");
+		return EXIT_USAGE;
+	}
+
+	facts_init(&f);
+	rc = cli_load_facts(&in, &f);
+	if (rc) {
+		facts_release(&f);
+		return rc;
+	}
+	r = topo_analyse(&f, &rep);
+	if (r < 0) {
+		cli_error("topology analysis failed: %s", strerror(-r));
+		topo_report_release(&rep);
+		facts_release(&f);
+		return EXIT_INPUT;
+	}
+	if (json) {
+		json_object *doc = render_topo_json(&f, &rep);
+
+		r = render_json_print(stdout, doc);
+		json_object_put(doc);
+	} else if (f.n_gpus == 0) {
+		printf("No NVIDIA GPU found on this %s (no PCI function with vendor 0x10de and a display class).\n",
+		       f.source == SOURCE_LIVE ? "node" : "input");
+		if (f.n_nics)
+			printf("RDMA NICs: %zu (first: %s). GPUDirect RDMA needs a GPU; nothing to classify.\n",
+			       f.n_nics, f.nics[0].name);
+		r = 0;
+	} else {
+		r = render_topo_text(stdout, &f, &rep);
+	}
+	topo_report_release(&rep);
+	facts_release(&f);
+	if (r < 0) {
+		cli_error("cannot write output: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	return EXIT_CLEAN;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/collect/collect.h"
+#include "../lib/util/root.h"
+#include "cli.h"
+
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gdrcheck: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv)
+{
+	if (opt == ':')
+		cli_error("option '%s' needs an argument", argv[optind - 1]);
+	else if (optopt)
+		cli_error("unknown option '-%c'", optopt);
+	else
+		cli_error("unknown option '%s'", argv[optind - 1]);
+	fprintf(stderr, "Try 'gdrcheck %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+bool cli_input_option(struct cli_input *in, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_ROOT:
+		in->root = arg;
+		return true;
+	case OPT_FACTS:
+		in->facts = arg;
+		return true;
+	case OPT_NCCL_XML:
+		in->nccl_xml = arg;
+		return true;
+	case OPT_HWLOC_XML:
+		in->hwloc_xml = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int load_root(const char *dir, struct facts *f)
+{
+	struct gc_root *root = NULL;
+	int r;
+
+	r = root_open(dir, &root);
+	if (r < 0) {
+		cli_error("cannot use '%s' as root: %s", dir, strerror(-r));
+		return EXIT_INPUT;
+	}
+	r = collect_node(root, environ, f);
+	root_free(root);
+	if (r < 0) {
+		cli_error("collecting facts under '%s' failed: %s", dir,
+			  strerror(-r));
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+int cli_load_facts(const struct cli_input *in, struct facts *f)
+{
+	int n = !!in->root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
+
+	if (n > 1) {
+		cli_error("--root, --facts, --nccl-xml and --hwloc-xml exclude each other");
+		return EXIT_USAGE;
+	}
+	if (in->facts || in->nccl_xml || in->hwloc_xml) {
+		cli_error("this build cannot read '%s' yet: only --root and the live node are supported",
+			  in->facts ? in->facts :
+			  in->nccl_xml ? in->nccl_xml : in->hwloc_xml);
+		return EXIT_INPUT;
+	}
+	return load_root(in->root ? in->root : "/", f);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef GDRCHECK_VERSION
+#define GDRCHECK_VERSION "0.0.0"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Exact names only: a prefix that means one command today would break tomorrow. */
+static const struct command commands[] = {
+	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
+};
+
+static void main_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck COMMAND [OPTIONS]\n"
+		"\n"
+		"Can this NIC read and write this GPU's memory directly (GPUDirect RDMA)?\n"
+		"gdrcheck reads the node, classifies every GPU/NIC path the way nvidia-smi and\n"
+		"NCCL do, and says what stands in the way.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Run 'gdrcheck COMMAND --help' for a command's options.\n"
+		"  -h, --help     this help\n"
+		"  -V, --version  print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	/* Output is parsed by scripts: keep numbers and sorting stable. */
+	setlocale(LC_ALL, "C");
+	if (argc < 2) {
+		main_help(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
+	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
+	    strcmp(name, "help") == 0) {
+		main_help(stdout);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
+		printf("gdrcheck %s\n", GDRCHECK_VERSION);
+		return EXIT_CLEAN;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	cli_error("unknown command '%s'", name);
+	fprintf(stderr, "Try 'gdrcheck --help'.\n");
+	return EXIT_USAGE;
+}

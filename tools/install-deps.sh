@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install the Debian/Ubuntu packages gdrcheck needs to build and test.
+# As root: apt-get installs what is missing. Otherwise: print the command.
+set -eu
+
+pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
+libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
+valgrind iproute2"
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2
+	echo "  $pkgs" | tr '\n' ' ' >&2
+	echo >&2
+	exit 0
+fi
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+	echo "install-deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+else
+	echo "install-deps: missing packages:$missing" >&2
+	echo "run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
