@@ -233,6 +233,30 @@ int root_read(const struct gc_root *root, const char *path, char *buf,
 	return r;
 }
 
+int root_read_bin(const struct gc_root *root, const char *path, void *buf,
+		  size_t size)
+{
+	_cleanup_close_ int fd = -1;
+	size_t len = 0;
+
+	fd = root_open_file(root, path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	while (len < size) {
+		ssize_t n = read(fd, (char *)buf + len, size - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	return (int)len;
+}
+
 int root_read_i64(const struct gc_root *root, const char *path, int64_t *ret)
 {
 	char buf[128];

@@ -41,6 +41,9 @@ int root_read_alloc(const struct gc_root *root, const char *path, size_t max,
 /* Same, into a caller buffer of @size bytes (file must fit in size-1). */
 int root_read(const struct gc_root *root, const char *path, char *buf,
 	      size_t size);
+/* Read a binary file (PCI config space): up to @size bytes, no stripping. */
+int root_read_bin(const struct gc_root *root, const char *path, void *buf,
+		  size_t size);
 /* Parse a file as one signed integer (decimal, or 0x hex). -EINVAL if garbage. */
 int root_read_i64(const struct gc_root *root, const char *path, int64_t *ret);
 
