@@ -259,7 +259,7 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 	p->smi = topo_smi_label(f, g->pci, f->nics[ni].pci);
 	path = nccl_pci_path(ng, &ng->gpu[gi], &ng->nic[ni]);
 	/* NVLink-C2C: a PHB path through the GPU's own CPU becomes P2C. */
-	if (path == PATH_PHB && gpu_has_c2c(g) && e->c2c)
+	if (path == PATH_PHB && gpu_has_c2c(g))
 		path = PATH_P2C;
 	p->nccl_pci = path;
 	c.gs = &r->gpu_support[gi];
