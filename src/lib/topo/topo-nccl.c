@@ -76,12 +76,17 @@ static int node_for(struct nccl_graph *g, const struct facts *f, int pci)
 	return (int)g->n_nodes++;
 }
 
-static void numa_key(const struct pci_dev *p, char *buf, size_t size)
+/*
+ * The CPU key: the numa_node string. NCCL would key an unreadable file as
+ * "", a CPU of its own; from a snapshot that is more likely damage than
+ * truth, so the endpoint's path becomes unknown instead.
+ */
+static int numa_key(const struct pci_dev *p, char *buf, size_t size)
 {
-	if (p && p->numa_node.state == FACT_OK)
-		snprintf(buf, size, "%lld", (long long)p->numa_node.v);
-	else
-		buf[0] = '\0'; /* NCCL reads an empty string */
+	if (!p || p->numa_node.state != FACT_OK)
+		return -ENODATA;
+	snprintf(buf, size, "%lld", (long long)p->numa_node.v);
+	return 0;
 }
 
 /* One step of the "rewind two slashes" walk; -ENOENT ends at a CPU. */
@@ -119,14 +124,18 @@ static int add_endpoint(struct nccl_graph *g, const struct facts *f, int ep,
 	out->valid = false;
 	out->parent = -1;
 	out->cpu = -1;
+	/* NCCL cuts bus ids to 4-digit domains: VMD devices are lost to it. */
+	if (!bdf_is_ncclish(f->pci[ep].bdf))
+		return 0;
 	for (int depth = 0; depth < 64; depth++) {
 		int par = nccl_parent_pci(f, cur), node;
 
 		if (par == -EIO)
 			return 0;
 		if (par == -ENOENT) {
-			numa_key(&f->pci[cur == ep ? numa_pci : cur], key,
-				 sizeof(key));
+			if (numa_key(&f->pci[cur == ep ? numa_pci : cur], key,
+				     sizeof(key)) < 0)
+				return 0;
 			r = add_cpu(g, key);
 			if (r < 0)
 				return r;
