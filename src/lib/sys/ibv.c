@@ -13,7 +13,7 @@
 #define OPT false
 
 /* Each member must have exactly the type verbs.h declares. */
-#define IBV_CHECK(req, sym, ver, ret, args)                                             \
+#define IBV_CHECK(req, sym, ver, ret, args)                                    \
 	_Static_assert(__builtin_types_compatible_p(                           \
 			       __typeof__(((struct ibv_table *)0)->sym),       \
 			       __typeof__(&ibv_##sym)),                        \
@@ -22,7 +22,7 @@ IBV_SYMBOLS(IBV_CHECK)
 #undef IBV_CHECK
 
 static const struct dl_sym ibv_syms[] = {
-#define IBV_SYM(req, sym, ver, ret, args)                                               \
+#define IBV_SYM(req, sym, ver, ret, args)                                      \
 	{ "ibv_" #sym, ver, req, offsetof(struct ibv_table, sym) },
 	IBV_SYMBOLS(IBV_SYM)
 #undef IBV_SYM
