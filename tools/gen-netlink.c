@@ -6,7 +6,7 @@
  * hardware, so the seed-2 node (E810 ice+irdma, bond1 802.3ad, DSCP 24 →
  * priority 3 → TC3, PFC on 3) is written from the kernel's structures here.
  *
- *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad and DIR/malformed
+ *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma
  *
  * The files are committed under tests/data/netlink/; a test regenerates
  * them and compares, so the generator and the bytes cannot drift apart.
@@ -413,7 +413,7 @@ static void malformed(void)
 	struct nlattr *nest;
 
 	/* A kernel without RDMA netlink, as the recorder writes it. */
-	open_file(set, "rdma-sys-noproto.nl");
+	open_file("nordma", "rdma-sys.nl");
 	error_msg(-EPROTONOSUPPORT);
 	close_file();
 	open_file(set, "dcb-eopnotsupp.nl");
