@@ -361,11 +361,15 @@ static void bond_mlx5_lag(void **state)
 
 	(void)state;
 	facts_init(&f);
-	b = mk_link(&f, "bond0", 10, "bonding");
+	/* Pointers only after the last add: the array moves as it grows. */
+	mk_link(&f, "bond0", 10, "bonding");
+	mk_link(&f, "ens1f0", 11, "mlx5_core");
+	mk_link(&f, "ens1f1", 12, "mlx5_core");
+	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
+	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
+	s1 = (struct roce_link *)roce_link_find(&f.roce, "ens1f1");
 	fact_str_set(&b->kind, "bond");
 	fact_int_set(&b->bond_mode, 4);
-	s0 = mk_link(&f, "ens1f0", 11, "mlx5_core");
-	s1 = mk_link(&f, "ens1f1", 12, "mlx5_core");
 	fact_int_set(&s0->master, 10);
 	fact_int_set(&s1->master, 10);
 	fact_int_set(&s0->slave_mii, 0);
@@ -378,10 +382,12 @@ static void bond_mlx5_lag(void **state)
 	facts_release(&f);
 
 	facts_init(&f);
-	b = mk_link(&f, "bond0", 10, "bonding");
+	mk_link(&f, "bond0", 10, "bonding");
+	mk_link(&f, "ens1f0", 11, "mlx5_core");
+	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
+	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
 	fact_str_set(&b->kind, "bond");
 	fact_int_set(&b->bond_mode, 1);
-	s0 = mk_link(&f, "ens1f0", 11, "mlx5_core");
 	fact_int_set(&s0->master, 10);
 	fact_int_set(&s0->slave_mii, 0);
 	mk_dev(&f, "mlx5_bond_0", "bond0");

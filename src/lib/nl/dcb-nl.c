@@ -147,7 +147,7 @@ int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
 
 int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)
 {
-	char buf[NL_REQ_SIZE], key[64];
+	char buf[NL_REQ_SIZE] = { 0 }, key[64];
 	struct nlmsghdr *nlh;
 	struct dcbmsg *m;
 	int ret;

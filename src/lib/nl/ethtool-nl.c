@@ -183,7 +183,7 @@ static void drvinfo(struct nl_src *s, struct roce_link *l)
 
 static void resolve_family(struct nl_src *s)
 {
-	char buf[NL_REQ_SIZE];
+	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	int id = 0, r;
@@ -206,7 +206,7 @@ static void resolve_family(struct nl_src *s)
 
 int ethtool_collect(struct nl_src *s, struct roce_link *l)
 {
-	char buf[NL_REQ_SIZE], key[64];
+	char buf[NL_REQ_SIZE] = { 0 }, key[64];
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	struct nlattr *nest;

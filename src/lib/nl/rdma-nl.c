@@ -108,7 +108,7 @@ static struct nlmsghdr *rdma_req(char *buf, int cmd, uint16_t flags)
 
 int rdma_nl_collect(struct nl_src *s, struct roce_facts *r)
 {
-	char buf[NL_REQ_SIZE];
+	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	int ret;
 

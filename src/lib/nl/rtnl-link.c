@@ -152,7 +152,7 @@ int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data)
 
 int rtnl_collect(struct nl_src *s, struct roce_facts *r)
 {
-	char buf[NL_REQ_SIZE];
+	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;
 	int ret;
