@@ -191,7 +191,8 @@ static void no_netlink_is_unknown(void **state)
 	facts_init(&f);
 	assert_int_equal(collect_roce(r, &f), 0);
 	root_free(r);
-	assert_non_null(f.notes);
+	assert_null(f.notes);
+	assert_int_equal(f.roce.rtnl.state, FACT_UNSET);
 	assert_int_equal(run(&check_roce_dscp_map, &f, &out), ST_UNKNOWN);
 	finding_release(&out);
 	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_UNKNOWN);

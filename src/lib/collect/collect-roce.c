@@ -421,11 +421,12 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 			ret = rtnl_collect(nl, r);
 		if (ret < 0)
 			return ret;
-	} else {
-		ret = facts_note(f, "netlink not read (the root is not the live node and no --netlink-replay was given): RDMA netns mode and DCB facts are unknown");
-		if (ret < 0)
-			return ret;
 	}
+	/*
+	 * Netlink off (a snapshot without replies): its facts stay unset and
+	 * each check that needs them says so; no collection note, so that
+	 * outputs of commands that do not look at RoCE stay as they were.
+	 */
 	ret = collect_rdma_sysfs(root, r);
 	if (ret >= 0 && r->rtnl.state != FACT_OK)
 		ret = links_from_sysfs(root, r);
