@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-roce.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@ int collect_node(const struct gc_root *root, char *const *envp,
 		r = collect_host(root, f);
 	if (r >= 0)
 		r = collect_nccl_env(root, envp, f);
+	if (r >= 0)
+		r = collect_roce(root, f);
 	if (r >= 0)
 		facts_sort(f);
 	return r < 0 ? r : 0;

@@ -16,6 +16,13 @@ struct gc_root {
 	int fd;
 	bool live; /* root is "/": live-only sources may be used */
 	char *dir;
+	/*
+	 * Netlink for this root (set by the caller, not owned): replay the
+	 * replies recorded in nl_replay instead of asking the kernel; on a
+	 * live root, record every reply into nl_record.
+	 */
+	const char *nl_replay;
+	const char *nl_record;
 };
 
 /* Largest file any reader accepts unless told otherwise (sysfs attributes). */
