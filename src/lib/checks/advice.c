@@ -73,7 +73,7 @@ static enum reg_path choose(const struct facts *f, const struct regpath *rp,
 		return REG_PATH_UNKNOWN;
 	}
 	if (rp->gpu_dmabuf == 0 && rp->gpu_fix)
-		snprintf(why, size, "neither path works as the node is: DMA-BUF needs %s; nvidia-peermem needs MLNX_OFED/DOCA-OFED with a ConnectX NIC",
+		snprintf(why, size, "neither path works as the node is: for DMA-BUF, %s; nvidia-peermem needs MLNX_OFED/DOCA-OFED with a ConnectX NIC",
 			 rp->gpu_fix);
 	else
 		snprintf(why, size, "neither DMA-BUF nor nvidia-peermem can work with these NICs and this stack");
@@ -101,11 +101,13 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 	for (size_t i = 0; i < f->n_nics; i++)
 		mlx5 |= nic_kind_of(f, &f->nics[i])->kind == NIC_MLX5;
 
-	/* The gate to work on first: the first that fails, else warns, else is unknown. */
-	for (int lvl = ST_FAIL; lvl >= ST_UNKNOWN && !a->first_gate; lvl--)
-		for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
-			if (rep->gates[g - 1].status == (enum check_status)lvl)
-				a->first_gate = g;
+	/* The gate to work on first: the earliest that fails or warns, else the earliest unknown. */
+	for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
+		if (rep->gates[g - 1].status >= ST_WARN)
+			a->first_gate = g;
+	for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
+		if (rep->gates[g - 1].status == ST_UNKNOWN)
+			a->first_gate = g;
 
 	dmabuf_like = a->path == REG_PATH_DMABUF || a->path == REG_PATH_UNKNOWN ||
 		      (a->path == REG_PATH_NONE && f->n_gpus && f->n_nics &&

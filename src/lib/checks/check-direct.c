@@ -69,9 +69,9 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		}
 		if (p->nccl_pci == PATH_SYS)
-			snprintf(fix, sizeof(fix), "use a NIC on GPU%zu's CPU socket, ideally under its PCIe switch (move the NIC to such a slot or add one); GDR across the socket link is not supported", g);
+			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
 		else
-			snprintf(fix, sizeof(fix), "put a NIC under the same PCIe switch as GPU%zu (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (gdrcheck bw)", g);
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (gdrcheck bw)");
 		TRY(finding_item(out, subj, ST_FAIL, fix,
 				 "nearest NIC %s is %s%s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
 				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? "" : "",
@@ -468,6 +468,8 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	bool peermem = fact_ok(&f->host.peer_module) || fact_ok(&f->host.peer_nv_mem) ||
 		       fact_ok(&f->host.peer_nv_mem_nc);
 
+	if (!f->n_gpus || !f->n_nics)
+		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	for (size_t i = 0; i < f->n_nccl; i++)
 		TRY(finding_evidence(out, "%s=%s (%s)", f->nccl[i].name, f->nccl[i].value,
 				     f->nccl[i].source));

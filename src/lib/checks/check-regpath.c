@@ -21,6 +21,8 @@
  * ibv_reg_dmabuf_mr(fd=-1) call for the NIC side.
  */
 
+#define PROBE_FIX "run gdrcheck probe: only a real ibv_reg_dmabuf_mr call (and the CUDA dma-buf attribute) decides"
+
 static int min3(int a, int b)
 {
 	/* 0 beats unknown beats yes. */
@@ -178,7 +180,7 @@ static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
 	if (rp->gpu_dmabuf == 0)
 		r->dmabuf_fix = rp->gpu_fix;
 	if (r->dmabuf < 0 && !r->dmabuf_fix)
-		r->dmabuf_fix = "run gdrcheck probe: only a real ibv_reg_dmabuf_mr call decides";
+		r->dmabuf_fix = PROBE_FIX;
 }
 
 static void nic_peermem(const struct facts *f, const struct regpath *rp,
@@ -336,7 +338,7 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 				rp.gpu_dmabuf == 1 ? "is ready on the GPU side, but" : "support",
 				unknown, unknown == 1 ? "" : "s");
 		if (r >= 0)
-			fix = "run gdrcheck probe (ibv_reg_dmabuf_mr and the CUDA dma-buf attribute decide it)";
+			fix = PROBE_FIX;
 		break;
 	default:
 		r = finding_set(out, out->status, "no way to register GPU memory with some NICs: neither DMA-BUF nor nvidia-peermem can work");

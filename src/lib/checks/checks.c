@@ -149,13 +149,14 @@ static void tally(struct report *rep)
 
 			if ((int)fd->gate != g)
 				continue;
-			if (!gr->n_checks)
-				gr->status = ST_PASS;
 			gr->n_checks++;
 			gr->n_status[fd->status]++;
-			/* info and skip never decide a gate */
-			if (fd->status != ST_INFO && fd->status != ST_SKIP)
-				gr->status = status_worst(gr->status, fd->status);
+			/* info and skip never decide a gate; only they: skip */
+			if (fd->status == ST_INFO || fd->status == ST_SKIP)
+				continue;
+			gr->status = gr->status == ST_SKIP ?
+					     fd->status :
+					     status_worst(gr->status, fd->status);
 		}
 		/* The pod gate is its own question; it is not blocked. */
 		if (g != GATE_POD)
