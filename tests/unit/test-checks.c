@@ -526,6 +526,150 @@ static void test_text(void **state)
 	run_release(&run);
 }
 
+/* ---- Helm keys: only ones the GPU Operator chart has ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+	int c;
+
+	if (!fp)
+		return NULL;
+	mf = open_memstream(&buf, &len);
+	while ((c = fgetc(fp)) != EOF)
+		fputc(c, mf);
+	fclose(mf);
+	fclose(fp);
+	return buf;
+}
+
+static int indent_of(const char *l)
+{
+	int n = 0;
+
+	while (l[n] == ' ')
+		n++;
+	return n;
+}
+
+/*
+ * Whether "a.b.c" is a key path of the YAML mapping in @lines: each segment
+ * a "name:" line one level deeper than its parent, inside the parent's block.
+ */
+static bool yaml_has(char **lines, size_t n, const char *path)
+{
+	char seg[64];
+	size_t start = 0, end = n;
+	int parent = -1;
+
+	while (*path) {
+		size_t len = strcspn(path, ".");
+		int want = -1;
+		bool found = false;
+
+		snprintf(seg, sizeof(seg), "%.*s:", (int)len, path);
+		path += len + (path[len] == '.');
+		for (size_t i = start; i < end; i++) {
+			const char *l = lines[i];
+			int in = indent_of(l);
+
+			if (!l[in] || l[in] == '#')
+				continue;
+			if (in <= parent)
+				break;
+			if (want < 0)
+				want = in;
+			if (in != want || strncmp(l + in, seg, strlen(seg)) != 0)
+				continue;
+			/* the block of this key: until the next line at its indent or less */
+			start = i + 1;
+			for (end = start; end < n; end++) {
+				int e = indent_of(lines[end]);
+
+				if (lines[end][e] && lines[end][e] != '#' && e <= in)
+					break;
+			}
+			parent = in;
+			found = true;
+			break;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void test_helm_keys(void **state)
+{
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], *yaml, **lines = NULL, *save = NULL;
+	size_t n = 0, checked = 0;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/data/k8s/gpu-operator-values.yaml", src);
+	yaml = slurp(path);
+	assert_non_null(yaml);
+	for (char *l = strtok_r(yaml, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		lines = realloc(lines, (n + 1) * sizeof(*lines));
+		lines[n++] = l;
+	}
+	/* the walker itself */
+	assert_true(yaml_has(lines, n, "driver.rdma.useHostMofed"));
+	assert_false(yaml_has(lines, n, "driver.useOpenKernelModules"));
+	assert_false(yaml_has(lines, n, "rdma.enabled"));
+	assert_false(yaml_has(lines, n, "driver.rdma.useHostOfed"));
+	assert_true(yaml_has(lines, n, "gdrcopy.enabled"));
+
+	for (size_t s = 0; scenarios[s].name; s++) {
+		struct run run;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mf;
+
+		run_scenario(&run, scenarios[s].name);
+		for (size_t i = 0; i < run.r.advice.n_helm; i++) {
+			assert_true(yaml_has(lines, n, run.r.advice.helm[i].key));
+			checked++;
+		}
+		/* every "key.path=" in the text whose first segment is a chart key */
+		mf = open_memstream(&buf, &len);
+		assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
+		fclose(mf);
+		for (const char *p = buf; *p; p++) {
+			char key[128], top[64];
+			size_t k = 0;
+
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ||
+			    (p > buf && (p[-1] == '.' || p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+					 (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'))))
+				continue;
+			while (k < sizeof(key) - 1 && (p[k] == '.' || (p[k] >= 'a' && p[k] <= 'z') ||
+						       (p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= '0' && p[k] <= '9'))) {
+				key[k] = p[k];
+				k++;
+			}
+			key[k] = '\0';
+			if (p[k] != '=' || !strchr(key, '.'))
+				continue;
+			snprintf(top, sizeof(top), "%.*s", (int)strcspn(key, "."), key);
+			if (!yaml_has(lines, n, top))
+				continue; /* not a chart key (e.g. setpci's ECAP_ACS+0x6.w=) */
+			if (!yaml_has(lines, n, key))
+				fail_msg("scenario %s prints Helm key '%s', which values.yaml lacks",
+					 scenarios[s].name, key);
+			checked++;
+		}
+		free(buf);
+		run_release(&run);
+	}
+	assert_true(checked >= 10);
+	free(lines);
+	free(yaml);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_helm_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

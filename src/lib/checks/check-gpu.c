@@ -17,9 +17,13 @@ static int gpu_present(const struct check_ctx *ctx, struct finding *out)
 	char subj[64];
 
 	if (f->n_gpus == 0) {
-		if (f->n_pci == 0 && f->tree == PCI_TREE_SYSFS) {
+		bool unlisted = false;
+
+		for (size_t i = 0; f->notes && f->notes[i]; i++)
+			unlisted |= strstr(f->notes[i], "cannot list '/sys/bus/pci/devices'") != NULL;
+		if (f->n_pci == 0 && f->tree == PCI_TREE_SYSFS && unlisted) {
 			TRY(finding_set(out, ST_UNKNOWN, "no PCI device could be read, so whether this node has a GPU is unknown"));
-			TRY(finding_evidence(out, "/sys/bus/pci/devices: nothing listed"));
+			TRY(finding_evidence(out, "/sys/bus/pci/devices: could not be listed"));
 			return finding_fix(out, "run gdrcheck where /sys is the node's own (a privileged pod needs the host /sys mounted)");
 		}
 		TRY(finding_set(out, ST_FAIL, "no NVIDIA GPU on PCI (%zu PCI functions, none with vendor 0x10de and a display class)",
