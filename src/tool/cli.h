@@ -61,3 +61,11 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+
+/*
+ * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
+ * architecture, BAR1, driver version) to live facts; never loads libcuda.
+ * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
+ */
+int cli_nvml_facts(struct facts *f);

@@ -22,7 +22,7 @@ enum {
 static void check_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json] [INPUT]\n"
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json] [--nvml] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -40,6 +40,8 @@ static void check_help(FILE *out)
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
 		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
 		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
+		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
+		"                        driver version) to live facts; never loads libcuda\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -87,6 +89,7 @@ int cmd_check(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
+		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
@@ -99,7 +102,7 @@ int cmd_check(int argc, char **argv)
 	struct facts f;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
-	bool json = false, color;
+	bool json = false, nvml = false, color;
 	int c, rc, r;
 
 	check_opts_init(&copts);
@@ -129,6 +132,9 @@ int cmd_check(int argc, char **argv)
 			if (parse_small(optarg, 7, &copts.roce_prio) < 0)
 				return usage("--roce-prio takes 0-7, not", optarg);
 			break;
+		case OPT_NVML:
+			nvml = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -144,6 +150,8 @@ int cmd_check(int argc, char **argv)
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
+	if (!rc && nvml)
+		rc = cli_nvml_facts(&f);
 	if (rc) {
 		facts_release(&f);
 		return rc;
