@@ -68,6 +68,7 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 
 /*

@@ -244,6 +244,17 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 	return ret;
 }
 
+
+static bool has_roce_port(const struct facts *f)
+{
+	for (size_t i = 0; i < f->n_nics; i++)
+		for (size_t p = 0; p < f->nics[i].n_ports; p++)
+			if (fact_str_ok(&f->nics[i].ports[p].link_layer) &&
+			    strcmp(f->nics[i].ports[p].link_layer.v, "Ethernet") == 0)
+				return true;
+	return false;
+}
+
 static int run_bond(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct roce_facts *r = &ctx->f->roce;
@@ -268,8 +279,17 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (ret < 0)
 		return ret;
-	if (n == 0)
+	if (n == 0) {
+		/*
+		 * No bond seen is only "no bond" when links were listed at all;
+		 * it matters only where RDMA runs over Ethernet (RoCE).
+		 */
+		if (r->rtnl.state == FACT_UNSET && r->n_links == 0 &&
+		    has_roce_port(ctx->f))
+			return finding_set(out, ST_UNKNOWN,
+					   "network links were not collected (no rtnetlink: run on the node or pass --netlink-replay)");
 		return finding_set(out, ST_SKIP, "no bond on this node");
+	}
 	for (size_t i = 0; i < out->n_items; i++)
 		if (out->items[i].status >= ST_UNKNOWN)
 			bad++;

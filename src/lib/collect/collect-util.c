@@ -77,6 +77,14 @@ int collect_node(const struct gc_root *root, char *const *envp,
 	if (r >= 0)
 		r = collect_host(root, f);
 	if (r >= 0)
+		r = collect_devnodes(root, f);
+	if (r >= 0)
+		r = collect_iommu(root, f);
+	if (r >= 0)
+		r = collect_kernel(root, f);
+	if (r >= 0)
+		r = collect_rdma_userspace(root, f);
+	if (r >= 0)
 		r = collect_nccl_env(root, envp, f);
 	if (r >= 0)
 		r = collect_roce(root, f);
