@@ -9,8 +9,9 @@ fixture.ini and expected/<run>.out goldens. fixture.ini keys:
                                       topo-txt = topo, topo-json = topo --json)
   rc.<name> = N                       its expected exit status (default 0)
   env = NAME=value ...                extra environment for every run
-  golden = nvidia-smi-topo.txt        a real nvidia-smi matrix every GPU/NIC
-                                      and NIC/NIC cell must reproduce
+  golden = nvidia-smi-topo.txt ...    an nvidia-smi matrix (first word: the
+                                      file) every GPU/NIC and NIC/NIC cell
+                                      must reproduce
 
 Runs happen inside the fixture directory with --root root, so outputs hold
 no machine paths. GDRCHECK_UPDATE_GOLDEN=1 rewrites the goldens.
@@ -20,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -99,22 +101,25 @@ def main():
                 want.splitlines(True), out.splitlines(True),
                 "expected/" + name + ".out", "actual"))
 
-    matrix = ini.get("golden")
+    matrix = ini.get("golden", "").split()
     if matrix:
         rc, out, err = run(gdrcheck, fixture, "topo --json", ini.get("env", ""))
         if rc != 0:
             print(f"matrix: topo --json exited {rc}\n{err}")
             failures += 1
         else:
-            sys.path.insert(0, HERE)
-            import importlib
-            cm = importlib.import_module("check-matrix")
-            mism, cells = cm.compare_matrix(os.path.join(fixture, matrix),
-                                            json.loads(out))
-            for m in mism:
-                print("matrix:", m)
-            print(f"matrix: {cells} cells compared, {len(mism)} mismatches")
-            failures += bool(mism)
+            with tempfile.NamedTemporaryFile("w", suffix=".json",
+                                             delete=False) as t:
+                t.write(out)
+            try:
+                p = subprocess.run(
+                    [sys.executable, os.path.join(HERE, "check-matrix.py"),
+                     fixture, t.name], capture_output=True, text=True,
+                    timeout=60)
+            finally:
+                os.unlink(t.name)
+            sys.stdout.write(p.stdout + p.stderr)
+            failures += p.returncode != 0
             checked += 1
 
     print(f"{os.path.basename(fixture)}: {checked} comparisons, "
