@@ -295,24 +295,31 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 
 	if (!f->n_gpus)
 		return finding_set(out, ST_SKIP, "no NVIDIA GPU");
+	bool nvml = false;
+
 	for (size_t i = 0; i < f->n_gpus; i++) {
 		const struct gpu *g = &f->gpus[i];
+		const struct probe_gpu *pg = probe_gpu_find(&f->probe, g->bdf);
+		/* NVML's BAR1 total, when probed, is the driver's own answer. */
+		const struct fact_int *bar1 =
+			pg && fact_ok(&pg->bar1_total) ? &pg->bar1_total : &g->bar1_bytes;
 		long long m = memory_from_name(g->name);
 
+		nvml |= bar1 != &g->bar1_bytes;
 		gpu_subject(f, i, subj, sizeof(subj));
-		if (g->bar1_bytes.state != FACT_OK) {
+		if (bar1->state != FACT_OK) {
 			TRY(finding_item(out, subj, ST_UNKNOWN, NULL, "BAR1 size not read (%s)",
-					 fact_why(g->bar1_bytes.state, g->bar1_bytes.err, why, sizeof(why))));
+					 fact_why(bar1->state, bar1->err, why, sizeof(why))));
 			continue;
 		}
-		human_bytes(g->bar1_bytes.v, b1, sizeof(b1));
-		if (g->bar1_bytes.v == 0) {
+		human_bytes(bar1->v, b1, sizeof(b1));
+		if (bar1->v == 0) {
 			TRY(finding_item(out, subj, ST_FAIL,
 					 "check the BIOS: enable 'Above 4G decoding' and 'Resizable BAR' (or 'MMIO high size') so BAR1 is assigned",
 					 "BAR1 is not assigned"));
 		} else if (m) {
 			human_bytes(m, mem, sizeof(mem));
-			if (g->bar1_bytes.v >= m)
+			if (bar1->v >= m)
 				TRY(finding_item(out, subj, ST_PASS, NULL,
 						 "BAR1 %s >= memory %s", b1, mem));
 			else
@@ -320,7 +327,7 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 						 "enable 'Resizable BAR' / 'Above 4G decoding' in the BIOS",
 						 "BAR1 %s < memory %s: a NIC can map at most %s of this GPU at once",
 						 b1, mem, b1));
-		} else if (g->bar1_bytes.v < (1LL << 30)) {
+		} else if (bar1->v < (1LL << 30)) {
 			TRY(finding_item(out, subj, ST_WARN,
 					 "enable 'Resizable BAR' / 'Above 4G decoding' in the BIOS",
 					 "BAR1 only %s: a NIC can map at most that much GPU memory at once", b1));
@@ -329,7 +336,9 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 					 "BAR1 %s (memory size not known without NVML)", b1));
 		}
 	}
-	TRY(finding_evidence(out, "/sys/bus/pci/devices/<gpu>/resource line 1 (BAR1)"));
+	TRY(finding_evidence(out, nvml ?
+				     "nvmlDeviceGetBAR1MemoryInfo (gdrcheck --nvml / probe)" :
+				     "/sys/bus/pci/devices/<gpu>/resource: the second memory BAR (BAR1)"));
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "BAR1 is large enough on every GPU");
 	if (out->status == ST_UNKNOWN)
