@@ -62,16 +62,16 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		}
 		if (path_is_near(p->nccl_pci)) {
 			TRY(finding_item(out, subj, ST_PASS, NULL,
-					 "nearest NIC %s: %s%s%s, NCCL %s; NCCL GDR %s (%s)",
+					 "nearest NIC %s: %s%s%sNCCL %s; NCCL GDR %s (%s)",
 					 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-					 smi ? "," : "", nccl_path_name(p->nccl_pci),
+					 smi ? ", " : "", nccl_path_name(p->nccl_pci),
 					 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 			continue;
 		}
 		if (p->nccl_pci == PATH_SYS)
 			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
 		else
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (gdrcheck bw)");
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw --use_cuda=<gpu> between two nodes)");
 		TRY(finding_item(out, subj, ST_FAIL, fix,
 				 "nearest NIC %s is %s%s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
 				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? "" : "",
