@@ -1,0 +1,51 @@
+#!/bin/sh
+# gdrcheck topo end to end: exit codes and messages for the inputs a user
+# gets wrong, and the plain answer on a node without an NVIDIA GPU.
+set -u
+bin=$1
+fixtures=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+expect() { # expect RC DESCRIPTION -- command...
+	want=$1 what=$2
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
+	n=$((n + 1))
+}
+
+expect 3 "missing root" -- "$bin" topo --root "$tmp/nonexistent"
+grep -q "cannot use '$tmp/nonexistent' as root: No such file or directory" "$tmp/err" ||
+	fail "missing root: message: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "missing root: more than one line"
+
+touch "$tmp/file"
+expect 3 "root is a file" -- "$bin" topo --root "$tmp/file"
+grep -q "Not a directory" "$tmp/err" || fail "root is a file: message"
+
+expect 2 "unknown option" -- "$bin" topo --bogus
+grep -q "unknown option '--bogus'" "$tmp/err" || fail "unknown option: message"
+expect 2 "missing argument" -- "$bin" topo --root
+expect 2 "stray argument" -- "$bin" topo extra
+expect 2 "unknown command" -- "$bin" frobnicate
+expect 0 "help" -- "$bin" topo --help
+grep -q '^Usage: gdrcheck topo' "$tmp/out" || fail "help: no usage line"
+
+expect 0 "no GPU" -- "$bin" topo --root "$fixtures/no-gpu/root"
+grep -q '^No NVIDIA GPU found' "$tmp/out" || fail "no GPU: no plain message"
+expect 0 "no GPU, JSON" -- "$bin" topo --json --root "$fixtures/no-gpu/root"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="gdrcheck.topo/1" and d["gpus"]==[] and len(d["nics"])==1' "$tmp/out" ||
+	fail "no GPU, JSON: not the expected document"
+
+# NCCL settings: the environment wins over the conf file, garbage is ignored.
+expect 0 "level from env" -- env NCCL_NET_GDR_LEVEL=SYS "$bin" topo --json --root "$fixtures/seed2-b300-e810/root"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["gdr_level"]; assert l["level"]=="SYS" and l["from"]=="environment", l' "$tmp/out" ||
+	fail "level from env"
+expect 0 "garbage level" -- env NCCL_NET_GDR_LEVEL=node "$bin" topo --json --root "$fixtures/seed2-b300-e810/root"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["gdr_level"]; assert l["level"]=="P2C" and "ignores" in l["note"], l' "$tmp/out" ||
+	fail "garbage level"
+
+echo "$n passed, 0 failed"
