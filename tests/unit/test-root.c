@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,6 +177,26 @@ static void test_readlink_and_list(void **state)
 	assert_int_equal(root_access(c->root, "/list/none"), -ENOENT);
 }
 
+/* The same answers from the component-by-component resolver (no openat2). */
+static void test_manual_resolver(void **state)
+{
+	struct ctx *c = *state;
+	bool saved = c->root->openat2;
+	char buf[64];
+
+	c->root->openat2 = false;
+	test_resolve_absolute_link_stays_inside(state);
+	test_dotdot_cannot_escape(state);
+	test_symlink_loop(state);
+	test_read_strips_one_newline(state);
+	test_read_bounds(state);
+	test_read_i64(state);
+	test_readlink_and_list(state);
+	assert_true(root_read(c->root, "/sys/bus/pci/devices/0000:18:00.0/vendor",
+			      buf, sizeof(buf)) > 0);
+	c->root->openat2 = saved;
+}
+
 static void test_open_bad_roots(void **state)
 {
 	struct ctx *c = *state;
@@ -203,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_read_binary),
 		cmocka_unit_test(test_read_i64),
 		cmocka_unit_test(test_readlink_and_list),
+		cmocka_unit_test(test_manual_resolver),
 		cmocka_unit_test(test_open_bad_roots),
 	};
 

@@ -16,6 +16,7 @@
 struct gc_root {
 	int fd;
 	bool live; /* root is "/": live-only sources may be used */
+	bool openat2; /* the kernel resolves paths in the root for us */
 	char *dir;
 	/*
 	 * Netlink for this root (set by the caller, not owned): replay the
