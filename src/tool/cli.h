@@ -60,3 +60,4 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
+int cmd_collect(int argc, char **argv);

@@ -18,6 +18,7 @@ struct command {
 /* Exact names only: a prefix that means one command today would break tomorrow. */
 static const struct command commands[] = {
 	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
+	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
 };
 
 static void main_help(FILE *out)

@@ -105,6 +105,13 @@ struct netfn {
 	struct fact_str driver;
 };
 
+/*
+ * numa_node values from here up are not NUMA nodes but keys an importer made
+ * up to keep two CPUs apart that the input gives the same NUMA id (an NCCL
+ * XML with two <cpu numaid="0">). nvidia-smi cannot be asked about them.
+ */
+#define FACTS_NUMA_SYNTHETIC 65536
+
 struct numa_node {
 	int id;
 	struct fact_str cpulist;
