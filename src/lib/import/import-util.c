@@ -142,7 +142,13 @@ int import_xml_parse(const char *buf, size_t len, const char *name,
 		char msg[256] = "not well-formed XML";
 
 		if (e && e->message) {
+			char *hint;
+
 			snprintf(msg, sizeof(msg), "%s", e->message);
+			/* libxml2's advice to the programmer, not to the user. */
+			hint = strstr(msg, " use XML_PARSE_HUGE");
+			if (hint)
+				*hint = '\0';
 			strstrip(msg);
 		}
 		r = import_fail(err, errsz, -EINVAL, name, e ? e->line : 0,
