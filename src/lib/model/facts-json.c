@@ -828,7 +828,17 @@ static int load_all(struct load_ctx *c, json_object *doc)
 		if (!st->name || !st->value || !st->source)
 			return -ENOMEM;
 	}
-	return load_strv(c, doc, "", "notes", &f->notes);
+	/* The file's notes first, then what this load found. */
+	{
+		char **notes = NULL;
+
+		r = load_strv(c, doc, "", "notes", &notes);
+		for (size_t i = 0; r >= 0 && f->notes && f->notes[i]; i++)
+			r = strv_push(&notes, NULL, f->notes[i]);
+		strv_free(f->notes);
+		f->notes = notes;
+	}
+	return r;
 }
 
 static int cmp_str(const void *a, const void *b)
