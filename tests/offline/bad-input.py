@@ -169,6 +169,13 @@ def main():
           "must be 0 or 1", line=5)
         c("nccl-no-numaid.xml", "nccl-xml", NCCL_OK.replace('numaid="0" ', ""),
           "without numaid", line=2)
+        many = ['<system><cpu numaid="0">']
+        for i in range(65):
+            many.append('<pci busid="0000:%02x:00.0" class="0x030200"/>' % (i + 1))
+        for i in range(64):
+            many.append('<pci busid="0001:%02x:00.0" class="0x020700"/>' % (i + 1))
+        c("nccl-too-many-pairs.xml", "nccl-xml", "\n".join(many + ["</cpu></system>"]),
+          "65 GPUs x 64 NICs is more than the 4096 pairs")
         c("nccl-wrong-root.xml", "nccl-xml", HWLOC_HEAD + HWLOC_TAIL, "not NCCL's <system>")
         c("nccl-missing.xml", "nccl-xml", None, "cannot read")
         # --hwloc-xml

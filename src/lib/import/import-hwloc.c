@@ -448,6 +448,8 @@ int import_hwloc_xml(const char *path, struct facts *f, char *err,
 		return -ENOMEM;
 	r = walk(&c);
 	if (r >= 0)
+		r = import_check_pairs(f, path, err, errsz);
+	if (r >= 0)
 		r = add_numa_nodes(&c);
 	if (r < 0)
 		return r;

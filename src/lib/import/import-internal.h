@@ -37,3 +37,7 @@ int import_pci_add(struct facts *f, const char *bdf, struct pci_dev **ret);
 
 /* "000000ff,ffff0000" (a Linux cpumask, first word most significant) → "0-23,48-71". */
 int import_mask_to_list(const char *mask, char **ret);
+
+/* Refuse more than FACTS_MAX_PAIRS GPU x NIC pairs. */
+int import_check_pairs(const struct facts *f, const char *name, char *err,
+		       size_t errsz);

@@ -630,6 +630,9 @@ int import_nccl_xml_buffer(const char *buf, size_t len, const char *name,
 	}
 	if (r < 0)
 		goto out;
+	r = import_check_pairs(f, name, err, errsz);
+	if (r < 0)
+		goto out;
 	count_nvlink_peers(&c);
 	if (f->n_pci && !f->n_gpus && !f->n_nics)
 		r = facts_note(f, "%s: no <pci> here says what it is (no class, <gpu> or <nic>): no GPU or NIC to classify",

@@ -267,3 +267,13 @@ int import_mask_to_list(const char *mask, char **ret)
 	*ret = list ? TAKE_PTR(list) : strdup("");
 	return *ret ? 0 : -ENOMEM;
 }
+
+int import_check_pairs(const struct facts *f, const char *name, char *err,
+		       size_t errsz)
+{
+	if (f->n_gpus && f->n_nics > FACTS_MAX_PAIRS / f->n_gpus)
+		return import_fail(err, errsz, -E2BIG, name, 0,
+				   "%zu GPUs x %zu NICs is more than the %d pairs a node has",
+				   f->n_gpus, f->n_nics, FACTS_MAX_PAIRS);
+	return 0;
+}

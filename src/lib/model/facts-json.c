@@ -859,6 +859,9 @@ static int check_unique(struct load_ctx *c)
 	for (size_t i = 1; i < f->n_gpus; i++)
 		if (bdf_cmp(f->gpus[i - 1].bdf, f->gpus[i].bdf) == 0)
 			return failf(c, "GPU %s listed twice", f->gpus[i].bdf);
+	if (f->n_gpus && f->n_nics > FACTS_MAX_PAIRS / f->n_gpus)
+		return failf(c, "%zu GPUs x %zu NICs is more than the %d pairs a node has",
+			     f->n_gpus, f->n_nics, FACTS_MAX_PAIRS);
 	if (f->n_nics < 2)
 		return 0;
 	names = calloc(f->n_nics, sizeof(*names));
