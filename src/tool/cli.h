@@ -20,6 +20,8 @@ struct cli_input {
 	const char *facts;
 	const char *nccl_xml;
 	const char *hwloc_xml;
+	const char *netlink_replay; /* recorded netlink replies for --root */
+	const char *record_netlink; /* live: write every netlink reply here */
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -29,6 +31,8 @@ enum {
 	OPT_NCCL_XML,
 	OPT_HWLOC_XML,
 	OPT_NVML,
+	OPT_NETLINK_REPLAY,
+	OPT_RECORD_NETLINK,
 	OPT_FIRST_COMMAND_OPT = 1100,
 };
 
@@ -36,14 +40,18 @@ enum {
 	{ "root", required_argument, NULL, OPT_ROOT },                         \
 	{ "facts", required_argument, NULL, OPT_FACTS },                       \
 	{ "nccl-xml", required_argument, NULL, OPT_NCCL_XML },                 \
-	{ "hwloc-xml", required_argument, NULL, OPT_HWLOC_XML }
+	{ "hwloc-xml", required_argument, NULL, OPT_HWLOC_XML },               \
+	{ "netlink-replay", required_argument, NULL, OPT_NETLINK_REPLAY },     \
+	{ "record-netlink", required_argument, NULL, OPT_RECORD_NETLINK }
 
 #define CLI_INPUT_HELP                                                         \
 	"Input (one of):\n"                                                    \
 	"      --root DIR        read sysfs/procfs under DIR instead of / (a fixture or snapshot)\n" \
 	"      --facts FILE      analyse a facts file written by 'gdrcheck collect'\n" \
 	"      --nccl-xml FILE   analyse an NCCL topology XML (NCCL_TOPO_DUMP_FILE, NCCL_TOPO_FILE)\n" \
-	"      --hwloc-xml FILE  analyse an hwloc XML (lstopo topo.xml)\n"
+	"      --hwloc-xml FILE  analyse an hwloc XML (lstopo topo.xml)\n" \
+	"      --netlink-replay DIR  with --root: read netlink answers (RDMA, DCB,\n" \
+	"                        links, ethtool) recorded in DIR instead of asking the kernel\n"
 
 /* Handle one of the input options; returns true if @opt was one. */
 bool cli_input_option(struct cli_input *in, int opt, const char *arg);
@@ -60,4 +68,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+
+/*
+ * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
+ * architecture, BAR1, driver version) to live facts; never loads libcuda.
+ * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
+ */
+int cli_nvml_facts(struct facts *f);

@@ -11,7 +11,7 @@
 static void topo_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck topo [--json] [INPUT]\n"
+		"Usage: gdrcheck topo [--json] [--nvml] [INPUT]\n"
 		"\n"
 		"The GPU x NIC matrix as `nvidia-smi topo -m` prints it, computed from the PCI\n"
 		"tree, followed by NCCL's view of every GPU/NIC pair: its path type (NCCL 2.30\n"
@@ -24,6 +24,8 @@ static void topo_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -j, --json            one JSON document (schema gdrcheck.topo/1)\n"
+		"      --nvml            ask NVML (libnvidia-ml) for NVLink peers, C2C links and\n"
+		"                        the architecture (live node only; never loads CUDA)\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -36,13 +38,14 @@ int cmd_topo(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "nvml", no_argument, NULL, OPT_NVML },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
 	struct cli_input in = { 0 };
 	struct facts f;
 	struct topo_report rep;
-	bool json = false;
+	bool json = false, nvml = false;
 	int c, rc, r;
 
 	optind = 1;
@@ -53,6 +56,9 @@ int cmd_topo(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case OPT_NVML:
+			nvml = true;
 			break;
 		case 'h':
 			topo_help(stdout);
@@ -69,6 +75,8 @@ int cmd_topo(int argc, char **argv)
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
+	if (!rc && nvml)
+		rc = cli_nvml_facts(&f);
 	if (rc) {
 		facts_release(&f);
 		return rc;

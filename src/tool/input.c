@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/collect/collect.h"
@@ -52,14 +53,23 @@ bool cli_input_option(struct cli_input *in, int opt, const char *arg)
 	case OPT_HWLOC_XML:
 		in->hwloc_xml = arg;
 		return true;
+	case OPT_NETLINK_REPLAY:
+		in->netlink_replay = arg;
+		return true;
+	case OPT_RECORD_NETLINK:
+		/* Hidden: writes the live node's replies for a fixture. */
+		in->record_netlink = arg;
+		return true;
 	default:
 		return false;
 	}
 }
 
-static int load_root(const char *dir, struct facts *f)
+static int load_root(const struct cli_input *in, const char *dir,
+		     struct facts *f)
 {
 	struct gc_root *root = NULL;
+	struct stat st;
 	int r;
 
 	r = root_open(dir, &root);
@@ -67,6 +77,27 @@ static int load_root(const char *dir, struct facts *f)
 		cli_error("cannot use '%s' as root: %s", dir, strerror(-r));
 		return EXIT_INPUT;
 	}
+	if (in->netlink_replay && (stat(in->netlink_replay, &st) < 0 ||
+				   !S_ISDIR(st.st_mode))) {
+		cli_error("cannot read netlink replies in '%s': not a directory",
+			  in->netlink_replay);
+		root_free(root);
+		return EXIT_INPUT;
+	}
+	if (in->record_netlink && (stat(in->record_netlink, &st) < 0 ||
+				   !S_ISDIR(st.st_mode))) {
+		cli_error("cannot record netlink replies into '%s': not a directory",
+			  in->record_netlink);
+		root_free(root);
+		return EXIT_USAGE;
+	}
+	if (in->record_netlink && !root->live) {
+		cli_error("--record-netlink records the live node: it cannot go with --root");
+		root_free(root);
+		return EXIT_USAGE;
+	}
+	root->nl_replay = in->netlink_replay;
+	root->nl_record = in->record_netlink;
 	r = collect_node(root, environ, f);
 	root_free(root);
 	if (r < 0) {
@@ -143,7 +174,16 @@ int cli_load_facts(const struct cli_input *in, struct facts *f)
 		cli_error("--root, --facts, --nccl-xml and --hwloc-xml exclude each other");
 		return EXIT_USAGE;
 	}
+	if ((in->netlink_replay || in->record_netlink) &&
+	    (in->facts || in->nccl_xml || in->hwloc_xml)) {
+		cli_error("--netlink-replay and --record-netlink go with --root or the live node");
+		return EXIT_USAGE;
+	}
+	if (in->netlink_replay && in->record_netlink) {
+		cli_error("--netlink-replay and --record-netlink exclude each other");
+		return EXIT_USAGE;
+	}
 	if (in->facts || in->nccl_xml || in->hwloc_xml)
 		return load_file(in, f);
-	return load_root(in->root ? in->root : "/", f);
+	return load_root(in, in->root ? in->root : "/", f);
 }

@@ -17,14 +17,16 @@ struct command {
 
 /* Exact names only: a prefix that means one command today would break tomorrow. */
 static const struct command commands[] = {
+	{ "check", cmd_check, "node readiness report, gate by gate, with the fix for every finding (default)" },
 	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
 	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
+	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
 };
 
 static void main_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck COMMAND [OPTIONS]\n"
+		"Usage: gdrcheck [COMMAND] [OPTIONS]   (default command: check)\n"
 		"\n"
 		"Can this NIC read and write this GPU's memory directly (GPUDirect RDMA)?\n"
 		"gdrcheck reads the node, classifies every GPU/NIC path the way nvidia-smi and\n"
@@ -46,10 +48,9 @@ int main(int argc, char **argv)
 
 	/* Output is parsed by scripts: keep numbers and sorting stable. */
 	setlocale(LC_ALL, "C");
-	if (argc < 2) {
-		main_help(stderr);
-		return EXIT_USAGE;
-	}
+	/* No command, or options only: the readiness report. */
+	if (argc < 2)
+		return cmd_check(argc, argv);
 	name = argv[1];
 	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
 	    strcmp(name, "help") == 0) {
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
+	if (name[0] == '-')
+		return cmd_check(argc, argv);
 	cli_error("unknown command '%s'", name);
 	fprintf(stderr, "Try 'gdrcheck --help'.\n");
 	return EXIT_USAGE;

@@ -9,8 +9,8 @@ usage: roundtrip.py GDRCHECK builtin          a small tree built here
        roundtrip.py GDRCHECK tarball FILE     a sysfs snapshot tarball
        roundtrip.py GDRCHECK build DIR        only write the builtin tree
 
-Compares 'topo --json' (all but "source", which names the input) and the
-text of 'topo', then checks that collecting again from the facts file gives
+Compares 'topo --json' and 'check --json' (all but "source", which names the
+input), their text and check's exit status, then checks that collecting again from the facts file gives
 the same document (serialisation is stable).
 """
 import json
@@ -104,11 +104,19 @@ def build(root):
     w(root, "/etc/nccl.conf", "NCCL_NET_GDR_LEVEL=PHB\nNCCL_IB_HCA=mlx5_0")
 
 
-def run(args, env):
+def run(args, env, ok=(0,)):
     p = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
+    if p.returncode not in ok:
         fail("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
     return p.stdout
+
+
+def run_rc(args, env):
+    """A command whose exit status is part of its answer (check: 0 or 1)."""
+    p = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    if p.returncode not in (0, 1):
+        fail("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
+    return p.returncode, p.stdout
 
 
 def strip_source(doc):
@@ -131,6 +139,17 @@ def check(gdrcheck, root, tmp):
         if a != b:
             fail("topo %s differs between --root and --facts:\n--- root\n%s\n--- facts\n%s"
                  % (" ".join(extra), a, b))
+    for extra in (["--json"], []):
+        ra, a = run_rc([gdrcheck, "check", "--root", root] + extra, env)
+        rb, b = run_rc([gdrcheck, "check", "--facts", facts] + extra, env)
+        if extra:
+            a, b = strip_source(a), strip_source(b)
+        else:
+            # The first line names the input ("node (root DIR)"): the source.
+            a, b = a.split("\n", 1)[1], b.split("\n", 1)[1]
+        if (ra, a) != (rb, b):
+            fail("check %s differs between --root (exit %d) and --facts (exit %d):\n--- root\n%s\n--- facts\n%s"
+                 % (" ".join(extra), ra, rb, a, b))
     again = run([gdrcheck, "collect", "--facts", facts], env)
     first = json.load(open(facts))
     again = json.loads(again)
@@ -141,7 +160,7 @@ def check(gdrcheck, root, tmp):
     doc = json.loads(run([gdrcheck, "topo", "--json", "--facts", facts], env))
     if doc["source"]["kind"] != "facts":
         fail("source.kind is %r, expected 'facts'" % doc["source"]["kind"])
-    print("ok: %d GPUs, %d NICs, %d pairs identical from --root and --facts"
+    print("ok: %d GPUs, %d NICs, %d pairs; topo and check identical from --root and --facts"
           % (len(doc["gpus"]), len(doc["nics"]), len(doc["pairs"])))
 
 

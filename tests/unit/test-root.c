@@ -1,1 +1,210 @@
-int main(void){return 0;}
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fixture-builder.h"
+#include "util/root.h"
+#include "util/strv.h"
+
+struct ctx {
+	char *dir;
+	struct gc_root *root;
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	static char big[2 * 1024 * 1024];
+
+	c->dir = tt_mkdtemp();
+	tt_write(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/class",
+		 "0x060400\n");
+	tt_write(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0/vendor",
+		 "0x10de\n");
+	tt_link(c->dir, "sys/bus/pci/devices/0000:18:00.0",
+		"../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0");
+	/* An absolute link must resolve inside the root, not on the host. */
+	tt_link(c->dir, "sys/class/abs", "/sys/devices/pci0000:15");
+	/* ".." past the root stays at the root. */
+	tt_link(c->dir, "sys/class/escape", "../../../../../../etc");
+	tt_write(c->dir, "etc/marker", "inside\n");
+	tt_link(c->dir, "loop/a", "b");
+	tt_link(c->dir, "loop/b", "a");
+	tt_write(c->dir, "files/empty", "");
+	tt_write(c->dir, "files/garbage", "0x1z\n");
+	tt_write(c->dir, "files/two-newlines", "value\n\n");
+	memset(big, 'x', sizeof(big));
+	tt_write_bin(c->dir, "files/huge", big, sizeof(big));
+	tt_write_bin(c->dir, "files/nul", "ab\0cd", 5);
+	tt_write(c->dir, "files/neg", "-1\n");
+	tt_mkdir(c->dir, "list/c");
+	tt_write(c->dir, "list/b", "");
+	tt_write(c->dir, "list/a", "");
+	assert_int_equal(root_open(c->dir, &c->root), 0);
+	assert_false(c->root->live);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	root_free(c->root);
+	tt_rmrf(c->dir);
+	free(c);
+	return 0;
+}
+
+static void test_resolve_relative_link(void **state)
+{
+	struct ctx *c = *state;
+	char *real = NULL;
+
+	assert_int_equal(root_resolve(c->root, "/sys/bus/pci/devices/0000:18:00.0", &real), 0);
+	assert_string_equal(real, "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:00.0/0000:18:00.0");
+	free(real);
+}
+
+static void test_resolve_absolute_link_stays_inside(void **state)
+{
+	struct ctx *c = *state;
+	char buf[64];
+
+	assert_int_equal(root_read(c->root, "/sys/class/abs/0000:15:01.0/0000:16:00.0/class",
+				   buf, sizeof(buf)), 8);
+	assert_string_equal(buf, "0x060400");
+}
+
+static void test_dotdot_cannot_escape(void **state)
+{
+	struct ctx *c = *state;
+	char buf[64];
+
+	assert_true(root_read(c->root, "/sys/class/escape/marker", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "inside");
+	assert_true(root_read(c->root, "/../../../../etc/marker", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "inside");
+}
+
+static void test_symlink_loop(void **state)
+{
+	struct ctx *c = *state;
+	char buf[16];
+	char *real = NULL;
+
+	assert_int_equal(root_resolve(c->root, "/loop/a", &real), -ELOOP);
+	assert_null(real);
+	assert_int_equal(root_read(c->root, "/loop/a", buf, sizeof(buf)), -ELOOP);
+}
+
+static void test_read_strips_one_newline(void **state)
+{
+	struct ctx *c = *state;
+	char buf[64];
+
+	assert_int_equal(root_read(c->root, "/files/two-newlines", buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "value\n");
+	assert_int_equal(root_read(c->root, "/files/empty", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
+static void test_read_bounds(void **state)
+{
+	struct ctx *c = *state;
+	char buf[16];
+	char *s = NULL;
+
+	assert_int_equal(root_read_alloc(c->root, "/files/huge", 4096, &s), -EFBIG);
+	assert_null(s);
+	assert_int_equal(root_read(c->root, "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/class",
+				   buf, 4), -EFBIG);
+	assert_int_equal(root_read(c->root, "/files/nul", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(root_read(c->root, "/missing/file", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(root_read(c->root, "/files/empty/below", buf, sizeof(buf)), -ENOTDIR);
+}
+
+static void test_read_binary(void **state)
+{
+	struct ctx *c = *state;
+	char buf[16];
+
+	assert_int_equal(root_read_bin(c->root, "/files/nul", buf, sizeof(buf)), 5);
+	assert_memory_equal(buf, "ab\0cd", 5);
+	assert_int_equal(root_read_bin(c->root, "/files/nul", buf, 2), 2);
+}
+
+static void test_read_i64(void **state)
+{
+	struct ctx *c = *state;
+	int64_t v = 7;
+
+	assert_int_equal(root_read_i64(c->root, "/sys/bus/pci/devices/0000:18:00.0/vendor", &v), 0);
+	assert_int_equal(v, 0x10de);
+	assert_int_equal(root_read_i64(c->root, "/files/neg", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(root_read_i64(c->root, "/files/garbage", &v), -EINVAL);
+	assert_int_equal(root_read_i64(c->root, "/files/empty", &v), -EINVAL);
+}
+
+static void test_readlink_and_list(void **state)
+{
+	struct ctx *c = *state;
+	char buf[256];
+	char **v = NULL;
+	size_t n = 0;
+
+	assert_true(root_readlink(c->root, "/sys/class/abs", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "/sys/devices/pci0000:15");
+	assert_int_equal(root_list(c->root, "/list", &v, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "b");
+	assert_string_equal(v[2], "c");
+	assert_null(v[3]);
+	strv_free(v);
+	assert_int_equal(root_is_dir(c->root, "/list/c"), 1);
+	assert_int_equal(root_is_dir(c->root, "/list/a"), 0);
+	assert_int_equal(root_access(c->root, "/list/none"), -ENOENT);
+}
+
+static void test_open_bad_roots(void **state)
+{
+	struct ctx *c = *state;
+	struct gc_root *r = NULL;
+	char path[4096];
+
+	(void)state;
+	assert_int_equal(root_open("/nonexistent-gdrcheck-root", &r), -ENOENT);
+	snprintf(path, sizeof(path), "%s/files/empty", c->dir);
+	assert_int_equal(root_open(path, &r), -ENOTDIR);
+	assert_int_equal(root_open("/", &r), 0);
+	assert_true(r->live);
+	root_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resolve_relative_link),
+		cmocka_unit_test(test_resolve_absolute_link_stays_inside),
+		cmocka_unit_test(test_dotdot_cannot_escape),
+		cmocka_unit_test(test_symlink_loop),
+		cmocka_unit_test(test_read_strips_one_newline),
+		cmocka_unit_test(test_read_bounds),
+		cmocka_unit_test(test_read_binary),
+		cmocka_unit_test(test_read_i64),
+		cmocka_unit_test(test_readlink_and_list),
+		cmocka_unit_test(test_open_bad_roots),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

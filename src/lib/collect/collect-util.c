@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-roce.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -76,7 +77,17 @@ int collect_node(const struct gc_root *root, char *const *envp,
 	if (r >= 0)
 		r = collect_host(root, f);
 	if (r >= 0)
+		r = collect_devnodes(root, f);
+	if (r >= 0)
+		r = collect_iommu(root, f);
+	if (r >= 0)
+		r = collect_kernel(root, f);
+	if (r >= 0)
+		r = collect_rdma_userspace(root, f);
+	if (r >= 0)
 		r = collect_nccl_env(root, envp, f);
+	if (r >= 0)
+		r = collect_roce(root, f);
 	if (r >= 0)
 		facts_sort(f);
 	return r < 0 ? r : 0;

@@ -20,6 +20,11 @@ int collect_gpus(const struct gc_root *root, struct facts *f);
 int collect_nics(const struct gc_root *root, struct facts *f);
 int collect_numa(const struct gc_root *root, struct facts *f);
 int collect_host(const struct gc_root *root, struct facts *f);
+/* Node facts for the readiness checks (collect-<area>.c). */
+int collect_devnodes(const struct gc_root *root, struct facts *f);
+int collect_iommu(const struct gc_root *root, struct facts *f); /* + ACS */
+int collect_kernel(const struct gc_root *root, struct facts *f);
+int collect_rdma_userspace(const struct gc_root *root, struct facts *f);
 int collect_nccl_env(const struct gc_root *root, char *const *envp,
 		     struct facts *f);
 

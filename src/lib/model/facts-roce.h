@@ -3,16 +3,208 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fact.h"
 
 /*
  * RoCE fabric facts: RDMA netlink, DCB, rtnetlink, bonding, ethtool, GIDs.
- * Filled by the netlink collectors (live) or the facts file.
+ * Filled by collect_roce() (sysfs/procfs/configfs under the root, netlink
+ * live or from a replay directory) or loaded from the facts file.
+ *
+ * A block read in one go (a DCB PFC payload, an ETS table) carries one state
+ * for the whole block in `st`: ok (v = 1) when it was read, otherwise why not.
  */
+
+#define ROCE_NPRIO 8
+
+/* One DCB APP table entry (struct dcb_app). */
+struct roce_dcb_app {
+	uint8_t selector; /* 1 ethertype, 2 tcp, 3 udp, 4 any, 5 dscp, 255 pcp */
+	uint8_t priority;
+	uint16_t protocol; /* DSCP value for selector 5 */
+	bool ieee;         /* DCB_ATTR_IEEE_APP (true) or DCB_ATTR_DCB_APP */
+};
+
+struct roce_pfc {
+	struct fact_int st;
+	uint8_t cap, en, mbc; /* en: bit p set = priority p lossless */
+	uint16_t delay;
+	uint64_t requests[ROCE_NPRIO], indications[ROCE_NPRIO];
+};
+
+struct roce_ets {
+	struct fact_int st;
+	uint8_t willing, ets_cap, cbs;
+	uint8_t tc_tx_bw[ROCE_NPRIO], tc_rx_bw[ROCE_NPRIO];
+	uint8_t tc_tsa[ROCE_NPRIO]; /* 0 strict, 1 cb shaper, 2 ets, 255 vendor */
+	uint8_t prio_tc[ROCE_NPRIO];
+};
+
+/* DCB over rtnetlink (DCB_CMD_IEEE_GET) for one netdev. */
+struct roce_dcb {
+	/* The answer as a whole: unsupported when the driver has no DCB. */
+	struct fact_int st;
+	struct fact_int dcbx; /* DCB_CAP_DCBX_* flags */
+	struct roce_pfc pfc, peer_pfc;
+	struct roce_ets ets;
+	struct fact_int apps_st; /* the APP table was in the answer */
+	struct roce_dcb_app *apps;
+	size_t n_apps;
+	/* DCB_ATTR_DCB_APP_TRUST_TABLE: selectors in trust order. */
+	struct fact_int trust_st;
+	uint8_t trust[ROCE_NPRIO];
+	size_t n_trust;
+};
+
+struct roce_privflag {
+	char *name;
+	bool on;
+};
+
+/* One network interface (rtnetlink link + what else is known about it). */
+struct roce_link {
+	char *name;
+	int ifindex;
+	struct fact_int mtu;
+	struct fact_int operstate; /* IF_OPER_*: 6 up, 2 down */
+	struct fact_int master;    /* ifindex of the master (bond, bridge) */
+	struct fact_str kind;      /* IFLA_INFO_KIND: "bond", "veth", "bridge" */
+	struct fact_str slave_kind;
+	char **addrs; /* "192.0.2.10/24", "fe80::1/64"; NULL-terminated */
+	/* IFLA_INFO_DATA of a bond. */
+	struct fact_int bond_mode; /* 4 = 802.3ad */
+	struct fact_int bond_miimon, bond_xmit_hash;
+	struct fact_int ad_aggregator, ad_num_ports;
+	struct fact_str ad_partner_mac;
+	/* IFLA_INFO_SLAVE_DATA of a bond slave. */
+	struct fact_int slave_state; /* 0 active, 1 backup */
+	struct fact_int slave_mii;   /* 0 up, 1 fail, 2 down... (BOND_LINK_*) */
+	struct fact_int slave_aggregator;
+	/* ethtool: ETHTOOL_GDRVINFO and ethtool netlink PRIVFLAGS_GET. */
+	struct fact_str driver, version, fw_version, bus_info;
+	struct fact_int privflags_st;
+	struct roce_privflag *privflags;
+	size_t n_privflags;
+	struct roce_dcb dcb;
+	/* mlx5 (MLNX_OFED) sysfs: ecn/roce_{np,rp}/enable/<prio>, qos/trust. */
+	struct fact_int ecn_np[ROCE_NPRIO], ecn_rp[ROCE_NPRIO];
+	struct fact_str qos_trust;
+	struct fact_int sriov_numvfs; /* device/sriov_numvfs */
+};
+
+/* /proc/net/bonding/<bond>: one slave block. */
+struct roce_bond_slave {
+	char *name;
+	struct fact_str mii_status;   /* "up" / "down" */
+	struct fact_int speed_mbps;
+	struct fact_int aggregator_id; /* 802.3ad only */
+	struct fact_int link_failures;
+	struct fact_str actor_churn, partner_churn;
+};
+
+struct roce_bond {
+	char *name;
+	struct fact_str mode;      /* "IEEE 802.3ad Dynamic link aggregation" */
+	struct fact_str xmit_hash; /* "layer3+4 (1)" */
+	struct fact_str mii_status;
+	struct fact_str lacp_rate;
+	/* Active Aggregator Info (needs CAP_NET_ADMIN on newer kernels);
+	 * absent when the bond says it "has no active aggregator". */
+	struct fact_int active_aggregator;
+	struct fact_int ad_num_ports;
+	struct fact_str partner_mac;
+	struct fact_str sysfs_mode; /* /sys/class/net/<bond>/bonding/mode */
+	struct fact_str sysfs_slaves;
+	struct roce_bond_slave *slaves;
+	size_t n_slaves;
+};
+
+/* One GID table entry that is in use (all-zero entries are not kept). */
+struct roce_gid {
+	unsigned index;
+	char *gid;            /* sysfs text: 8 groups of 4 hex digits */
+	struct fact_str type; /* "RoCE v2", "IB/RoCE v1" */
+	struct fact_str ndev; /* the netdev the GID belongs to */
+};
+
+struct roce_port {
+	unsigned num;
+	/* RDMA netlink PORT_GET. */
+	struct fact_int state;      /* 4 = ACTIVE */
+	struct fact_int phys_state; /* 5 = LinkUp */
+	struct fact_int ndev_index;
+	struct fact_str ndev_name;
+	/* sysfs. */
+	struct fact_str link_layer;
+	struct fact_int gid_tbl_len; /* entries under gids/ */
+	struct roce_gid *gids;
+	size_t n_gids;
+	/* configfs rdma_cm/<dev>/ports/<p>/ (RDMA-CM defaults). */
+	struct fact_str roce_mode; /* "RoCE v2" */
+	struct fact_int roce_tos;
+	/* MLNX_OFED mlx5: /sys/class/infiniband/<dev>/tc/<p>/traffic_class. */
+	struct fact_int traffic_class;
+};
+
+struct roce_rdma_dev {
+	char *name;
+	/* RDMA netlink CMD_GET. */
+	struct fact_int index;
+	struct fact_str protocol; /* "roce", "ib", "iw" */
+	struct fact_int node_type;
+	struct fact_str fw;
+	/* sysfs. */
+	struct fact_str driver; /* PCI driver of the function: mlx5_core, ice */
+	struct fact_int is_vf;  /* device/physfn exists */
+	char **netdevs;         /* entries of device/net, NULL-terminated */
+	/* Out-of-tree irdma configfs: irdma/<dev>/roce_dcqcn_enable. */
+	struct fact_int dcqcn;
+	struct roce_port *ports;
+	size_t n_ports;
+};
+
 struct roce_facts {
-	/* RDMA subsystem netns mode: 1 shared, 0 exclusive. */
+	/* RDMA netlink SYS_GET: 1 shared, 0 exclusive. */
 	struct fact_int netns_shared;
+	struct fact_int copy_on_fork;
+	struct fact_int privileged_qkey;
+	/* /sys/module/ib_core/parameters/netns_mode: 1 (Y, shared) or 0. */
+	struct fact_int netns_mode_param;
+	/* How each netlink source answered as a whole (ok = 1). */
+	struct fact_int rdma_nl, rtnl;
+
+	struct roce_rdma_dev *devs;
+	size_t n_devs;
+	struct roce_link *links;
+	size_t n_links;
+	struct roce_bond *bonds;
+	size_t n_bonds;
 };
 
 void roce_facts_release(struct roce_facts *r);
+void roce_link_release(struct roce_link *l);
+void roce_rdma_dev_release(struct roce_rdma_dev *d);
+void roce_bond_release(struct roce_bond *b);
+
+/* Grow an array by one zeroed element; NULL on out-of-memory. */
+struct roce_link *roce_link_add(struct roce_facts *r, const char *name);
+struct roce_rdma_dev *roce_dev_add(struct roce_facts *r, const char *name);
+struct roce_port *roce_port_add(struct roce_rdma_dev *d, unsigned num);
+struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name);
+
+const struct roce_link *roce_link_find(const struct roce_facts *r,
+				       const char *name);
+const struct roce_link *roce_link_by_index(const struct roce_facts *r,
+					   int ifindex);
+struct roce_rdma_dev *roce_dev_find(const struct roce_facts *r,
+				    const char *name);
+struct roce_port *roce_port_find(const struct roce_rdma_dev *d, unsigned num);
+const struct roce_bond *roce_bond_find(const struct roce_facts *r,
+				       const char *name);
+/* The value of a private flag: 1 on, 0 off, -ENOENT when not listed. */
+int roce_link_privflag(const struct roce_link *l, const char *name);
+
+/* Parse a GID as sysfs prints it ("fe80:0000:...") or any inet_pton form. */
+int roce_gid_parse(const char *s, uint8_t out[16]);
+

@@ -95,6 +95,7 @@ void host_facts_release(struct host_facts *h)
 	free(h->mods);
 	h->mods = NULL;
 	h->n_mods = 0;
+	host_facts_release_extra(h);
 }
 
 const struct kmod *host_kmod(const struct host_facts *h, const char *name)

@@ -242,13 +242,13 @@ int render_topo_text(FILE *out, const struct facts *f,
 		fprintf(out, "  GPU%zu %-12s GDR support: %s (%s)\n", g,
 			f->gpus[g].bdf, tri(r->gpu_support[g].supported),
 			r->gpu_support[g].how);
-	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-4s %-8s %-8s %-8s %s\n", "GPU",
+	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-7s %-8s %-8s %-8s %s\n", "GPU",
 		"NIC", "name", "smi", "nccl", "gdr", "gdr-read", "mode", "why");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct topo_pair *p = &r->pairs[i];
 		const char *mode = gdr_mode_name(p->gdr.mode);
 
-		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-4s %-8s %-8s %-8s %s\n",
+		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-7s %-8s %-8s %-8s %s\n",
 			p->gpu, p->nic, f->nics[p->nic].name, cell(p->smi),
 			nccl_path_name(p->nccl), tri(p->gdr.enabled),
 			tri(p->gdr.read), mode ? mode : "-", p->gdr.reason);

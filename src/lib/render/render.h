@@ -28,3 +28,10 @@ json_object *render_topo_json(const struct facts *f,
 			      const struct topo_report *r);
 int render_topo_text(FILE *out, const struct facts *f,
 		     const struct topo_report *r);
+
+/* The readiness report (render-report.c): schema gdrcheck.report/1. */
+struct report;
+json_object *render_report_json(const struct facts *f, const struct report *r);
+/* Text grouped by gate; ANSI colour only when @color. */
+int render_report_text(FILE *out, const struct facts *f,
+		       const struct report *r, bool color);

@@ -76,12 +76,17 @@ static int node_for(struct nccl_graph *g, const struct facts *f, int pci)
 	return (int)g->n_nodes++;
 }
 
-static void numa_key(const struct pci_dev *p, char *buf, size_t size)
+/*
+ * The CPU key: the numa_node string. NCCL would key an unreadable file as
+ * "", a CPU of its own; from a snapshot that is more likely damage than
+ * truth, so the endpoint's path becomes unknown instead.
+ */
+static int numa_key(const struct pci_dev *p, char *buf, size_t size)
 {
-	if (p && p->numa_node.state == FACT_OK)
-		snprintf(buf, size, "%lld", (long long)p->numa_node.v);
-	else
-		buf[0] = '\0'; /* NCCL reads an empty string */
+	if (!p || p->numa_node.state != FACT_OK)
+		return -ENODATA;
+	snprintf(buf, size, "%lld", (long long)p->numa_node.v);
+	return 0;
 }
 
 /* One step of the "rewind two slashes" walk; -ENOENT ends at a CPU. */
@@ -119,14 +124,18 @@ static int add_endpoint(struct nccl_graph *g, const struct facts *f, int ep,
 	out->valid = false;
 	out->parent = -1;
 	out->cpu = -1;
+	/* NCCL cuts bus ids to 4-digit domains: VMD devices are lost to it. */
+	if (!bdf_is_ncclish(f->pci[ep].bdf))
+		return 0;
 	for (int depth = 0; depth < 64; depth++) {
 		int par = nccl_parent_pci(f, cur), node;
 
 		if (par == -EIO)
 			return 0;
 		if (par == -ENOENT) {
-			numa_key(&f->pci[cur == ep ? numa_pci : cur], key,
-				 sizeof(key));
+			if (numa_key(&f->pci[cur == ep ? numa_pci : cur], key,
+				     sizeof(key)) < 0)
+				return 0;
 			r = add_cpu(g, key);
 			if (r < 0)
 				return r;
@@ -168,16 +177,76 @@ static int resolve(const struct nccl_graph *g, int n)
 }
 
 /*
+ * NCCL creates PCI nodes parent first, children in bus id order, and scans
+ * them in that order; the order decides which switch absorbs which.
+ */
+/* Lowest-BDF node with this parent that is not yet emitted, or -1. */
+static int next_child(const struct nccl_graph *g, const struct facts *f,
+		      int parent, const bool *done)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < g->n_nodes; i++) {
+		if (done[i] || g->nodes[i].parent != parent)
+			continue;
+		if (best < 0 || bdf_cmp(f->pci[g->nodes[i].pci].bdf,
+					f->pci[g->nodes[best].pci].bdf) < 0)
+			best = (int)i;
+	}
+	return best;
+}
+
+static void visit(const struct nccl_graph *g, const struct facts *f, int node,
+		  bool *done, int *order, int *n)
+{
+	int c;
+
+	done[node] = true;
+	order[(*n)++] = node;
+	while ((c = next_child(g, f, node, done)) >= 0)
+		visit(g, f, c, done, order, n);
+}
+
+/*
+ * NCCL creates PCI nodes parent first, children in bus id order (a depth
+ * first walk), and scans them in that order; the order decides which switch
+ * absorbs which.
+ */
+static int dfs_order(const struct nccl_graph *g, const struct facts *f,
+		     int *order)
+{
+	bool *done = calloc(g->n_nodes + 1, sizeof(bool));
+	int n = 0, r;
+
+	if (!done)
+		return -ENOMEM;
+	while ((r = next_child(g, f, -1, done)) >= 0)
+		visit(g, f, r, done, order, &n);
+	free(done);
+	return n;
+}
+
+/*
  * ncclTopoFlattenBcmSwitches: a two-level BCM switch becomes one node. One
  * level at a time: after absorbing, the parent no longer matches.
  */
-static void flatten_bcm(struct nccl_graph *g)
+static int flatten_bcm(struct nccl_graph *g, const struct facts *f)
 {
+	int *order = malloc((g->n_nodes + 1) * sizeof(int));
+	int n;
 	bool again = true;
 
+	if (!order)
+		return -ENOMEM;
+	n = dfs_order(g, f, order);
+	if (n < 0) {
+		free(order);
+		return n;
+	}
 	while (again) {
 		again = false;
-		for (size_t s = 0; s < g->n_nodes && !again; s++) {
+		for (int k = 0; k < n && !again; k++) {
+			size_t s = (size_t)order[k];
 			struct nnode *S = &g->nodes[s];
 			int gen;
 			bool merged = false;
@@ -212,6 +281,8 @@ static void flatten_bcm(struct nccl_graph *g)
 			}
 		}
 	}
+	free(order);
+	return 0;
 }
 
 int nccl_graph_build(const struct facts *f, struct nccl_graph *g)
@@ -280,8 +351,7 @@ int nccl_graph_build(const struct facts *f, struct nccl_graph *g)
 		if (r < 0)
 			return r;
 	}
-	flatten_bcm(g);
-	return 0;
+	return flatten_bcm(g, f);
 }
 
 void nccl_graph_release(struct nccl_graph *g)

@@ -38,11 +38,15 @@ static const char *host_of(const struct facts *f, int idx)
 	return p->host[0] ? p->host : f->pci[idx].host;
 }
 
+#define NUMA_UNREADABLE (-1000)
+
+/* -1 is a real answer ("no affinity"); an unreadable file is not. */
 static long numa_of(const struct facts *f, int idx)
 {
 	const struct pci_dev *p = &f->pci[idx];
 
-	return p->numa_node.state == FACT_OK ? (long)p->numa_node.v : -1;
+	return p->numa_node.state == FACT_OK ? (long)p->numa_node.v :
+					       NUMA_UNREADABLE;
 }
 
 /* NCCL XML trees keep only NCCL's nodes: PHB and NODE are indistinguishable. */
@@ -52,6 +56,9 @@ static enum smi_label nccl_tree_label(const struct facts *f, int a, int b,
 {
 	int top_a = na ? aa[0] : a, top_b = nb ? ab[0] : b;
 
+	if (numa_of(f, top_a) == NUMA_UNREADABLE ||
+	    numa_of(f, top_b) == NUMA_UNREADABLE)
+		return SMI_NONE;
 	if (numa_of(f, top_a) != numa_of(f, top_b)) {
 		/* A made-up key (two <cpu> with one numaid): same NUMA node. */
 		if (numa_of(f, top_a) >= FACTS_NUMA_SYNTHETIC ||
@@ -91,5 +98,7 @@ enum smi_label topo_smi_label(const struct facts *f, int a, int b)
 		return SMI_NONE;
 	if (strcmp(ha, hb) == 0)
 		return SMI_PHB;
+	if (numa_of(f, a) == NUMA_UNREADABLE || numa_of(f, b) == NUMA_UNREADABLE)
+		return SMI_NONE;
 	return numa_of(f, a) == numa_of(f, b) ? SMI_NODE : SMI_SYS;
 }

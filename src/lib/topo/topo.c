@@ -259,7 +259,7 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 	p->smi = topo_smi_label(f, g->pci, f->nics[ni].pci);
 	path = nccl_pci_path(ng, &ng->gpu[gi], &ng->nic[ni]);
 	/* NVLink-C2C: a PHB path through the GPU's own CPU becomes P2C. */
-	if (path == PATH_PHB && gpu_has_c2c(g) && e->c2c)
+	if (path == PATH_PHB && gpu_has_c2c(g))
 		path = PATH_P2C;
 	p->nccl_pci = path;
 	c.gs = &r->gpu_support[gi];
@@ -269,7 +269,7 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 	p->gdr.enabled = gdr_decide(&c, false, w0, sizeof(w0));
 	p->gdr.read = gdr_decide(&c, true, w1, sizeof(w1));
 	p->gdr.mode = GDR_MODE_NONE;
-	if (p->gdr.enabled != 0 || p->gdr.read != 0)
+	if (path != PATH_UNKNOWN && (p->gdr.enabled != 0 || p->gdr.read != 0))
 		p->gdr.mode = gpu_has_c2c(g) && path != PATH_P2C ?
 				      GDR_MODE_PCI :
 				      GDR_MODE_DEFAULT;
@@ -346,6 +346,11 @@ int topo_analyse(const struct facts *f, struct topo_report *r)
 				a, b,
 				topo_smi_label(f, f->gpus[a].pci, f->gpus[b].pci)
 			};
+	for (size_t i = 0; i < f->n_gpus; i++)
+		if (!bdf_is_ncclish(f->gpus[i].bdf) &&
+		    strv_push(&r->notes, NULL,
+			      "a GPU has a 5-digit PCI domain (Intel VMD): NCCL keeps only 4 domain digits and cannot place it; its NCCL path is unknown") < 0)
+			return -ENOMEM;
 	if (f->n_gpus > 1 && f->n_nics) {
 		bool nvl = false;
 

@@ -257,6 +257,25 @@ int root_read_bin(const struct gc_root *root, const char *path, void *buf,
 	return (int)len;
 }
 
+FILE *root_fopen(const struct gc_root *root, const char *path)
+{
+	FILE *f;
+	int fd = root_open_file(root, path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "re");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 int root_read_i64(const struct gc_root *root, const char *path, int64_t *ret)
 {
 	char buf[128];

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Every file gdrcheck reads from sysfs, procfs, /dev or /etc goes through one
@@ -16,6 +17,13 @@ struct gc_root {
 	int fd;
 	bool live; /* root is "/": live-only sources may be used */
 	char *dir;
+	/*
+	 * Netlink for this root (set by the caller, not owned): replay the
+	 * replies recorded in nl_replay instead of asking the kernel; on a
+	 * live root, record every reply into nl_record.
+	 */
+	const char *nl_replay;
+	const char *nl_record;
 };
 
 /* Largest file any reader accepts unless told otherwise (sysfs attributes). */
@@ -44,6 +52,11 @@ int root_read(const struct gc_root *root, const char *path, char *buf,
 /* Read a binary file (PCI config space): up to @size bytes, no stripping. */
 int root_read_bin(const struct gc_root *root, const char *path, void *buf,
 		  size_t size);
+/*
+ * Open a file for streaming reads (large procfs files such as kallsyms that
+ * are scanned line by line, never held whole). NULL with errno set on failure.
+ */
+FILE *root_fopen(const struct gc_root *root, const char *path);
 /* Parse a file as one signed integer (decimal, or 0x hex). -EINVAL if garbage. */
 int root_read_i64(const struct gc_root *root, const char *path, int64_t *ret);
 

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Benchmark: wall time and peak memory of gdrcheck on the largest fixtures.
+# Usage: bench/run.sh [BUILD_DIR]   (numbers go to stdout; record them in bench/RESULTS.md)
+set -eu
+build=${1:-build}
+bin="$build/gdrcheck"
+n=${BENCH_ITERATIONS:-50}
+[ -x "$bin" ] || { echo "bench: build first ($bin missing)" >&2; exit 2; }
+
+for fx in tests/fixtures/*/; do
+	[ -d "$fx/root" ] || continue
+	name=$(basename "$fx")
+	case "$name" in
+	b-vllm-20174-h200-8nic|hgx-h100-bcm-gen5|seed2-b300-e810|b-sglang-4876-h800-mlx5_200-names) ;;
+	*) continue ;;
+	esac
+	for cmd in "topo" "topo --json"; do
+		start=$(date +%s%N)
+		i=0
+		while [ $i -lt "$n" ]; do
+			"$bin" $cmd --root "$fx/root" >/dev/null
+			i=$((i + 1))
+		done
+		end=$(date +%s%N)
+		us=$(( (end - start) / 1000 / n ))
+		rss=$( { /usr/bin/time -f '%M' "$bin" $cmd --root "$fx/root" >/dev/null; } 2>&1 | tail -1)
+		printf '%-36s %-12s %8s us/run %8s KiB max RSS\n' "$name" "$cmd" "$us" "$rss"
+	done
+done

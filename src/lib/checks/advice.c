@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/strutil.h"
+#include "../util/cleanup.h"
+#include "../util/strv.h"
+#include "checks-internal.h"
+
+/*
+ * The advice block: which registration path to build for, the GPU Operator
+ * values that match it, and the install order the field documents give
+ * (network drivers first, then the GPU Operator, then the device plugin and
+ * a GPU-memory RDMA test). Only keys of the GPU Operator chart's values.yaml
+ * are named; a unit test holds them against a copy of that file.
+ */
+
+#define GPU_OPERATOR "gpu-operator"
+
+static int add_helm(struct advice *a, const char *key, const char *value,
+		    const char *why)
+{
+	struct helm_setting *v = realloc(a->helm, (a->n_helm + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	a->helm = v;
+	v[a->n_helm++] = (struct helm_setting){ GPU_OPERATOR, key, value, why };
+	return 0;
+}
+
+static int add_step(struct advice *a, char *s)
+{
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	r = strv_push(&a->steps, NULL, s);
+	free(s);
+	return r;
+}
+
+static enum reg_path choose(const struct facts *f, const struct regpath *rp,
+			    char *why, size_t size)
+{
+	size_t dmabuf = 0, dmabuf_maybe = 0, peer = 0;
+
+	if (!f->n_gpus || !f->n_nics) {
+		snprintf(why, size, "GPUDirect RDMA needs an NVIDIA GPU and an RDMA NIC");
+		return REG_PATH_NONE;
+	}
+	for (size_t i = 0; i < rp->n_nics; i++) {
+		dmabuf += rp->nics[i].dmabuf == 1;
+		dmabuf_maybe += rp->nics[i].dmabuf < 0;
+		peer += rp->nics[i].peermem == 1 ||
+			rp->nics[i].peermem == PEERMEM_LOADABLE;
+	}
+	if (dmabuf) {
+		snprintf(why, size, "every DMA-BUF prerequisite holds%s; NVIDIA recommends it over nvidia-peermem",
+			 dmabuf < rp->n_nics ? " for some NICs" : "");
+		return REG_PATH_DMABUF;
+	}
+	if (peer) {
+		snprintf(why, size, "DMA-BUF is not available, but ib_core exports the PeerDirect API, so nvidia-peermem can register GPU memory");
+		return REG_PATH_PEERMEM;
+	}
+	if (dmabuf_maybe) {
+		snprintf(why, size, "DMA-BUF is the only candidate (nvidia-peermem cannot work here); whether the NIC driver registers dma-bufs is decided by the live probe (gdrcheck probe)");
+		return REG_PATH_UNKNOWN;
+	}
+	if (rp->gpu_dmabuf == 0 && rp->gpu_fix)
+		snprintf(why, size, "neither path works as the node is: for DMA-BUF, %s; nvidia-peermem needs MLNX_OFED/DOCA-OFED with a ConnectX NIC",
+			 rp->gpu_fix);
+	else
+		snprintf(why, size, "neither DMA-BUF nor nvidia-peermem can work with these NICs and this stack");
+	return REG_PATH_NONE;
+}
+
+int advice_build(const struct check_ctx *ctx, const struct report *rep,
+		 struct advice *a)
+{
+	const struct facts *f = ctx->f;
+	struct regpath rp;
+	char why[512], set[256] = "", ofed_why[256];
+	bool mlx5 = false, dmabuf_like;
+	int r, ofed = ofed_stack(f, ofed_why, sizeof(ofed_why));
+
+	memset(a, 0, sizeof(*a));
+	r = regpath_assess(f, &rp);
+	if (r < 0)
+		return r;
+	a->path = choose(f, &rp, why, sizeof(why));
+	regpath_release(&rp);
+	a->path_why = strdup(why);
+	if (!a->path_why)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n_nics; i++)
+		mlx5 |= nic_kind_of(f, &f->nics[i])->kind == NIC_MLX5;
+
+	/* The gate to work on first: the earliest that fails or warns, else the earliest unknown. */
+	for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
+		if (rep->gates[g - 1].status >= ST_WARN)
+			a->first_gate = g;
+	for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
+		if (rep->gates[g - 1].status == ST_UNKNOWN)
+			a->first_gate = g;
+
+	dmabuf_like = a->path == REG_PATH_DMABUF || a->path == REG_PATH_UNKNOWN ||
+		      (a->path == REG_PATH_NONE && f->n_gpus && f->n_nics &&
+		       nvidia_flavor(f) == KMOD_PROPRIETARY);
+	if (dmabuf_like) {
+		TRY(add_helm(a, "driver.kernelModuleType", "open",
+			     "DMA-BUF needs the open GPU kernel module ('auto' picks it only from R570 on)"));
+		TRY(add_helm(a, "driver.rdma.enabled", "false",
+			     "nvidia-peermem is not needed with DMA-BUF"));
+	} else if (a->path == REG_PATH_PEERMEM) {
+		TRY(add_helm(a, "driver.rdma.enabled", "true",
+			     "the driver pod loads nvidia-peermem (nvidia-peermem-ctr)"));
+		TRY(add_helm(a, "driver.rdma.useHostMofed", ofed == 1 ? "true" : "false",
+			     ofed == 1 ? "MLNX_OFED/DOCA-OFED is on this host (set false when the Network Operator's driver container provides it)" :
+					 "OFED comes from the Network Operator's DOCA-OFED driver container"));
+	}
+	for (size_t i = 0; i < a->n_helm; i++)
+		snprintf(set + strlen(set), sizeof(set) - strlen(set), " --set %s=%s",
+			 a->helm[i].key, a->helm[i].value);
+
+	if (!f->n_gpus || !f->n_nics)
+		return 0;
+	if (mlx5) {
+		TRY(add_step(a, xasprintf("network drivers first: %s",
+					  ofed == 1 ? "DOCA-OFED is in place (keep the Network Operator's NicClusterPolicy ofedDriver or the host install)" :
+						      "the inbox mlx5 drivers with rdma-core, or DOCA-OFED (Network Operator NicClusterPolicy ofedDriver, or installed on the host)")));
+		TRY(add_step(a, xasprintf("GPU Operator: helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace%s (the driver pod waits for the network drivers)",
+					  set)));
+		if (a->path == REG_PATH_PEERMEM)
+			TRY(add_step(a, xasprintf("check nvidia-peermem: kubectl logs -n gpu-operator ds/nvidia-driver-daemonset -c nvidia-peermem-ctr shows \"successfully loaded nvidia-peermem module\"")));
+		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then a pod test: ib_write_bw --use_cuda=0%s",
+					  a->path == REG_PATH_PEERMEM ? "" : " --use_cuda_dmabuf")));
+	} else {
+		TRY(add_step(a, xasprintf("NIC firmware, its netdev and RDMA drivers and rdma-core on the host (OS tooling; the Network Operator targets ConnectX and is not needed here)")));
+		TRY(add_step(a, xasprintf("host-to-host RoCE test before any GPU work: ib_write_bw between two nodes")));
+		TRY(add_step(a, xasprintf("GPU Operator: helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace%s",
+					  set)));
+		TRY(add_step(a, xasprintf("RDMA device plugin (k8s-rdma-shared-dev-plugin), then RDMA from a pod (ibv_devinfo, ib_write_bw)")));
+		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then ib_write_bw --use_cuda=0 --use_cuda_dmabuf between GPU memory and the peer")));
+	}
+	return 0;
+}
+
+void advice_release(struct advice *a)
+{
+	free(a->path_why);
+	free(a->helm);
+	strv_free(a->steps);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks-internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strv.h"
+
+/* Gate 2: the NICs and their drivers. */
+
+/*
+ * A network function whose driver can carry RDMA: ice (E810), mlx5_core,
+ * bnxt_en, and i40e only on X722 (the one i40e part with iWARP/RoCE).
+ */
+static const struct nic_kind_info *netfn_kind(const struct facts *f,
+					      const struct netfn *nf)
+{
+	const struct pci_dev *p = facts_pci(f, nf->pci);
+	const char *drv = fact_str_ok(&nf->driver) ? nf->driver.v : NULL;
+
+	if (!drv)
+		return NULL;
+	if (strcmp(drv, "i40e") == 0) {
+		if (!p || p->device.state != FACT_OK ||
+		    (p->device.v & 0xffe0) != 0x37c0)
+			return NULL;
+	}
+	if (strcmp(drv, "ice") != 0 && strcmp(drv, "i40e") != 0 &&
+	    strcmp(drv, "mlx5_core") != 0 && strcmp(drv, "bnxt_en") != 0)
+		return NULL;
+	return nic_kind_by_pci_driver(drv);
+}
+
+static void netfn_subject(const struct netfn *nf, char *buf, size_t size)
+{
+	if (nf->netdevs && nf->netdevs[0])
+		snprintf(buf, size, "%s (%s)", nf->bdf, nf->netdevs[0]);
+	else
+		snprintf(buf, size, "%s", nf->bdf);
+}
+
+size_t rdma_capable_netfns(const struct facts *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n_netfns; i++)
+		n += netfn_kind(f, &f->netfns[i]) != NULL;
+	return n;
+}
+
+static int nic_present(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	size_t capable = rdma_capable_netfns(f);
+	char subj[96];
+
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct nic *n = &f->nics[i];
+
+		nic_subject(n, subj, sizeof(subj));
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s",
+				 nic_kind_of(f, n)->family,
+				 n->netdevs && n->netdevs[0] ? ", netdev " : "",
+				 n->netdevs && n->netdevs[0] ? n->netdevs[0] : ""));
+	}
+	for (size_t i = 0; i < f->n_netfns; i++) {
+		const struct nic_kind_info *k = netfn_kind(f, &f->netfns[i]);
+
+		if (!k)
+			continue;
+		netfn_subject(&f->netfns[i], subj, sizeof(subj));
+		TRY(finding_item(out, subj, ST_PASS, NULL,
+				 "%s, RDMA-capable (driver %s), no RDMA device yet",
+				 k->family, f->netfns[i].driver.v));
+	}
+	TRY(finding_evidence(out, "/sys/class/infiniband: %zu RDMA device%s; /sys/bus/pci/devices: %zu network function%s without one",
+			     f->n_nics, f->n_nics == 1 ? "" : "s", f->n_netfns,
+			     f->n_netfns == 1 ? "" : "s"));
+	if (!f->n_nics && !capable) {
+		TRY(finding_set(out, ST_FAIL, "no RDMA-capable NIC: no RDMA device and no network function driven by mlx5_core, ice, bnxt_en or an X722 i40e"));
+		return finding_fix(out, "install an RDMA NIC (ConnectX, E810, NetXtreme-E) in a slot near the GPUs");
+	}
+	return finding_set(out, ST_PASS, "%zu RDMA device%s, %zu more RDMA-capable function%s",
+			   f->n_nics, f->n_nics == 1 ? "" : "s", capable,
+			   capable == 1 ? "" : "s");
+}
+
+const struct check check_nic_present = {
+	"nic.present", GATE_RDMA, "RDMA-capable NICs", nic_present,
+};
+
+static int nic_driver(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct host_facts *h = &f->host;
+	char subj[96], why[256], fix[64];
+	int ofed = ofed_stack(f, why, sizeof(why));
+	size_t capable = rdma_capable_netfns(f);
+
+	if (!f->n_nics && !capable)
+		return finding_set(out, ST_SKIP, "no RDMA-capable NIC");
+	TRY(finding_evidence(out, "RDMA stack: %s", why));
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct nic *n = &f->nics[i];
+		const struct nic_kind_info *k = nic_kind_of(f, n);
+		const struct pci_dev *p = facts_pci(f, n->pci);
+		const struct kmod *core = k->pci_driver ? host_kmod(h, k->pci_driver) : NULL;
+		const char *drv = p && fact_str_ok(&p->driver) ? p->driver.v : NULL;
+		char verbuf[96] = "";
+
+		nic_subject(n, subj, sizeof(subj));
+		if (core && fact_str_ok(&core->version))
+			snprintf(verbuf, sizeof(verbuf), " %s", core->version.v);
+		if (k->rdma_module && !host_kmod_present(h, k->rdma_module) &&
+		    k->kind != NIC_RXE) {
+			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
+			TRY(finding_item(out, subj, ST_FAIL, fix, "%s bound, but %s is not loaded",
+					 drv ? drv : "no PCI driver", k->rdma_module));
+			continue;
+		}
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s + %s (%s), firmware %s",
+				 drv ? drv : "no PCI function", verbuf,
+				 k->rdma_module ? k->rdma_module : "unknown RDMA driver",
+				 ofed == 1 ? "MLNX_OFED/DOCA-OFED" : ofed == 0 ? "inbox" : "stack unknown",
+				 fact_str_ok(&n->fw_ver) ? n->fw_ver.v : "not in sysfs"));
+	}
+	for (size_t i = 0; i < f->n_netfns; i++) {
+		const struct netfn *nf = &f->netfns[i];
+		const struct nic_kind_info *k = netfn_kind(f, nf);
+
+		if (!k)
+			continue;
+		netfn_subject(nf, subj, sizeof(subj));
+		if (!host_kmod_present(h, k->rdma_module)) {
+			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
+			TRY(finding_item(out, subj, ST_FAIL, fix,
+					 "%s bound, but its RDMA driver %s is not loaded",
+					 nf->driver.v, k->rdma_module));
+		} else {
+			TRY(finding_item(out, subj, ST_PASS, NULL, "%s + %s loaded (no RDMA device on this function: see rdma.device)",
+					 nf->driver.v, k->rdma_module));
+		}
+	}
+	if (out->status == ST_FAIL) {
+		TRY(finding_set(out, ST_FAIL, "an RDMA driver module is missing"));
+		for (size_t i = 0; i < out->n_items; i++)
+			if (out->items[i].fix)
+				return finding_fix(out, "%s", out->items[i].fix);
+		return 0;
+	}
+	return finding_set(out, out->status, "every RDMA NIC has its netdev and RDMA drivers (%s stack)",
+			   ofed == 1 ? "MLNX_OFED/DOCA-OFED" : ofed == 0 ? "inbox" : "unknown");
+}
+
+const struct check check_nic_driver = {
+	"nic.driver", GATE_RDMA, "NIC kernel drivers (netdev + RDMA), inbox vs OFED, firmware",
+	nic_driver,
+};
+
+static int rdma_device(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	char subj[96], fix[512];
+	size_t capable = rdma_capable_netfns(f);
+
+	if (!f->n_nics && !capable)
+		return finding_set(out, ST_SKIP, "no RDMA-capable NIC");
+	for (size_t i = 0; i < f->n_nics; i++) {
+		nic_subject(&f->nics[i], subj, sizeof(subj));
+		TRY(finding_item(out, subj, ST_PASS, NULL, "RDMA device registered"));
+	}
+	for (size_t i = 0; i < f->n_netfns; i++) {
+		const struct netfn *nf = &f->netfns[i];
+		const struct nic_kind_info *k = netfn_kind(f, nf);
+
+		if (!k)
+			continue;
+		netfn_subject(nf, subj, sizeof(subj));
+		if (!host_kmod_present(&f->host, k->rdma_module)) {
+			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
+			TRY(finding_item(out, subj, ST_FAIL, fix,
+					 "%s function without an RDMA device: %s is not loaded",
+					 nf->driver.v, k->rdma_module));
+		} else if (k->kind == NIC_IRDMA) {
+			snprintf(fix, sizeof(fix), "devlink dev param set pci/%s name enable_roce value true cmode runtime (and keep the port out of a bond with the inbox ice driver)",
+				 nf->bdf);
+			TRY(finding_item(out, subj, ST_WARN, fix,
+					 "irdma is loaded but registered no RDMA device here: RoCE may be off (devlink enable_roce) or the port is in a bond, where the inbox ice driver removes RDMA"));
+		} else {
+			TRY(finding_item(out, subj, ST_WARN, NULL,
+					 "%s is loaded but registered no RDMA device for this function",
+					 k->rdma_module));
+		}
+	}
+	TRY(finding_evidence(out, "/sys/class/infiniband/*/device against the network functions in /sys/bus/pci/devices"));
+	if (out->status == ST_PASS)
+		return finding_set(out, ST_PASS, "every RDMA-capable function has an RDMA device");
+	TRY(finding_set(out, out->status, "some RDMA-capable functions have no RDMA device"));
+	for (size_t i = 0; i < out->n_items; i++)
+		if (out->items[i].fix && out->items[i].status == out->status)
+			return finding_fix(out, "%s", out->items[i].fix);
+	return 0;
+}
+
+const struct check check_rdma_device = {
+	"rdma.device", GATE_RDMA, "an RDMA device on every RDMA-capable NIC (E810 needs irdma)",
+	rdma_device,
+};

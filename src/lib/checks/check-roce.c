@@ -1,0 +1,1077 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks-roce.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/dcbnl.h>
+#include <sys/socket.h>
+
+#include "../util/strutil.h"
+#include "../util/strv.h"
+
+#define MAX_TARGETS 256
+
+/* ------------------------------------------------------------- helpers */
+
+static bool str_is(const struct fact_str *f, const char *s)
+{
+	return fact_str_ok(f) && strcmp(f->v, s) == 0;
+}
+
+bool roce_link_is_slave_of(const struct roce_facts *r,
+			   const struct roce_link *l, const struct roce_link *bond)
+{
+	const struct roce_bond *b;
+
+	if (l == bond)
+		return false;
+	if (fact_ok(&l->master) && bond->ifindex > 0 &&
+	    l->master.v == bond->ifindex)
+		return true;
+	b = roce_bond_find(r, bond->name);
+	for (size_t i = 0; b && i < b->n_slaves; i++)
+		if (strcmp(b->slaves[i].name, l->name) == 0)
+			return true;
+	return false;
+}
+
+static bool is_bond(const struct roce_facts *r, const struct roce_link *l)
+{
+	return str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
+}
+
+/* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
+static const char *port_netdev(const struct roce_rdma_dev *d,
+			       const struct roce_port *p)
+{
+	if (fact_str_ok(&p->ndev_name))
+		return p->ndev_name.v;
+	for (size_t g = 0; g < p->n_gids; g++)
+		if (fact_str_ok(&p->gids[g].ndev))
+			return p->gids[g].ndev.v;
+	return d->netdevs && d->netdevs[0] ? d->netdevs[0] : NULL;
+}
+
+static bool port_is_roce(const struct roce_rdma_dev *d,
+			 const struct roce_port *p)
+{
+	if (fact_str_ok(&p->link_layer))
+		return strcmp(p->link_layer.v, "Ethernet") == 0;
+	return str_is(&d->protocol, "roce");
+}
+
+size_t roce_targets(const struct roce_facts *r, struct roce_target *out,
+		    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_devs; i++) {
+		const struct roce_rdma_dev *d = &r->devs[i];
+
+		for (size_t k = 0; k < d->n_ports; k++) {
+			const struct roce_port *p = &d->ports[k];
+
+			if (!port_is_roce(d, p))
+				continue;
+			if (n < max)
+				out[n] = (struct roce_target){
+					.dev = d,
+					.port = p,
+					.ndev = roce_link_find(r, port_netdev(d, p)),
+				};
+			n++;
+		}
+	}
+	return n;
+}
+
+static int push_link(const struct roce_link ***v, size_t *n,
+		     const struct roce_link *l)
+{
+	const struct roce_link **nv;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i] == l)
+			return 0;
+	nv = realloc(*v, (*n + 2) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	nv[(*n)++] = l;
+	nv[*n] = NULL;
+	*v = nv;
+	return 0;
+}
+
+static int push_physical(const struct roce_facts *r, const struct roce_link ***v,
+			 size_t *n, const struct roce_link *l)
+{
+	int ret = 0;
+
+	if (!l)
+		return 0;
+	if (!is_bond(r, l))
+		return push_link(v, n, l);
+	for (size_t i = 0; i < r->n_links && ret >= 0; i++)
+		if (roce_link_is_slave_of(r, &r->links[i], l))
+			ret = push_link(v, n, &r->links[i]);
+	return ret;
+}
+
+const struct roce_link **roce_dcb_links(const struct roce_facts *r)
+{
+	const struct roce_link **v = calloc(1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < r->n_devs; i++) {
+		const struct roce_rdma_dev *d = &r->devs[i];
+		bool roce = false;
+
+		for (size_t k = 0; k < d->n_ports; k++) {
+			if (!port_is_roce(d, &d->ports[k]))
+				continue;
+			roce = true;
+			if (push_physical(r, &v, &n,
+					  roce_link_find(r, port_netdev(d, &d->ports[k]))) < 0)
+				goto oom;
+		}
+		for (size_t k = 0; roce && d->netdevs && d->netdevs[k]; k++)
+			if (push_physical(r, &v, &n,
+					  roce_link_find(r, d->netdevs[k])) < 0)
+				goto oom;
+	}
+	return v;
+oom:
+	free(v);
+	return NULL;
+}
+
+int roce_iboe_mtu(int64_t mtu)
+{
+	/* include/rdma/ib_addr.h: headers GRH+UDP+BTH+XRC+AtomicETH+ICRC = 96. */
+	static const int sizes[] = { 4096, 2048, 1024, 512, 256 };
+	int64_t room = mtu - 96;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (room >= sizes[i])
+			return sizes[i];
+	return 0;
+}
+
+/* ---------------------------------------------------------- NCCL GIDs */
+
+/* NCCL's ncclLoadParam: strtoll base 0, garbage keeps the default. */
+static int64_t nccl_int(const struct facts *f, const char *name, int64_t def)
+{
+	const struct nccl_setting *s = facts_nccl_get(f, name);
+	char *end;
+	long long v;
+
+	if (!s || !s->value || !*s->value)
+		return def;
+	errno = 0;
+	v = strtoll(s->value, &end, 0);
+	if (errno || end == s->value)
+		return def;
+	return v;
+}
+
+void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
+{
+	const struct nccl_setting *fam = facts_nccl_get(f, "NCCL_IB_ADDR_FAMILY");
+	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
+
+	memset(e, 0, sizeof(*e));
+	e->gid_index = nccl_int(f, "NCCL_IB_GID_INDEX", -1);
+	e->roce_version = nccl_int(f, "NCCL_IB_ROCE_VERSION_NUM", 2);
+	e->family = AF_INET;
+	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
+		e->family = AF_INET6;
+	if (range && range->value && *range->value) {
+		char buf[128], *slash;
+		long len;
+
+		snprintf(buf, sizeof(buf), "%s", range->value);
+		slash = strchr(buf, '/');
+		if (slash) {
+			*slash++ = '\0';
+			len = strtol(slash, NULL, 10);
+			if (inet_pton(e->family, buf, e->range) == 1 && len >= 0 &&
+			    len <= (e->family == AF_INET ? 32 : 128)) {
+				e->have_range = true;
+				e->range_len = (int)len;
+			}
+		}
+	}
+}
+
+struct gid_view {
+	uint8_t b[16];
+	int ver; /* 1, 2, or -1 when the type is unknown */
+};
+
+static void gid_at(const struct roce_port *p, int64_t idx, struct gid_view *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->ver = -1;
+	for (size_t i = 0; i < p->n_gids; i++) {
+		if (p->gids[i].index != idx)
+			continue;
+		if (roce_gid_parse(p->gids[i].gid, g->b) < 0)
+			memset(g->b, 0, sizeof(g->b));
+		if (fact_str_ok(&p->gids[i].type)) {
+			if (startswith(p->gids[i].type.v, "IB/RoCE v1") ||
+			    startswith(p->gids[i].type.v, "RoCE v1"))
+				g->ver = 1;
+			else if (startswith(p->gids[i].type.v, "RoCE v2"))
+				g->ver = 2;
+		}
+		return;
+	}
+}
+
+static uint32_t be32_at(const uint8_t *b, int word)
+{
+	return (uint32_t)b[word * 4] << 24 | (uint32_t)b[word * 4 + 1] << 16 |
+	       (uint32_t)b[word * 4 + 2] << 8 | b[word * 4 + 3];
+}
+
+static int gid_family(const uint8_t *b)
+{
+	bool mapped = be32_at(b, 0) == 0 && be32_at(b, 1) == 0 &&
+		      be32_at(b, 2) == 0xffff;
+	bool mcast = be32_at(b, 0) == 0xff0e0000 && be32_at(b, 1) == 0 &&
+		     be32_at(b, 2) == 0xffff;
+
+	return mapped || mcast ? AF_INET : AF_INET6;
+}
+
+static bool gid_valid(const uint8_t *b)
+{
+	uint32_t trailer = be32_at(b, 1) | be32_at(b, 2) | be32_at(b, 3);
+	bool configured = !((be32_at(b, 0) | trailer) == 0 ||
+			    (be32_at(b, 0) == 0xfe800000 && trailer == 0));
+	bool link_local = be32_at(b, 0) == 0xfe800000 && be32_at(b, 1) == 0;
+
+	return configured && !link_local;
+}
+
+static bool gid_in_range(const struct nccl_gid_env *e, const uint8_t *b)
+{
+	int left = e->range_len;
+
+	if (!e->have_range || left == 0)
+		return true;
+	if (e->family == AF_INET) {
+		uint32_t mask = left >= 32 ? 0xffffffffu
+					   : ~((1u << (32 - left)) - 1);
+
+		return (be32_at(e->range, 0) & mask) == (be32_at(b, 3) & mask);
+	}
+	for (int w = 0; w < 4 && left > 0; w++) {
+		uint32_t mask = left >= 32 ? 0xffffffffu
+					   : ~((1u << (32 - left)) - 1);
+
+		if ((be32_at(e->range, w) & mask) != (be32_at(b, w) & mask))
+			return false;
+		left -= 32;
+	}
+	return true;
+}
+
+int64_t nccl_gid_pick(const struct roce_port *p, const struct nccl_gid_env *e)
+{
+	int64_t best = 0, len = fact_ok(&p->gid_tbl_len) ? p->gid_tbl_len.v : 0;
+
+	if (e->gid_index >= 0)
+		return e->gid_index;
+	/* net_ib ncclUpdateGidIndex, candidate by candidate. */
+	for (int64_t c = 1; c < len; c++) {
+		struct gid_view g, cand;
+		int fam, cfam;
+		bool match;
+
+		gid_at(p, best, &g);
+		gid_at(p, c, &cand);
+		fam = gid_family(g.b);
+		cfam = gid_family(cand.b);
+		match = gid_in_range(e, cand.b);
+		if (cfam != fam && cfam == e->family && match) {
+			best = c;
+			continue;
+		}
+		if (cfam != e->family || !gid_valid(cand.b) || !match)
+			continue;
+		if ((g.ver != cand.ver || !gid_valid(g.b)) &&
+		    cand.ver == e->roce_version)
+			best = c;
+	}
+	return best;
+}
+
+/* ------------------------------------------------------ check plumbing */
+
+/* Nothing to check, or nothing known: never a silent pass. */
+static int no_targets(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+
+	for (size_t i = 0; i < f->n_nics; i++)
+		for (size_t p = 0; p < f->nics[i].n_ports; p++)
+			if (str_is(&f->nics[i].ports[p].link_layer, "Ethernet") &&
+			    f->roce.n_devs == 0)
+				return finding_set(out, ST_UNKNOWN,
+						   "RoCE facts were not collected for %s (the input has no RoCE section)",
+						   f->nics[i].name);
+	return finding_set(out, ST_SKIP,
+			   "no RoCE port (RDMA device on Ethernet) on this node");
+}
+
+static const char *state_text(enum fact_state st, int err)
+{
+	static __thread char buf[96];
+
+	if (st == FACT_UNSET)
+		return "not collected (no netlink: run on the node or pass --netlink-replay)";
+	if (st == FACT_UNSUPPORTED)
+		return err == EOPNOTSUPP ? "not supported by the driver (EOPNOTSUPP)"
+					 : "not supported";
+	snprintf(buf, sizeof(buf), "%s%s%s", fact_state_name(st),
+		 err ? ": " : "", err ? strerror(err) : "");
+	return buf;
+}
+
+/* Finish a per-device check: the overall verdict follows the worst item. */
+static int conclude(struct finding *out, size_t n, const char *what_ok)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < out->n_items; i++)
+		if (out->items[i].status >= ST_UNKNOWN)
+			bad++;
+	if (!bad)
+		return finding_set(out, out->status, "%s (%zu checked)", what_ok, n);
+	if (bad == 1) {
+		for (size_t i = 0; i < out->n_items; i++)
+			if (out->items[i].status >= ST_UNKNOWN) {
+				int r = finding_set(out, out->status, "%s: %s",
+						    out->items[i].subject,
+						    out->items[i].verdict);
+
+				if (r >= 0 && out->items[i].fix)
+					r = finding_fix(out, "%s", out->items[i].fix);
+				return r;
+			}
+	}
+	return finding_set(out, out->status, "%zu of %zu need attention (see the items)",
+			   bad, out->n_items);
+}
+
+/* One item per physical RoCE netdev; returns -ENODATA when there is none. */
+typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
+		       struct finding *out);
+
+static int per_link(const struct check_ctx *ctx, struct finding *out,
+		    link_fn fn, const char *what_ok)
+{
+	const struct roce_link **v = roce_dcb_links(&ctx->f->roce);
+	size_t n = 0;
+	int r = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (; v[n] && r >= 0; n++)
+		r = fn(ctx, v[n], out);
+	free(v);
+	if (r < 0)
+		return r;
+	if (n == 0)
+		return no_targets(ctx, out);
+	return conclude(out, n, what_ok);
+}
+
+/* DCB not readable on @l: an unknown item saying why. */
+static int dcb_unknown(const struct roce_link *l, const struct fact_int *st,
+		       const char *what, struct finding *out)
+{
+	return finding_item(out, l->name, ST_UNKNOWN, NULL, "%s %s", what,
+			    state_text(st->state, st->err));
+}
+
+static bool dcb_ok(const struct roce_link *l)
+{
+	return fact_ok(&l->dcb.st);
+}
+
+/* ------------------------------------------------------- roce.dscp-map */
+
+static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
+			 struct finding *out)
+{
+	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio;
+	const struct roce_dcb *d = &l->dcb;
+	int hit = -1, others = 0;
+	char fix[160];
+
+	if (!dcb_ok(l))
+		return dcb_unknown(l, &d->st, "DCB", out);
+	if (!fact_ok(&d->apps_st))
+		return dcb_unknown(l, &d->apps_st, "DCB APP table", out);
+	for (size_t i = 0; i < d->n_apps; i++) {
+		if (d->apps[i].selector != 5 || d->apps[i].protocol != dscp)
+			continue;
+		if (d->apps[i].priority == prio)
+			hit = prio;
+		else
+			others = others ? others : d->apps[i].priority + 1;
+	}
+	finding_evidence(out, "dcb app %s: %zu entries, DSCP %d → %s", l->name,
+			 d->n_apps, dscp,
+			 hit >= 0 ? "the RoCE priority" : others ? "another priority" : "nothing");
+	if (hit >= 0 && !others)
+		return finding_item(out, l->name, ST_PASS, NULL,
+				    "DSCP %d → priority %d", dscp, prio);
+	if (hit >= 0) {
+		snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio %d:%d",
+			 l->name, dscp, others - 1);
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "DSCP %d maps to priority %d and also to %d",
+				    dscp, prio, others - 1);
+	}
+	if (others) {
+		snprintf(fix, sizeof(fix), "dcb app replace dev %s dscp-prio %d:%d",
+			 l->name, dscp, prio);
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "DSCP %d → priority %d, not the RoCE priority %d",
+				    dscp, others - 1, prio);
+	}
+	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
+		 dscp, prio);
+	return finding_item(out, l->name, ST_FAIL, fix,
+			    "DSCP %d is not mapped (it lands on the default priority 0)",
+			    dscp);
+}
+
+static int run_dscp_map(const struct check_ctx *ctx, struct finding *out)
+{
+	char ok[64];
+
+	snprintf(ok, sizeof(ok), "DSCP %d → priority %d", ctx->opts->roce_dscp,
+		 ctx->opts->roce_prio);
+	return per_link(ctx, out, dscp_map_link, ok);
+}
+
+const struct check check_roce_dscp_map = {
+	.id = "roce.dscp-map",
+	.gate = GATE_RDMA,
+	.summary = "the RoCE DSCP maps to the RoCE priority in the DCB APP table",
+	.run = run_dscp_map,
+};
+
+/* ---------------------------------------------------------- roce.trust */
+
+static size_t dscp_entries(const struct roce_dcb *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; fact_ok(&d->apps_st) && i < d->n_apps; i++)
+		n += d->apps[i].selector == 5;
+	return n;
+}
+
+static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
+		      struct finding *out)
+{
+	const struct roce_dcb *d = &l->dcb;
+	char fix[192];
+	int lldp;
+
+	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
+		 ctx->opts->roce_dscp, ctx->opts->roce_prio);
+	if (str_is(&l->driver, "ice")) {
+		/* ice: the firmware LLDP agent owns DCB until it is turned off. */
+		lldp = roce_link_privflag(l, "fw-lldp-agent");
+		finding_evidence(out, "ethtool --show-priv-flags %s: fw-lldp-agent %s",
+				 l->name, lldp < 0 ? "unknown" : lldp ? "on" : "off");
+		if (lldp < 0 && fact_ok(&d->dcbx) && (d->dcbx.v & DCB_CAP_DCBX_LLD_MANAGED))
+			lldp = 1;
+		if (lldp < 0)
+			return finding_item(out, l->name, ST_UNKNOWN, NULL,
+					    "ice private flags %s",
+					    state_text(l->privflags_st.state,
+						       l->privflags_st.err));
+		if (lldp) {
+			snprintf(fix, sizeof(fix),
+				 "ethtool --set-priv-flags %s fw-lldp-agent off", l->name);
+			return finding_item(out, l->name, ST_FAIL, fix,
+					    "firmware LLDP agent on: DCB is negotiated by the E810 firmware and ice refuses DSCP app entries");
+		}
+		if (!dcb_ok(l))
+			return dcb_unknown(l, &d->st, "DCB", out);
+		if (dscp_entries(d))
+			return finding_item(out, l->name, ST_PASS, NULL,
+					    "fw-lldp-agent off, DSCP QoS mode (%zu DSCP entries)",
+					    dscp_entries(d));
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "fw-lldp-agent off but no DSCP app entry: ice still classifies by VLAN priority (PCP)");
+	}
+	if (str_is(&l->driver, "mlx5_core")) {
+		if (fact_str_ok(&l->qos_trust)) {
+			snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp", l->name);
+			return finding_item(out, l->name,
+					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_FAIL,
+					    strcmp(l->qos_trust.v, "dscp") == 0 ? NULL : fix,
+					    "trust %s (MLNX_OFED qos/trust)", l->qos_trust.v);
+		}
+		if (!dcb_ok(l))
+			return dcb_unknown(l, &d->st, "DCB", out);
+		/* Upstream mlx5 trusts DSCP exactly while DSCP app entries exist. */
+		if (dscp_entries(d))
+			return finding_item(out, l->name, ST_PASS, NULL,
+					    "trust dscp (%zu DSCP app entries)",
+					    dscp_entries(d));
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "trust pcp: no DSCP app entry, so DSCP marks are ignored");
+	}
+	if (!dcb_ok(l))
+		return dcb_unknown(l, &d->st, "DCB", out);
+	if (fact_ok(&d->trust_st)) {
+		for (size_t i = 0; i < d->n_trust; i++)
+			if (d->trust[i] == 5)
+				return finding_item(out, l->name, ST_PASS, NULL,
+						    "apptrust includes dscp");
+		snprintf(fix, sizeof(fix), "dcb apptrust set dev %s order pcp dscp",
+			 l->name);
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "apptrust does not include dscp");
+	}
+	if (dscp_entries(d))
+		return finding_item(out, l->name, ST_PASS, NULL,
+				    "DSCP app entries present (%zu)", dscp_entries(d));
+	return finding_item(out, l->name, ST_WARN, fix,
+			    "driver %s: no DSCP app entry and no apptrust table; DSCP classification unknown",
+			    fact_str_ok(&l->driver) ? l->driver.v : "unknown");
+}
+
+static int run_trust(const struct check_ctx *ctx, struct finding *out)
+{
+	return per_link(ctx, out, trust_link, "classification by DSCP");
+}
+
+const struct check check_roce_trust = {
+	.id = "roce.trust",
+	.gate = GATE_RDMA,
+	.summary = "the NIC classifies by DSCP (mlx5 trust dscp; ice with the firmware LLDP agent off)",
+	.run = run_trust,
+};
+
+/* ------------------------------------------------------------ roce.pfc */
+
+static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
+		    struct finding *out)
+{
+	int prio = ctx->opts->roce_prio;
+	const struct roce_pfc *p = &l->dcb.pfc;
+	unsigned ordinary = 1u << 0, off = 0;
+	enum check_status st = ST_PASS;
+	char fix[192], list[64] = "", verdict[320];
+	size_t len;
+
+	if (!dcb_ok(l))
+		return dcb_unknown(l, &l->dcb.st, "DCB", out);
+	if (!fact_ok(&p->st))
+		return dcb_unknown(l, &p->st, "PFC", out);
+	/* Ordinary traffic: priority 0, and wherever DSCP 0 is mapped. */
+	for (size_t i = 0; fact_ok(&l->dcb.apps_st) && i < l->dcb.n_apps; i++)
+		if (l->dcb.apps[i].selector == 5 && l->dcb.apps[i].protocol == 0 &&
+		    l->dcb.apps[i].priority < ROCE_NPRIO)
+			ordinary |= 1u << l->dcb.apps[i].priority;
+	ordinary &= ~(1u << prio);
+	for (int i = 0; i < ROCE_NPRIO; i++)
+		if (p->en & (1u << i))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%d", *list ? "," : "", i);
+	finding_evidence(out, "dcb pfc %s: pfc_en 0x%02x (priorities %s), requests/indications on %d: %llu/%llu",
+			 l->name, p->en, *list ? list : "none", prio,
+			 (unsigned long long)p->requests[prio],
+			 (unsigned long long)p->indications[prio]);
+	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc", l->name);
+	snprintf(verdict, sizeof(verdict), "PFC on priority %d only", prio);
+	if (!(p->en & (1u << prio))) {
+		st = ST_FAIL;
+		snprintf(verdict, sizeof(verdict), "PFC off on the RoCE priority %d",
+			 prio);
+	}
+	if (p->en & ordinary) {
+		char first[192];
+
+		snprintf(first, sizeof(first), "%.120s", verdict);
+		st = ST_FAIL;
+		snprintf(verdict, sizeof(verdict), "%.120s%sPFC on priority %d, which carries ordinary (Kubernetes) traffic",
+			 !(p->en & (1u << prio)) ? first : "",
+			 !(p->en & (1u << prio)) ? "; " : "",
+			 __builtin_ctz(p->en & ordinary));
+	} else if (st == ST_PASS && (p->en & ~(1u << prio))) {
+		st = ST_WARN;
+		snprintf(verdict, sizeof(verdict),
+			 "PFC also on priorities other than %d (%s)", prio, list);
+	}
+	off = p->en & ~(1u << prio);
+	for (int i = 0; i < ROCE_NPRIO; i++) {
+		len = strlen(fix);
+		if (off & (1u << i))
+			snprintf(fix + len, sizeof(fix) - len, " %d:off", i);
+		else if (i == prio && !(p->en & (1u << prio)))
+			snprintf(fix + len, sizeof(fix) - len, " %d:on", i);
+	}
+	if (st == ST_PASS && fact_ok(&l->dcb.peer_pfc.st) &&
+	    !(l->dcb.peer_pfc.en & (1u << prio))) {
+		return finding_item(out, l->name, ST_WARN,
+				    "enable PFC on the switch port for this priority",
+				    "PFC on priority %d here, but the switch (DCBX peer) does not advertise it",
+				    prio);
+	}
+	return finding_item(out, l->name, st, st == ST_PASS ? NULL : fix, "%s",
+			    verdict);
+}
+
+static int run_pfc(const struct check_ctx *ctx, struct finding *out)
+{
+	char ok[64];
+
+	snprintf(ok, sizeof(ok), "PFC on priority %d only", ctx->opts->roce_prio);
+	return per_link(ctx, out, pfc_link, ok);
+}
+
+const struct check check_roce_pfc = {
+	.id = "roce.pfc",
+	.gate = GATE_RDMA,
+	.summary = "PFC on the RoCE priority and on no priority that carries ordinary traffic",
+	.run = run_pfc,
+};
+
+/* ------------------------------------------------------------ roce.ets */
+
+static const char *tsa_name(uint8_t t)
+{
+	switch (t) {
+	case 0:
+		return "strict";
+	case 1:
+		return "cbs";
+	case 2:
+		return "ets";
+	case 255:
+		return "vendor";
+	}
+	return "unknown";
+}
+
+static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
+		    struct finding *out)
+{
+	int prio = ctx->opts->roce_prio;
+	const struct roce_ets *e = &l->dcb.ets;
+	char fix[192];
+	uint8_t tc;
+
+	if (!dcb_ok(l))
+		return dcb_unknown(l, &l->dcb.st, "DCB", out);
+	if (!fact_ok(&e->st))
+		return dcb_unknown(l, &e->st, "ETS", out);
+	tc = e->prio_tc[prio];
+	finding_evidence(out, "dcb ets %s: prio-tc %u:%u %u:%u, TC%u %s %u%%",
+			 l->name, 0, e->prio_tc[0], prio, tc, tc,
+			 tc < ROCE_NPRIO ? tsa_name(e->tc_tsa[tc]) : "?",
+			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0);
+	if (tc >= ROCE_NPRIO)
+		return finding_item(out, l->name, ST_FAIL, NULL,
+				    "priority %d maps to invalid TC %u", prio, tc);
+	if (prio != 0 && tc == e->prio_tc[0]) {
+		snprintf(fix, sizeof(fix), "dcb ets set dev %s prio-tc %d:%d", l->name,
+			 prio, prio);
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "priority %d shares TC%u with priority 0 (ordinary traffic)",
+				    prio, tc);
+	}
+	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0) {
+		snprintf(fix, sizeof(fix),
+			 "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 %u:50 %u:50",
+			 l->name, e->prio_tc[0], tc);
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "priority %d → TC%u, which has no ETS bandwidth",
+				    prio, tc);
+	}
+	if (e->tc_tsa[tc] == 2)
+		return finding_item(out, l->name, ST_PASS, NULL,
+				    "priority %d → TC%u (ets %u%%)", prio, tc,
+				    e->tc_tx_bw[tc]);
+	return finding_item(out, l->name, ST_PASS, NULL, "priority %d → TC%u (%s)",
+			    prio, tc, tsa_name(e->tc_tsa[tc]));
+}
+
+static int run_ets(const struct check_ctx *ctx, struct finding *out)
+{
+	char ok[64];
+
+	snprintf(ok, sizeof(ok), "priority %d has its own traffic class",
+		 ctx->opts->roce_prio);
+	return per_link(ctx, out, ets_link, ok);
+}
+
+const struct check check_roce_ets = {
+	.id = "roce.ets",
+	.gate = GATE_RDMA,
+	.summary = "the RoCE priority has its own traffic class with bandwidth",
+	.run = run_ets,
+};
+
+/* ------------------------------------------------------------ roce.ecn */
+
+static int run_ecn(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct roce_facts *r = &ctx->f->roce;
+	const struct roce_link **v = roce_dcb_links(r);
+	int prio = ctx->opts->roce_prio, ret = 0;
+	char fix[256];
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (; v[n] && ret >= 0; n++) {
+		const struct roce_link *l = v[n];
+
+		if (!fact_ok(&l->ecn_np[prio]) && !fact_ok(&l->ecn_rp[prio]))
+			continue;
+		finding_evidence(out, "%s ecn/roce_np/enable/%d=%lld roce_rp/enable/%d=%lld",
+				 l->name, prio, (long long)l->ecn_np[prio].v, prio,
+				 (long long)l->ecn_rp[prio].v);
+		if (l->ecn_np[prio].v == 1 && l->ecn_rp[prio].v == 1) {
+			ret = finding_item(out, l->name, ST_PASS, NULL,
+					   "ECN (DCQCN) on for priority %d", prio);
+			continue;
+		}
+		snprintf(fix, sizeof(fix),
+			 "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d; echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d",
+			 l->name, prio, l->name, prio);
+		ret = finding_item(out, l->name, ST_FAIL, fix,
+				   "ECN (DCQCN) off for priority %d", prio);
+	}
+	free(v);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < r->n_devs && ret >= 0; i++) {
+		const struct roce_rdma_dev *d = &r->devs[i];
+
+		if (!fact_ok(&d->dcqcn))
+			continue;
+		finding_evidence(out, "irdma/%s/roce_dcqcn_enable=%lld", d->name,
+				 (long long)d->dcqcn.v);
+		snprintf(fix, sizeof(fix),
+			 "echo 1 > /sys/kernel/config/irdma/%s/roce_dcqcn_enable",
+			 d->name);
+		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_FAIL,
+				   d->dcqcn.v ? NULL : fix, "DCQCN %s",
+				   d->dcqcn.v ? "on" : "off");
+	}
+	if (ret < 0)
+		return ret;
+	if (n == 0 && roce_targets(r, NULL, 0) == 0)
+		return no_targets(ctx, out);
+	if (out->n_items == 0)
+		return finding_set(out, ST_INFO,
+				   "no host-visible ECN/DCQCN setting (upstream drivers use the firmware's DCQCN defaults); ECN marking for TC%d is set on the switch",
+				   prio);
+	return conclude(out, out->n_items, "ECN (DCQCN) on");
+}
+
+const struct check check_roce_ecn = {
+	.id = "roce.ecn",
+	.gate = GATE_RDMA,
+	.summary = "ECN/DCQCN enabled for the RoCE priority where the host can see it",
+	.run = run_ecn,
+};
+
+/* ------------------------------------------------------------ roce.tos */
+
+static int run_tos(const struct check_ctx *ctx, struct finding *out)
+{
+	struct roce_target t[MAX_TARGETS];
+	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	int dscp = ctx->opts->roce_dscp, want = dscp << 2, ret = 0;
+	const struct nccl_setting *tc;
+	char subj[96], fix[512], dir[160];
+
+	if (n == 0)
+		return no_targets(ctx, out);
+	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++) {
+		const struct roce_port *p = t[i].port;
+
+		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name, p->num);
+		snprintf(dir, sizeof(dir), "/sys/kernel/config/rdma_cm/%s",
+			 t[i].dev->name);
+		snprintf(fix, sizeof(fix),
+			 "mkdir -p %s && echo %d > %s/ports/%u/default_roce_tos", dir,
+			 want, dir, p->num);
+		if (fact_ok(&p->roce_tos)) {
+			finding_evidence(out, "%s/ports/%u/default_roce_tos=%lld", dir,
+					 p->num, (long long)p->roce_tos.v);
+			if ((p->roce_tos.v >> 2) == dscp)
+				ret = finding_item(out, subj, ST_PASS, NULL,
+						   "RDMA-CM default ToS %lld (DSCP %d)",
+						   (long long)p->roce_tos.v, dscp);
+			else
+				ret = finding_item(out, subj, ST_FAIL, fix,
+						   "RDMA-CM default ToS %lld is DSCP %lld, not %d",
+						   (long long)p->roce_tos.v,
+						   (long long)(p->roce_tos.v >> 2), dscp);
+		} else {
+			ret = finding_item(out, subj, ST_WARN, fix,
+					   "RDMA-CM default ToS not set (%s): RDMA-CM connections go out as DSCP 0, priority 0",
+					   p->roce_tos.state == FACT_ABSENT ? "no rdma_cm configfs entry"
+									    : state_text(p->roce_tos.state, p->roce_tos.err));
+		}
+		if (ret >= 0 && fact_str_ok(&p->roce_mode) &&
+		    strcmp(p->roce_mode.v, "RoCE v2") != 0) {
+			snprintf(fix, sizeof(fix),
+				 "echo 'RoCE v2' > %s/ports/%u/default_roce_mode", dir,
+				 p->num);
+			ret = finding_item(out, subj, ST_WARN, fix,
+					   "RDMA-CM default mode is %s, not RoCE v2",
+					   p->roce_mode.v);
+		}
+	}
+	if (ret < 0)
+		return ret;
+	/* NCCL does not use RDMA-CM: it marks its QPs with NCCL_IB_TC. */
+	tc = facts_nccl_get(ctx->f, "NCCL_IB_TC");
+	snprintf(fix, sizeof(fix), "NCCL_IB_TC=%d", want);
+	if (!tc || !tc->value)
+		ret = finding_item(out, "NCCL", ST_WARN, fix,
+				   "NCCL_IB_TC unset: NCCL's QPs use traffic class 0 (DSCP 0, priority 0, no PFC)");
+	else if ((strtol(tc->value, NULL, 0) >> 2) != dscp)
+		ret = finding_item(out, "NCCL", ST_FAIL, fix,
+				   "NCCL_IB_TC=%s (%s) is DSCP %ld, not %d", tc->value,
+				   tc->source ? tc->source : "set",
+				   strtol(tc->value, NULL, 0) >> 2, dscp);
+	else
+		ret = finding_item(out, "NCCL", ST_PASS, NULL, "NCCL_IB_TC=%s (DSCP %d)",
+				   tc->value, dscp);
+	if (ret < 0)
+		return ret;
+	if (out->status <= ST_INFO)
+		return finding_set(out, out->status,
+				   "RoCE traffic class %d = DSCP %d << 2 for RDMA-CM and NCCL",
+				   want, dscp);
+	return conclude(out, out->n_items, "ToS");
+}
+
+const struct check check_roce_tos = {
+	.id = "roce.tos",
+	.gate = GATE_RDMA,
+	.summary = "default RoCE ToS (RDMA-CM configfs, NCCL_IB_TC) matches the DSCP: ToS = DSCP << 2",
+	.run = run_tos,
+};
+
+/* ------------------------------------------------------------ roce.mtu */
+
+static int run_mtu(const struct check_ctx *ctx, struct finding *out)
+{
+	struct roce_target t[MAX_TARGETS];
+	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	char subj[96], fix[160];
+	int ret = 0;
+
+	if (n == 0)
+		return no_targets(ctx, out);
+	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++) {
+		const struct roce_link *l = t[i].ndev;
+		int ib;
+
+		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name,
+			 t[i].port->num);
+		if (!l || !fact_ok(&l->mtu)) {
+			ret = finding_item(out, subj, ST_UNKNOWN, NULL,
+					   "netdev MTU unknown (%s)",
+					   l ? state_text(l->mtu.state, l->mtu.err)
+					     : "netdev not found");
+			continue;
+		}
+		ib = roce_iboe_mtu(l->mtu.v);
+		finding_evidence(out, "%s mtu %lld → RoCE active MTU %d", l->name,
+				 (long long)l->mtu.v, ib);
+		snprintf(fix, sizeof(fix),
+			 "ip link set dev %s mtu 9000 (and the switch ports)", l->name);
+		ret = finding_item(out, subj, ib >= 4096 ? ST_PASS : ST_WARN,
+				   ib >= 4096 ? NULL : fix,
+				   "%s MTU %lld → RoCE MTU %d%s", l->name,
+				   (long long)l->mtu.v, ib,
+				   ib >= 4096 ? "" : " (4096 needs a netdev MTU of at least 4192)");
+	}
+	if (ret < 0)
+		return ret;
+	return conclude(out, out->n_items, "RoCE MTU 4096");
+}
+
+const struct check check_roce_mtu = {
+	.id = "roce.mtu",
+	.gate = GATE_RDMA,
+	.summary = "RoCE active MTU (from the netdev MTU) is 4096",
+	.run = run_mtu,
+};
+
+/* ------------------------------------------------------------ roce.gid */
+
+/* The link holding the port's IP addresses: a bond slave's master. */
+static const struct roce_link *ip_link(const struct roce_facts *r,
+				       const struct roce_target *t)
+{
+	const struct roce_link *l = t->ndev;
+
+	for (size_t g = 0; g < t->port->n_gids; g++)
+		if (fact_str_ok(&t->port->gids[g].ndev)) {
+			const struct roce_link *gl =
+				roce_link_find(r, t->port->gids[g].ndev.v);
+
+			if (gl && is_bond(r, gl))
+				return gl;
+		}
+	if (l && fact_ok(&l->master)) {
+		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
+
+		if (m && is_bond(r, m))
+			return m;
+	}
+	return l;
+}
+
+static const struct roce_gid *gid_entry(const struct roce_port *p, int64_t idx)
+{
+	for (size_t i = 0; i < p->n_gids; i++)
+		if (p->gids[i].index == idx)
+			return &p->gids[i];
+	return NULL;
+}
+
+/* The RoCE v2 GID of an IPv4 address "a.b.c.d/len", or NULL. */
+static const struct roce_gid *v2_gid_for(const struct roce_port *p,
+					 const char *addr)
+{
+	char ip[64], *slash;
+	uint8_t want[16] = { [10] = 0xff, [11] = 0xff }, b[16];
+
+	snprintf(ip, sizeof(ip), "%s", addr);
+	slash = strchr(ip, '/');
+	if (slash)
+		*slash = '\0';
+	if (inet_pton(AF_INET, ip, want + 12) != 1)
+		return NULL;
+	for (size_t i = 0; i < p->n_gids; i++)
+		if (roce_gid_parse(p->gids[i].gid, b) == 0 &&
+		    memcmp(b, want, 16) == 0 && str_is(&p->gids[i].type, "RoCE v2"))
+			return &p->gids[i];
+	return NULL;
+}
+
+static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
+		      const struct nccl_gid_env *env, struct finding *out)
+{
+	const struct roce_link *il = ip_link(&ctx->f->roce, t);
+	const struct roce_port *p = t->port;
+	const struct roce_gid *g, *v2 = NULL;
+	const char *v4 = NULL;
+	char subj[96], fix[256];
+	int64_t idx;
+	uint8_t b[16] = { 0 };
+
+	snprintf(subj, sizeof(subj), "%s port %u", t->dev->name, p->num);
+	if (!fact_ok(&p->gid_tbl_len))
+		return finding_item(out, subj, ST_UNKNOWN, NULL, "GID table %s",
+				    state_text(p->gid_tbl_len.state,
+					       p->gid_tbl_len.err));
+	for (size_t i = 0; il && il->addrs && il->addrs[i] && !v2; i++) {
+		if (!strchr(il->addrs[i], '.'))
+			continue;
+		v4 = v4 ? v4 : il->addrs[i];
+		v2 = v2_gid_for(p, il->addrs[i]);
+		if (v2)
+			v4 = il->addrs[i];
+	}
+	idx = nccl_gid_pick(p, env);
+	g = gid_entry(p, idx);
+	if (g)
+		roce_gid_parse(g->gid, b);
+	finding_evidence(out, "%s: %zu GIDs in use of %lld; NCCL picks index %lld (%s%s%s)%s",
+			 subj, p->n_gids, (long long)p->gid_tbl_len.v,
+			 (long long)idx, g ? g->gid : "empty",
+			 g && fact_str_ok(&g->type) ? ", " : "",
+			 g && fact_str_ok(&g->type) ? g->type.v : "",
+			 env->gid_index >= 0 ? " from NCCL_IB_GID_INDEX" : "");
+	if (v4)
+		finding_evidence(out, "%s %s: RoCE v2 GID %s", il->name, v4,
+				 v2 ? "present" : "missing");
+	if (env->gid_index >= 0 && (!g || !gid_valid(b))) {
+		struct nccl_gid_env dyn = *env;
+
+		dyn.gid_index = -1;
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (NCCL then picks %lld)",
+			 (long long)nccl_gid_pick(p, &dyn));
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "NCCL_IB_GID_INDEX=%lld points at an empty or link-local GID",
+				    (long long)env->gid_index);
+	}
+	if (v4 && !v2) {
+		snprintf(fix, sizeof(fix),
+			 "bind %s to the netdev carrying %s (the kernel adds a RoCE v2 GID for every IP of the RDMA port's netdev and its upper bond/VLAN)",
+			 t->dev->name, v4);
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "%s has %s but the port has no RoCE v2 GID for it",
+				    il->name, v4);
+	}
+	if (g && gid_valid(b) && gid_family(b) == AF_INET &&
+	    str_is(&g->type, "RoCE v2"))
+		return finding_item(out, subj, ST_PASS, NULL,
+				    "NCCL uses GID %lld (%s, RoCE v2%s%s)",
+				    (long long)idx, g->gid,
+				    fact_str_ok(&g->ndev) ? ", " : "",
+				    fact_str_ok(&g->ndev) ? g->ndev.v : "");
+	if (!v4) {
+		snprintf(fix, sizeof(fix), "ip addr add <address>/<len> dev %s",
+			 il ? il->name : "<netdev>");
+		return finding_item(out, subj, ST_WARN, fix,
+				    "no IPv4 address on %s: NCCL uses GID %lld, which is not an IPv4 RoCE v2 GID",
+				    il ? il->name : "the port's netdev", (long long)idx);
+	}
+	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%u", v2->index);
+	return finding_item(out, subj, ST_WARN, fix,
+			    "NCCL uses GID %lld, not the RoCE v2 GID %u of %s",
+			    (long long)idx, v2->index, v4);
+}
+
+static int run_gid(const struct check_ctx *ctx, struct finding *out)
+{
+	struct roce_target t[MAX_TARGETS];
+	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	struct nccl_gid_env env;
+	int ret = 0;
+
+	if (n == 0)
+		return no_targets(ctx, out);
+	nccl_gid_env_from_facts(ctx->f, &env);
+	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++)
+		ret = gid_target(ctx, &t[i], &env, out);
+	if (ret < 0)
+		return ret;
+	return conclude(out, out->n_items, "an IPv4 RoCE v2 GID for NCCL");
+}
+
+const struct check check_roce_gid = {
+	.id = "roce.gid",
+	.gate = GATE_RDMA,
+	.summary = "the GID NCCL picks is the IPv4 RoCE v2 GID of the port's address",
+	.run = run_gid,
+};

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "checks.h"
+
+/* Helpers shared by the check files; all pure functions of the facts. */
+
+/* The RDMA NIC families the reference covers (platform-facts §3, §6). */
+enum nic_kind {
+	NIC_OTHER = 0,
+	NIC_MLX5,
+	NIC_IRDMA,
+	NIC_BNXT,
+	NIC_EFA,
+	NIC_MANA,
+	NIC_RXE,
+};
+
+struct nic_kind_info {
+	enum nic_kind kind;
+	const char *family;     /* "NVIDIA ConnectX (mlx5)" */
+	const char *pci_driver; /* netdev/PCI driver: "mlx5_core", "ice" */
+	const char *rdma_module; /* RDMA driver module: "mlx5_ib", "irdma" */
+	const char *provider;   /* rdma-core provider: "mlx5", "irdma" */
+	/* First kernel whose driver implements reg_user_mr_dmabuf (0: none). */
+	int dmabuf_kernel;      /* major * 100 + minor: 512 = 5.12 */
+	bool dmabuf_certain;    /* false: the version is unverified [U] */
+	int dmabuf_rdma_core;   /* first rdma-core whose provider has it */
+	const char *dmabuf_note; /* what is known, with the source */
+};
+
+const struct nic_kind_info *nic_kind_of(const struct facts *f,
+					const struct nic *n);
+const struct nic_kind_info *nic_kind_by_pci_driver(const char *drv);
+const struct nic_kind_info *nic_kind_info(enum nic_kind k);
+
+/* Kernel release as major * 100 + minor (6.12 → 612); -1 if unknown. */
+int kernel_version(const struct facts *f);
+
+enum kmod_flavor {
+	KMOD_UNKNOWN = 0,
+	KMOD_OPEN,
+	KMOD_PROPRIETARY,
+};
+
+/* From line 1 of /proc/driver/nvidia/version (platform-facts §4.1). */
+enum kmod_flavor nvidia_flavor(const struct facts *f);
+/* "570.195.03" into @buf and the branch (570); -1 when not known. */
+int nvidia_branch(const struct facts *f, char *buf, size_t size);
+
+/*
+ * CUDA driver API version as cuDriverGetVersion encodes it (13000 = 13.0):
+ * from the live probe when it ran (*probed = true), else the highest CUDA the
+ * driver branch supports (platform-facts §4.8). -1 when neither is known.
+ */
+int cuda_version(const struct facts *f, bool *probed);
+
+/*
+ * Whether ib_core is MLNX_OFED/DOCA-OFED's: 1 yes, 0 inbox, -1 cannot tell.
+ * @why receives the evidence.
+ */
+int ofed_stack(const struct facts *f, char *why, size_t size);
+
+/*
+ * Whether ib_core exports the PeerDirect API nvidia-peermem needs: 1, 0, or
+ * -1 when it cannot be told. @why receives the evidence.
+ */
+int peer_api(const struct facts *f, char *why, size_t size);
+
+enum distro {
+	DISTRO_OTHER = 0,
+	DISTRO_RHEL,   /* rhel, centos, rocky, almalinux, fedora, ol */
+	DISTRO_DEBIAN, /* debian, ubuntu */
+};
+
+enum distro host_distro(const struct facts *f);
+
+/* "GPU0 0000:18:00.0" */
+void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);
+/* "irdma0 0000:17:00.0" */
+void nic_subject(const struct nic *n, char *buf, size_t size);
+/* "absent", "unreadable (Permission denied)", ... for a fact that is not OK. */
+const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
+/* Whether a fact could not be read for lack of privilege. */
+bool fact_needs_root(enum fact_state st, int err);
+
+/* The pair of the topology report for GPU @g and NIC @n, or NULL. */
+const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
+				     size_t n);
+/*
+ * The NIC closest to GPU @g by NCCL's path type (then nvidia-smi's label);
+ * -1 when the node has no NIC.
+ */
+int best_nic(const struct check_ctx *ctx, size_t g);
+/* Whether a path class lets NCCL use GPUDirect RDMA by default. */
+bool path_is_near(int nccl_path);
+
+/*
+ * Bridges between two PCI functions: each one's ancestors up to their
+ * common ancestor (included), or all of them when they share none. Returns
+ * the count written to @out (facts.pci indices).
+ */
+size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
+			size_t max);
+
+/* Network functions without an RDMA device whose driver can carry RDMA. */
+size_t rdma_capable_netfns(const struct facts *f);
+
+/* The table entries, defined in check-<area>.c. */
+extern const struct check check_gpu_present, check_gpu_driver,
+	check_gpu_kmod_flavor, check_gpu_arch, check_gpu_devnodes,
+	check_gpu_bar1, check_gpu_cuda_driver;
+extern const struct check check_nic_present, check_nic_driver,
+	check_rdma_device, check_rdma_port, check_rdma_userspace,
+	check_rdma_devnodes, check_rdma_ofed_conflicts;
+extern const struct check check_direct_path, check_direct_gpu_gdr,
+	check_direct_acs, check_direct_iommu, check_direct_link,
+	check_direct_regpath, check_direct_nccl_env, check_direct_gdrcopy,
+	check_direct_gds;
+
+/* Propagate -ENOMEM from the finding builders. */
+#define TRY(expr)                                                              \
+	do {                                                                   \
+		int _r = (expr);                                               \
+		if (_r < 0)                                                    \
+			return _r;                                             \
+	} while (0)
+
+/* The memory-registration paths of one NIC (check-regpath.c). */
+enum { PEERMEM_LOADABLE = 2 }; /* possible, module not loaded */
+
+struct regpath_nic {
+	int dmabuf;  /* 1 usable, 0 not, -1 only the live probe can tell */
+	int peermem; /* 1 loaded and usable, PEERMEM_LOADABLE, 0 not, -1 unknown */
+	bool legacy; /* through the deprecated nv_peer_mem */
+	char dmabuf_why[512];
+	char peermem_why[384];
+	const char *dmabuf_fix;
+};
+
+struct regpath {
+	int gpu_dmabuf; /* the GPU side of DMA-BUF, node-wide */
+	char gpu_why[256];
+	const char *gpu_fix;
+	int api;        /* ib_core exports the PeerDirect API */
+	char api_why[256];
+	struct regpath_nic *nics; /* one per facts NIC */
+	size_t n_nics;
+};
+
+int regpath_assess(const struct facts *f, struct regpath *ret);
+void regpath_release(struct regpath *rp);
+/* The status of a NIC's registration (pass/warn/unknown/fail). */
+enum check_status regpath_nic_status(const struct regpath_nic *n);

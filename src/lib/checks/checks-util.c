@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks-internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+/*
+ * Per-driver dma-buf MR support (platform-facts §3.1, §3.2): the kernel that
+ * added ops.reg_user_mr_dmabuf and the rdma-core release whose provider
+ * implements ibv_reg_dmabuf_mr. "certain" entries were read in the source;
+ * the others are the reference's best knowledge and the live probe decides.
+ */
+static const struct nic_kind_info kinds[] = {
+	{ NIC_OTHER, "unknown RDMA driver", NULL, NULL, NULL, 0, false, 0,
+	  "no dma-buf support is known for this driver" },
+	{ NIC_MLX5, "NVIDIA ConnectX/BlueField (mlx5)", "mlx5_core", "mlx5_ib",
+	  "mlx5", 512, true, 34,
+	  "mlx5_ib implements dma-buf MRs since kernel 5.12 (needs CONFIG_INFINIBAND_ON_DEMAND_PAGING); provider mlx5 since rdma-core v34" },
+	{ NIC_IRDMA, "Intel E810/X722 (irdma)", "ice", "irdma", "irdma", 604,
+	  false, 45,
+	  "irdma dma-buf MRs came with commit d2225b838cca \"RDMA/irdma: Add support for dmabuf pin memory regions\", most likely kernel 6.4 (not verified on hardware); provider irdma since rdma-core v45" },
+	{ NIC_BNXT, "Broadcom NetXtreme (bnxt_re)", "bnxt_en", "bnxt_re",
+	  "bnxt_re", 606, true, 48,
+	  "bnxt_re implements dma-buf MRs since kernel 6.6 (commit 0a30e59f22b2); provider bnxt_re since rdma-core v48" },
+	{ NIC_EFA, "AWS EFA (efa)", "efa", "efa", "efa", 516, false, 38,
+	  "efa pins dma-buf MRs since kernel 5.16 (version not verified); provider efa since rdma-core v38" },
+	{ NIC_MANA, "Microsoft MANA (mana_ib)", "mana", "mana_ib", "mana", 615,
+	  false, 57,
+	  "mana_ib dma-buf MRs arrived around kernel 6.15 (not verified); provider mana since rdma-core v57" },
+	{ NIC_RXE, "soft RoCE (rxe)", NULL, "rdma_rxe", "rxe", 0, true, 0,
+	  "rxe has no dma-buf MR support (the patches were never merged)" },
+};
+
+const struct nic_kind_info *nic_kind_info(enum nic_kind k)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].kind == k)
+			return &kinds[i];
+	return &kinds[0];
+}
+
+const struct nic_kind_info *nic_kind_by_pci_driver(const char *drv)
+{
+	if (!drv)
+		return &kinds[0];
+	if (strcmp(drv, "i40e") == 0) /* X722: iWARP/RoCE through irdma */
+		return nic_kind_info(NIC_IRDMA);
+	if (strcmp(drv, "mlx5_core") == 0)
+		return nic_kind_info(NIC_MLX5);
+	for (size_t i = 1; i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].pci_driver && strcmp(kinds[i].pci_driver, drv) == 0)
+			return &kinds[i];
+	return &kinds[0];
+}
+
+const struct nic_kind_info *nic_kind_of(const struct facts *f,
+					const struct nic *n)
+{
+	const struct pci_dev *p = facts_pci(f, n->pci);
+	const struct nic_kind_info *k;
+
+	if (p && fact_str_ok(&p->driver)) {
+		k = nic_kind_by_pci_driver(p->driver.v);
+		if (k->kind != NIC_OTHER)
+			return k;
+	}
+	/* Names are not reliable (udev renames), but default names are. */
+	if (startswith(n->name, "mlx5_"))
+		return nic_kind_info(NIC_MLX5);
+	if (startswith(n->name, "irdma"))
+		return nic_kind_info(NIC_IRDMA);
+	if (startswith(n->name, "bnxt_re"))
+		return nic_kind_info(NIC_BNXT);
+	if (startswith(n->name, "efa"))
+		return nic_kind_info(NIC_EFA);
+	if (startswith(n->name, "mana"))
+		return nic_kind_info(NIC_MANA);
+	if (startswith(n->name, "rxe"))
+		return nic_kind_info(NIC_RXE);
+	return &kinds[0];
+}
+
+int kernel_version(const struct facts *f)
+{
+	const struct fact_str *k = &f->host.kernel_release;
+	unsigned maj, min;
+
+	if (!fact_str_ok(k) || sscanf(k->v, "%u.%u", &maj, &min) != 2 ||
+	    maj > 99 || min > 99)
+		return -1;
+	return (int)(maj * 100 + min);
+}
+
+enum kmod_flavor nvidia_flavor(const struct facts *f)
+{
+	const struct fact_str *v = &f->host.nvidia_version;
+
+	if (!fact_str_ok(v))
+		return KMOD_UNKNOWN;
+	if (strstr(v->v, "Open Kernel Module"))
+		return KMOD_OPEN;
+	if (strstr(v->v, "Kernel Module"))
+		return KMOD_PROPRIETARY;
+	return KMOD_UNKNOWN;
+}
+
+/* A token shaped like a driver version: digits '.' digits ['.' digits]. */
+static bool is_version(const char *s, size_t len)
+{
+	int dots = 0;
+
+	if (!len || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[len - 1]))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.') {
+			if (s[i + 1] == '.')
+				return false;
+			dots++;
+		} else if (!isdigit((unsigned char)s[i])) {
+			return false;
+		}
+	}
+	return dots == 1 || dots == 2;
+}
+
+int nvidia_branch(const struct facts *f, char *buf, size_t size)
+{
+	const char *s = NULL, *p;
+	const struct kmod *m;
+
+	if (fact_str_ok(&f->host.nvidia_version))
+		s = f->host.nvidia_version.v;
+	for (p = s; p && *p;) {
+		size_t len;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, " \t");
+		if (is_version(p, len) && len < size && len < 32) {
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+			return atoi(buf);
+		}
+		p += len;
+	}
+	/* The module's own version when procfs is not there. */
+	m = host_kmod(&f->host, "nvidia");
+	if (m && fact_str_ok(&m->version) &&
+	    is_version(m->version.v, strlen(m->version.v)) &&
+	    strlen(m->version.v) < size) {
+		snprintf(buf, size, "%s", m->version.v);
+		return atoi(buf);
+	}
+	return -1;
+}
+
+/* Highest CUDA each driver branch supports (platform-facts §4.8). */
+static const struct {
+	int branch, cuda;
+} branch_cuda[] = {
+	{ 450, 11000 }, { 455, 11010 }, { 460, 11020 }, { 465, 11030 },
+	{ 470, 11040 }, { 495, 11050 }, { 510, 11060 }, { 515, 11070 },
+	{ 520, 11080 }, { 525, 12000 }, { 530, 12010 }, { 535, 12020 },
+	{ 545, 12030 }, { 550, 12040 }, { 555, 12050 }, { 560, 12060 },
+	{ 565, 12070 }, { 570, 12080 }, { 575, 12090 }, { 580, 13000 },
+	{ 590, 13010 }, { 595, 13020 },
+};
+
+int cuda_version(const struct facts *f, bool *probed)
+{
+	char ver[32];
+	int b, best = -1;
+
+	*probed = false;
+	if (f->probe.cuda_driver_version.state == FACT_OK &&
+	    f->probe.cuda_driver_version.v > 0 &&
+	    f->probe.cuda_driver_version.v < 1000000) {
+		*probed = true;
+		return (int)f->probe.cuda_driver_version.v;
+	}
+	b = nvidia_branch(f, ver, sizeof(ver));
+	if (b < 0)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(branch_cuda); i++)
+		if (branch_cuda[i].branch <= b)
+			best = branch_cuda[i].cuda;
+	return best;
+}
+
+int ofed_stack(const struct facts *f, char *why, size_t size)
+{
+	const struct host_facts *h = &f->host;
+	const struct kmod *ib = host_kmod(h, "ib_core");
+
+	if (host_kmod_present(h, "mlx_compat")) {
+		snprintf(why, size, "mlx_compat is loaded (it ships only with MLNX_OFED/DOCA-OFED)");
+		return 1;
+	}
+	if (fact_ok(&h->memory_peers)) {
+		snprintf(why, size, "/sys/kernel/mm/memory_peers exists (the OFED peer-memory registry)");
+		return 1;
+	}
+	if (ib && ib->present && fact_str_ok(&ib->version)) {
+		snprintf(why, size, "ib_core carries a module version (%s); the inbox ib_core has none",
+			 ib->version.v);
+		return 1;
+	}
+	if (ib && ib->present) {
+		snprintf(why, size, "ib_core is loaded without mlx_compat, a module version or /sys/kernel/mm/memory_peers: the distribution's inbox RDMA stack");
+		return 0;
+	}
+	snprintf(why, size, "ib_core is not loaded");
+	return -1;
+}
+
+int peer_api(const struct facts *f, char *why, size_t size)
+{
+	const struct host_facts *h = &f->host;
+
+	if (h->peer_api.state == FACT_OK && h->peer_api.v) {
+		snprintf(why, size, "/proc/kallsyms: ib_register_peer_memory_client%s%s%s",
+			 fact_str_ok(&h->peer_api_module) && *h->peer_api_module.v ? " [" : " (built in)",
+			 fact_str_ok(&h->peer_api_module) ? h->peer_api_module.v : "",
+			 fact_str_ok(&h->peer_api_module) && *h->peer_api_module.v ? "]" : "");
+		return 1;
+	}
+	if (fact_ok(&h->memory_peers) || fact_ok(&h->peer_nv_mem) ||
+	    fact_ok(&h->peer_nv_mem_nc)) {
+		snprintf(why, size, "the OFED peer-memory registry /sys/kernel/mm/memory_peers exists");
+		return 1;
+	}
+	if (h->peer_api.state == FACT_OK) {
+		snprintf(why, size, "/proc/kallsyms has no ib_register_peer_memory_client: ib_core does not export the PeerDirect API (the inbox stack never does)");
+		return 0;
+	}
+	if (h->peer_api.state == FACT_UNSET) {
+		snprintf(why, size, "ib_core is not loaded, so /proc/kallsyms was not searched");
+		return -1;
+	}
+	snprintf(why, size, "/proc/kallsyms could not be read (%s)",
+		 fact_state_name(h->peer_api.state));
+	return -1;
+}
+
+enum distro host_distro(const struct facts *f)
+{
+	static const char *const rhel[] = { "rhel", "centos", "rocky",
+					    "almalinux", "fedora", "ol" };
+	static const char *const deb[] = { "debian", "ubuntu" };
+	const struct fact_str *id = &f->host.os_id;
+
+	if (!fact_str_ok(id))
+		return DISTRO_OTHER;
+	for (size_t i = 0; i < ARRAY_SIZE(rhel); i++)
+		if (strcmp(id->v, rhel[i]) == 0)
+			return DISTRO_RHEL;
+	for (size_t i = 0; i < ARRAY_SIZE(deb); i++)
+		if (strcmp(id->v, deb[i]) == 0)
+			return DISTRO_DEBIAN;
+	return DISTRO_OTHER;
+}
+
+void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)
+{
+	snprintf(buf, size, "GPU%zu %s", i, f->gpus[i].bdf);
+}
+
+void nic_subject(const struct nic *n, char *buf, size_t size)
+{
+	if (n->bdf[0])
+		snprintf(buf, size, "%s %s", n->name, n->bdf);
+	else
+		snprintf(buf, size, "%s", n->name);
+}
+
+const char *fact_why(enum fact_state st, int err, char *buf, size_t size)
+{
+	if (err && st != FACT_ABSENT)
+		snprintf(buf, size, "%s (%s)", fact_state_name(st), strerror(err));
+	else
+		snprintf(buf, size, "%s", fact_state_name(st));
+	return buf;
+}
+
+bool fact_needs_root(enum fact_state st, int err)
+{
+	return st == FACT_UNREADABLE && (err == EACCES || err == EPERM);
+}
+
+const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
+				     size_t n)
+{
+	size_t i = g * t->n_nics + n;
+
+	if (!t->pairs || i >= t->n_pairs || t->pairs[i].gpu != g ||
+	    t->pairs[i].nic != n)
+		return NULL;
+	return &t->pairs[i];
+}
+
+/* Rank a path for "closest": unknown sorts last. */
+static int path_rank(int p)
+{
+	return p < 0 ? 1000 : p;
+}
+
+int best_nic(const struct check_ctx *ctx, size_t g)
+{
+	int best = -1;
+	const struct topo_pair *bp = NULL;
+
+	for (size_t n = 0; n < ctx->f->n_nics; n++) {
+		const struct topo_pair *p = topo_pair_of(ctx->topo, g, n);
+
+		if (!p)
+			continue;
+		if (!bp || path_rank(p->nccl_pci) < path_rank(bp->nccl_pci) ||
+		    (p->nccl_pci == bp->nccl_pci && p->smi &&
+		     (!bp->smi || p->smi < bp->smi))) {
+			bp = p;
+			best = (int)n;
+		}
+	}
+	return best;
+}
+
+bool path_is_near(int p)
+{
+	return p >= PATH_LOC && p <= PATH_P2C;
+}
+
+size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
+			size_t max)
+{
+	int ua[64], ub[64];
+	size_t na = 0, nb = 0, n = 0;
+	int common = -1;
+
+	for (int c = facts_pci(f, a) ? f->pci[a].parent_idx : -1;
+	     c >= 0 && na < 64; c = f->pci[c].parent_idx)
+		ua[na++] = c;
+	for (int c = facts_pci(f, b) ? f->pci[b].parent_idx : -1;
+	     c >= 0 && nb < 64; c = f->pci[c].parent_idx)
+		ub[nb++] = c;
+	for (size_t i = 0; i < na && common < 0; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (ua[i] == ub[j]) {
+				common = ua[i];
+				break;
+			}
+	for (size_t i = 0; i < na && n < max; i++) {
+		out[n++] = ua[i];
+		if (ua[i] == common)
+			break;
+	}
+	for (size_t j = 0; j < nb && n < max && ub[j] != common; j++)
+		out[n++] = ub[j];
+	return n;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strv.h"
+#include "checks-internal.h"
+#include "checks-roce.h"
+
+/*
+ * The check table, in report order. Adding a check is one line here (and
+ * its declaration in checks-internal.h or next to it).
+ */
+static const struct check *const checks[] = {
+	/* Gate 1, GPU */
+	&check_gpu_present,
+	&check_gpu_driver,
+	&check_gpu_kmod_flavor,
+	&check_gpu_arch,
+	&check_gpu_devnodes,
+	&check_gpu_bar1,
+	&check_gpu_cuda_driver,
+	/* Gate 2, RDMA */
+	&check_nic_present,
+	&check_nic_driver,
+	&check_rdma_device,
+	&check_rdma_port,
+	&check_rdma_userspace,
+	&check_rdma_devnodes,
+	&check_rdma_ofed_conflicts,
+	&check_rdma_netns,
+	&check_net_bond,
+	&check_roce_gid,
+	&check_roce_mtu,
+	&check_roce_dscp_map,
+	&check_roce_trust,
+	&check_roce_pfc,
+	&check_roce_ets,
+	&check_roce_ecn,
+	&check_roce_tos,
+	/* Gate 3, Direct */
+	&check_direct_path,
+	&check_direct_gpu_gdr,
+	&check_direct_acs,
+	&check_direct_iommu,
+	&check_direct_link,
+	&check_direct_regpath,
+	&check_direct_nccl_env,
+	&check_direct_gdrcopy,
+	&check_direct_gds,
+};
+
+const struct check *const *checks_table(size_t *ret_n)
+{
+	*ret_n = ARRAY_SIZE(checks);
+	return checks;
+}
+
+static const char *const reg_path_names[] = {
+	[REG_PATH_UNKNOWN] = "unknown",
+	[REG_PATH_DMABUF] = "dma-buf",
+	[REG_PATH_PEERMEM] = "nvidia-peermem",
+	[REG_PATH_NONE] = "none",
+};
+
+const char *reg_path_name(enum reg_path p)
+{
+	if ((unsigned)p >= ARRAY_SIZE(reg_path_names))
+		return "unknown";
+	return reg_path_names[p];
+}
+
+static bool shown(const struct report *rep, enum gate g)
+{
+	return rep->gate_mask & GATE_BIT(g);
+}
+
+/* Add @fix to the plan, merging identical fixes. */
+static int plan_add(struct report *rep, const struct finding *fd,
+		    enum check_status st, const char *fix)
+{
+	struct plan_step *v;
+
+	for (size_t i = 0; i < rep->n_plan; i++) {
+		struct plan_step *s = &rep->plan[i];
+
+		if (strcmp(s->fix, fix) != 0)
+			continue;
+		s->status = status_worst(s->status, st);
+		if (!strv_contains(s->ids, fd->id))
+			return strv_push(&s->ids, NULL, fd->id);
+		return 0;
+	}
+	v = realloc(rep->plan, (rep->n_plan + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rep->plan = v;
+	v = &v[rep->n_plan];
+	memset(v, 0, sizeof(*v));
+	v->gate = fd->gate;
+	v->status = st;
+	v->fix = strdup(fix);
+	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0) {
+		free(v->fix);
+		strv_free(v->ids);
+		return -ENOMEM;
+	}
+	rep->n_plan++;
+	return 0;
+}
+
+static bool plan_worthy(enum check_status st)
+{
+	return st == ST_FAIL || st == ST_WARN || st == ST_UNKNOWN;
+}
+
+/* Gate order, then failures before warnings before unknowns. */
+static int build_plan(struct report *rep)
+{
+	static const enum check_status order[] = { ST_FAIL, ST_WARN, ST_UNKNOWN };
+
+	for (int g = GATE_GPU; g <= GATE_POD; g++) {
+		if (!shown(rep, (enum gate)g))
+			continue;
+		for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+			for (size_t i = 0; i < rep->n_findings; i++) {
+				const struct finding *fd = &rep->findings[i];
+
+				if ((int)fd->gate != g)
+					continue;
+				if (fd->status == order[o] && fd->fix)
+					TRY(plan_add(rep, fd, fd->status, fd->fix));
+				for (size_t k = 0; k < fd->n_items; k++) {
+					const struct finding_item *it = &fd->items[k];
+
+					if (it->status == order[o] && it->fix &&
+					    plan_worthy(fd->status))
+						TRY(plan_add(rep, fd, it->status, it->fix));
+				}
+			}
+	}
+	return 0;
+}
+
+static void tally(struct report *rep)
+{
+	int failed = 0;
+
+	for (int g = GATE_GPU; g <= GATE_POD; g++) {
+		struct gate_result *gr = &rep->gates[g - 1];
+
+		memset(gr, 0, sizeof(*gr));
+		gr->gate = (enum gate)g;
+		gr->status = ST_SKIP;
+		for (size_t i = 0; i < rep->n_findings; i++) {
+			const struct finding *fd = &rep->findings[i];
+
+			if ((int)fd->gate != g)
+				continue;
+			gr->n_checks++;
+			gr->n_status[fd->status]++;
+			/* info and skip never decide a gate; only they: skip */
+			if (fd->status == ST_INFO || fd->status == ST_SKIP)
+				continue;
+			gr->status = gr->status == ST_SKIP ?
+					     fd->status :
+					     status_worst(gr->status, fd->status);
+		}
+		/* The pod gate is its own question; it is not blocked. */
+		if (g != GATE_POD)
+			gr->blocked_by = failed;
+		if (!failed && gr->status == ST_FAIL && g != GATE_POD)
+			failed = g;
+	}
+}
+
+static int run_one(const struct check *c, const struct check_ctx *ctx,
+		   struct finding *fd)
+{
+	int r;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->id = c->id;
+	fd->gate = c->gate;
+	fd->status = ST_PASS;
+	r = c->run(ctx, fd);
+	if (r < 0)
+		return r;
+	if (!fd->verdict)
+		return finding_set(fd, fd->status, "%s", c->summary);
+	return 0;
+}
+
+int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
+	       struct report *rep)
+{
+	size_t n = ARRAY_SIZE(checks);
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->gate_mask = gate_mask & GATE_MASK_ALL;
+	rep->findings = calloc(n, sizeof(*rep->findings));
+	if (!rep->findings)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		r = run_one(checks[i], ctx, &rep->findings[rep->n_findings]);
+		rep->n_findings++;
+		if (r < 0)
+			return r;
+	}
+	tally(rep);
+	for (size_t i = 0; i < rep->n_findings; i++) {
+		const struct finding *fd = &rep->findings[i];
+
+		if (!shown(rep, fd->gate) || fd->status != ST_UNKNOWN)
+			continue;
+		/* A check that could not read for lack of privilege says so in its fix. */
+		if (fd->fix && strstr(fd->fix, "run as root"))
+			rep->needs_root = true;
+	}
+	r = build_plan(rep);
+	if (r < 0)
+		return r;
+	return advice_build(ctx, rep, &rep->advice);
+}
+
+void report_release(struct report *rep)
+{
+	for (size_t i = 0; i < rep->n_findings; i++)
+		finding_release(&rep->findings[i]);
+	free(rep->findings);
+	for (size_t i = 0; i < rep->n_plan; i++) {
+		free(rep->plan[i].fix);
+		strv_free(rep->plan[i].ids);
+	}
+	free(rep->plan);
+	advice_release(&rep->advice);
+	memset(rep, 0, sizeof(*rep));
+}
+
+bool report_has(const struct report *rep, enum check_status level)
+{
+	for (size_t i = 0; i < rep->n_findings; i++) {
+		const struct finding *fd = &rep->findings[i];
+
+		if (!shown(rep, fd->gate))
+			continue;
+		if (fd->status == ST_FAIL ||
+		    (level == ST_WARN && fd->status == ST_WARN))
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check.h"
+
+/*
+ * The readiness report: every check of the table run over one node's facts,
+ * gathered by gate, with the fix plan and the operator advice that follow
+ * from the findings. Pure: nothing here reads the machine.
+ */
+
+#define N_GATES 4 /* GATE_GPU .. GATE_POD */
+
+struct gate_result {
+	enum gate gate;
+	enum check_status status; /* worst of its checks; ST_SKIP when none */
+	size_t n_checks;
+	size_t n_status[ST_FAIL + 1];
+	int blocked_by; /* 0, or the earlier gate (1..3) that fails */
+};
+
+/* One step of the fix plan: a fix and the checks it resolves. */
+struct plan_step {
+	enum gate gate;
+	enum check_status status; /* the worst finding it fixes */
+	char *fix;
+	char **ids; /* NULL-terminated */
+};
+
+/* A Helm value of an NVIDIA operator chart, as `--set key=value`. */
+struct helm_setting {
+	const char *chart; /* "gpu-operator" */
+	const char *key;   /* "driver.kernelModuleType" */
+	const char *value;
+	const char *why;
+};
+
+enum reg_path {
+	REG_PATH_UNKNOWN = 0, /* not decidable without the live probe */
+	REG_PATH_DMABUF,
+	REG_PATH_PEERMEM,
+	REG_PATH_NONE, /* neither path can work on this node as it is */
+};
+
+const char *reg_path_name(enum reg_path p); /* "dma-buf", "nvidia-peermem", ... */
+
+struct advice {
+	enum reg_path path; /* the registration path to build for */
+	char *path_why;
+	struct helm_setting *helm;
+	size_t n_helm;
+	char **steps;   /* install order, NULL-terminated */
+	int first_gate; /* the gate to work on first, 0 when all pass */
+};
+
+struct report {
+	struct finding *findings; /* table order */
+	size_t n_findings;
+	struct gate_result gates[N_GATES]; /* [gate - 1] */
+	unsigned gate_mask; /* gates shown: bit (gate - 1) */
+	struct plan_step *plan;
+	size_t n_plan;
+	struct advice advice;
+	bool needs_root; /* some facts need root to be read */
+};
+
+#define GATE_MASK_ALL 0xfu
+#define GATE_BIT(g) (1u << ((g) - 1))
+
+/* The check table, in report order. */
+const struct check *const *checks_table(size_t *ret_n);
+
+/*
+ * Run every check (earlier gates decide "blocked by"), then keep the
+ * findings of the gates in @gate_mask for the plan and the exit status.
+ * Returns 0 or -ENOMEM; @rep is always safe to release.
+ */
+int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
+	       struct report *rep);
+void report_release(struct report *rep);
+/* Whether a shown finding is at or above @level (warn or fail). */
+bool report_has(const struct report *rep, enum check_status level);
+/* The advice block (advice.c); called by checks_run. */
+int advice_build(const struct check_ctx *ctx, const struct report *rep,
+		 struct advice *ret);
+void advice_release(struct advice *a);

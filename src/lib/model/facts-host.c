@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+#include "facts-host.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../util/strutil.h"
+#include "../util/strv.h"
+
+static void name_list_release(struct name_list *l)
+{
+	strv_free(l->names);
+	memset(l, 0, sizeof(*l));
+}
+
+static void chardev_list_release(struct chardev_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		fact_str_release(&l->v[i].ibdev);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void host_facts_release_extra(struct host_facts *h)
+{
+	name_list_release(&h->dev_nvidia);
+	name_list_release(&h->dev_infiniband);
+	chardev_list_release(&h->uverbs);
+	chardev_list_release(&h->umad);
+	name_list_release(&h->iommu_units);
+	for (size_t i = 0; i < h->n_iommu_groups; i++) {
+		free(h->iommu_groups[i].id);
+		fact_str_release(&h->iommu_groups[i].type);
+	}
+	free(h->iommu_groups);
+	h->iommu_groups = NULL;
+	h->n_iommu_groups = 0;
+	free(h->acs);
+	h->acs = NULL;
+	h->n_acs = 0;
+	fact_str_release(&h->nvidia_params);
+	memset(&h->peer_api, 0, sizeof(h->peer_api));
+	fact_str_release(&h->peer_api_module);
+	memset(&h->memory_peers, 0, sizeof(h->memory_peers));
+	fact_str_release(&h->libibverbs);
+	fact_str_release(&h->rdma_core_version);
+	name_list_release(&h->rdma_providers);
+}
+
+bool host_kmod_present(const struct host_facts *h, const char *name)
+{
+	const struct kmod *m = host_kmod(h, name);
+
+	return m && m->present;
+}
+
+bool name_list_has(const struct name_list *l, const char *name)
+{
+	return l->listed.state == FACT_OK && strv_contains(l->names, name);
+}
+
+const struct chardev *chardev_find_ibdev(const struct chardev_list *l,
+					 const char *ibdev)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (fact_str_ok(&l->v[i].ibdev) &&
+		    strcmp(l->v[i].ibdev.v, ibdev) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+const struct iommu_group *host_iommu_group(const struct host_facts *h,
+					   const char *id)
+{
+	for (size_t i = 0; i < h->n_iommu_groups; i++)
+		if (strcmp(h->iommu_groups[i].id, id) == 0)
+			return &h->iommu_groups[i];
+	return NULL;
+}
+
+const struct pci_acs *host_acs(const struct host_facts *h, const char *bdf)
+{
+	for (size_t i = 0; i < h->n_acs; i++)
+		if (strcasecmp(h->acs[i].bdf, bdf) == 0)
+			return &h->acs[i];
+	return NULL;
+}
+
+int host_nvidia_param(const struct host_facts *h, const char *name,
+		      long long *ret)
+{
+	size_t len = strlen(name);
+	const char *p, *eol;
+
+	if (!fact_str_ok(&h->nvidia_params))
+		return -ENODATA;
+	for (p = h->nvidia_params.v; p && *p; p = eol ? eol + 1 : NULL) {
+		char buf[64];
+		size_t n;
+		int64_t v;
+
+		eol = strchr(p, '\n');
+		if (strncmp(p, name, len) != 0 || p[len] != ':')
+			continue;
+		n = (eol ? (size_t)(eol - p) : strlen(p)) - len - 1;
+		if (n >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, p + len + 1, n);
+		buf[n] = '\0';
+		if (safe_atoi64(buf, &v) < 0)
+			return -EINVAL;
+		*ret = v;
+		return 0;
+	}
+	return -ENOENT;
+}

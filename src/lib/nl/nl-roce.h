@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "../model/facts-roce.h"
+#include "nl.h"
+
+/*
+ * The RoCE netlink collectors. Each *_reply_cb is a pure parser over one
+ * message (run by mnl_cb_run, live or replayed); each *_collect sends the
+ * requests and records in the facts how the source answered. All return 0
+ * or -ENOMEM: a source that fails is a fact state, not an error.
+ */
+
+/* RDMA netlink (NETLINK_RDMA, client NLDEV): system, devices, ports. */
+int rdma_sys_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
+int rdma_dev_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
+int rdma_port_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
+int rdma_nl_collect(struct nl_src *s, struct roce_facts *r);
+
+/* rtnetlink links and addresses. */
+int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
+int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
+int rtnl_collect(struct nl_src *s, struct roce_facts *r);
+
+/* DCB (RTM_GETDCB, DCB_CMD_IEEE_GET) for one netdev. */
+int dcb_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_dcb */
+int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d);
+
+/* ethtool: driver info (ioctl) and private flags (ethtool netlink). */
+int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data); /* int */
+int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_link */
+/* struct ethtool_drvinfo bytes → driver, version, fw_version, bus_info. */
+int ethtool_drvinfo_parse(const void *buf, size_t len, struct roce_link *l);
+int ethtool_collect(struct nl_src *s, struct roce_link *l);

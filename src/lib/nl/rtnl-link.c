@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+#include "nl-roce.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "../util/strv.h"
+
+#define RTNL_MAX_LINKS 4096
+#define RTNL_MAX_ADDRS 256
+
+static void bond_info(const struct nlattr *data, struct roce_link *l)
+{
+	const struct nlattr *tb[IFLA_BOND_MAX + 1], *ad[IFLA_BOND_AD_INFO_MAX + 1];
+
+	if (nl_parse_nested(data, tb, IFLA_BOND_MAX) < 0)
+		return;
+	nl_fact_u8(tb[IFLA_BOND_MODE], &l->bond_mode);
+	nl_fact_u32(tb[IFLA_BOND_MIIMON], &l->bond_miimon);
+	nl_fact_u8(tb[IFLA_BOND_XMIT_HASH_POLICY], &l->bond_xmit_hash);
+	if (!tb[IFLA_BOND_AD_INFO] ||
+	    nl_parse_nested(tb[IFLA_BOND_AD_INFO], ad, IFLA_BOND_AD_INFO_MAX) < 0) {
+		/* Only 802.3ad bonds with an active aggregator have it. */
+		fact_int_fail(&l->ad_aggregator, -ENOENT);
+		return;
+	}
+	nl_fact_u16(ad[IFLA_BOND_AD_INFO_AGGREGATOR], &l->ad_aggregator);
+	nl_fact_u16(ad[IFLA_BOND_AD_INFO_NUM_PORTS], &l->ad_num_ports);
+	if (!ad[IFLA_BOND_AD_INFO_PARTNER_MAC]) {
+		fact_str_fail(&l->ad_partner_mac, -ENOENT);
+	} else if (mnl_attr_get_payload_len(ad[IFLA_BOND_AD_INFO_PARTNER_MAC]) != 6) {
+		fact_str_fail(&l->ad_partner_mac, -EINVAL);
+	} else {
+		const unsigned char *m =
+			mnl_attr_get_payload(ad[IFLA_BOND_AD_INFO_PARTNER_MAC]);
+		char s[18];
+
+		snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0],
+			 m[1], m[2], m[3], m[4], m[5]);
+		if (fact_str_set(&l->ad_partner_mac, s) < 0)
+			fact_str_fail(&l->ad_partner_mac, -ENOMEM);
+	}
+}
+
+static void bond_slave_info(const struct nlattr *data, struct roce_link *l)
+{
+	const struct nlattr *tb[IFLA_BOND_SLAVE_MAX + 1];
+
+	if (nl_parse_nested(data, tb, IFLA_BOND_SLAVE_MAX) < 0)
+		return;
+	nl_fact_u8(tb[IFLA_BOND_SLAVE_STATE], &l->slave_state);
+	nl_fact_u8(tb[IFLA_BOND_SLAVE_MII_STATUS], &l->slave_mii);
+	nl_fact_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID], &l->slave_aggregator);
+}
+
+static void link_info(const struct nlattr *li, struct roce_link *l)
+{
+	const struct nlattr *tb[IFLA_INFO_MAX + 1];
+
+	if (!li) {
+		fact_str_fail(&l->kind, -ENOENT);
+		return;
+	}
+	if (nl_parse_nested(li, tb, IFLA_INFO_MAX) < 0) {
+		fact_str_fail(&l->kind, -EINVAL);
+		return;
+	}
+	nl_fact_str(tb[IFLA_INFO_KIND], &l->kind);
+	if (tb[IFLA_INFO_SLAVE_KIND])
+		nl_fact_str(tb[IFLA_INFO_SLAVE_KIND], &l->slave_kind);
+	if (fact_str_ok(&l->kind) && strcmp(l->kind.v, "bond") == 0 &&
+	    tb[IFLA_INFO_DATA])
+		bond_info(tb[IFLA_INFO_DATA], l);
+	if (fact_str_ok(&l->slave_kind) && strcmp(l->slave_kind.v, "bond") == 0 &&
+	    tb[IFLA_INFO_SLAVE_DATA])
+		bond_slave_info(tb[IFLA_INFO_SLAVE_DATA], l);
+}
+
+int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[IFLA_MAX + 1];
+	struct roce_facts *r = data;
+	const struct ifinfomsg *ifi;
+	struct roce_link *l;
+	const char *name;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    nl_parse(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0)
+		return MNL_CB_OK;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	name = nl_attr_str(tb[IFLA_IFNAME]);
+	if (!name || !*name || strlen(name) >= 16 || ifi->ifi_index <= 0 ||
+	    roce_link_by_index(r, ifi->ifi_index) ||
+	    r->n_links >= RTNL_MAX_LINKS)
+		return MNL_CB_OK;
+	l = roce_link_add(r, name);
+	if (!l) {
+		errno = ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	l->ifindex = ifi->ifi_index;
+	nl_fact_u32(tb[IFLA_MTU], &l->mtu);
+	nl_fact_u8(tb[IFLA_OPERSTATE], &l->operstate);
+	nl_fact_u32(tb[IFLA_MASTER], &l->master);
+	link_info(tb[IFLA_LINKINFO], l);
+	return MNL_CB_OK;
+}
+
+int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[IFA_MAX + 1], *a;
+	struct roce_facts *r = data;
+	const struct ifaddrmsg *ifa;
+	struct roce_link *l;
+	char ip[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 8];
+	size_t want;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR ||
+	    nl_parse(nlh, sizeof(*ifa), tb, IFA_MAX) < 0)
+		return MNL_CB_OK;
+	ifa = mnl_nlmsg_get_payload(nlh);
+	l = (struct roce_link *)roce_link_by_index(r, (int)ifa->ifa_index);
+	if (!l || strv_len(l->addrs) >= RTNL_MAX_ADDRS)
+		return MNL_CB_OK;
+	if (ifa->ifa_family == AF_INET) {
+		/* IFA_LOCAL is the address; IFA_ADDRESS the peer on p2p links. */
+		a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
+		want = 4;
+	} else if (ifa->ifa_family == AF_INET6) {
+		a = tb[IFA_ADDRESS];
+		want = 16;
+	} else {
+		return MNL_CB_OK;
+	}
+	if (!a || mnl_attr_get_payload_len(a) != want ||
+	    ifa->ifa_prefixlen > want * 8 ||
+	    !inet_ntop(ifa->ifa_family, mnl_attr_get_payload(a), ip, sizeof(ip)))
+		return MNL_CB_OK;
+	snprintf(s, sizeof(s), "%s/%u", ip, ifa->ifa_prefixlen);
+	if (strv_push(&l->addrs, NULL, s) < 0) {
+		errno = ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+int rtnl_collect(struct nl_src *s, struct roce_facts *r)
+{
+	char buf[NL_REQ_SIZE] = { 0 };
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	int ret;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
+	ret = nl_query(s, NETLINK_ROUTE, "rtnl-link", nlh, rtnl_link_reply_cb, r);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0) {
+		nl_fact_fail(&r->rtnl, ret);
+		return 0;
+	}
+	fact_int_set(&r->rtnl, 1);
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETADDR;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifaddrmsg));
+	g->rtgen_family = AF_UNSPEC;
+	ret = nl_query(s, NETLINK_ROUTE, "rtnl-addr", nlh, rtnl_addr_reply_cb, r);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : 0;
+	/* After a full answer, a link without addresses has none (not unknown). */
+	for (size_t i = 0; i < r->n_links; i++)
+		if (!r->links[i].addrs &&
+		    !(r->links[i].addrs = calloc(1, sizeof(char *))))
+			return -ENOMEM;
+	return 0;
+}

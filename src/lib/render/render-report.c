@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+#include "render.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../checks/checks.h"
+
+/*
+ * The readiness report as text (grouped by gate, one summary line per gate,
+ * each finding with its evidence and fix, the advice, the numbered fix plan)
+ * or as one JSON document (docs/report.md). Everything shown was decided by
+ * the checks; this file only lays it out.
+ */
+
+#define REPORT_SCHEMA "gdrcheck.report/1"
+
+static const char *status_color(enum check_status st)
+{
+	switch (st) {
+	case ST_PASS:
+		return "\033[32m";
+	case ST_FAIL:
+		return "\033[1;31m";
+	case ST_WARN:
+		return "\033[33m";
+	case ST_UNKNOWN:
+		return "\033[35m";
+	default:
+		return "\033[2m";
+	}
+}
+
+static void gate_summary(const struct gate_result *g, char *buf, size_t size)
+{
+	size_t k = g->status == ST_PASS ? g->n_checks : g->n_status[g->status];
+
+	if (!g->n_checks)
+		snprintf(buf, size, "skip (no checks)");
+	else
+		snprintf(buf, size, "%s (%zu of %zu)", check_status_name(g->status),
+			 k, g->n_checks);
+}
+
+/* ---- JSON ---- */
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *finding_json(const struct finding *fd)
+{
+	json_object *o = json_object_new_object(), *ev, *items;
+
+	json_object_object_add(o, "id", json_object_new_string(fd->id));
+	json_object_object_add(o, "gate", json_object_new_string(gate_key(fd->gate)));
+	json_object_object_add(o, "status",
+			       json_object_new_string(check_status_name(fd->status)));
+	json_object_object_add(o, "verdict", str_or_null(fd->verdict));
+	ev = json_object_new_array();
+	for (size_t i = 0; fd->evidence && fd->evidence[i]; i++)
+		json_object_array_add(ev, json_object_new_string(fd->evidence[i]));
+	json_object_object_add(o, "evidence", ev);
+	json_object_object_add(o, "fix", str_or_null(fd->fix));
+	items = json_object_new_array();
+	for (size_t i = 0; i < fd->n_items; i++) {
+		const struct finding_item *it = &fd->items[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "subject", json_object_new_string(it->subject));
+		json_object_object_add(j, "status",
+				       json_object_new_string(check_status_name(it->status)));
+		json_object_object_add(j, "verdict", str_or_null(it->verdict));
+		json_object_object_add(j, "fix", str_or_null(it->fix));
+		json_object_array_add(items, j);
+	}
+	json_object_object_add(o, "items", items);
+	return o;
+}
+
+static json_object *advice_json(const struct advice *a)
+{
+	json_object *o = json_object_new_object(), *h, *s;
+
+	json_object_object_add(o, "path", json_object_new_string(reg_path_name(a->path)));
+	json_object_object_add(o, "path_why", str_or_null(a->path_why));
+	json_object_object_add(o, "first_gate",
+			       a->first_gate ? json_object_new_string(gate_key((enum gate)a->first_gate)) : NULL);
+	h = json_object_new_array();
+	for (size_t i = 0; i < a->n_helm; i++) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "chart", json_object_new_string(a->helm[i].chart));
+		json_object_object_add(j, "key", json_object_new_string(a->helm[i].key));
+		json_object_object_add(j, "value", json_object_new_string(a->helm[i].value));
+		json_object_object_add(j, "why", json_object_new_string(a->helm[i].why));
+		json_object_array_add(h, j);
+	}
+	json_object_object_add(o, "helm", h);
+	s = json_object_new_array();
+	for (size_t i = 0; a->steps && a->steps[i]; i++)
+		json_object_array_add(s, json_object_new_string(a->steps[i]));
+	json_object_object_add(o, "steps", s);
+	return o;
+}
+
+json_object *render_report_json(const struct facts *f, const struct report *r)
+{
+	json_object *doc = json_object_new_object(), *gates, *checks, *plan, *notes;
+
+	json_object_object_add(doc, "schema", json_object_new_string(REPORT_SCHEMA));
+	json_object_object_add(doc, "source", render_source_json(f));
+	gates = json_object_new_array();
+	for (int g = GATE_GPU; g <= GATE_POD; g++) {
+		const struct gate_result *gr = &r->gates[g - 1];
+		json_object *j, *counts;
+		char sum[64];
+
+		if (!(r->gate_mask & GATE_BIT(g)))
+			continue;
+		j = json_object_new_object();
+		gate_summary(gr, sum, sizeof(sum));
+		json_object_object_add(j, "gate", json_object_new_string(gate_key((enum gate)g)));
+		json_object_object_add(j, "name", json_object_new_string(gate_name((enum gate)g)));
+		json_object_object_add(j, "status",
+				       json_object_new_string(check_status_name(gr->status)));
+		json_object_object_add(j, "summary", json_object_new_string(sum));
+		json_object_object_add(j, "checks", json_object_new_int((int)gr->n_checks));
+		counts = json_object_new_object();
+		for (int s = ST_PASS; s <= ST_FAIL; s++)
+			json_object_object_add(counts, check_status_name((enum check_status)s),
+					       json_object_new_int((int)gr->n_status[s]));
+		json_object_object_add(j, "counts", counts);
+		json_object_object_add(j, "blocked_by",
+				       gr->blocked_by ? json_object_new_string(gate_key((enum gate)gr->blocked_by)) : NULL);
+		json_object_array_add(gates, j);
+	}
+	json_object_object_add(doc, "gates", gates);
+	checks = json_object_new_array();
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->gate_mask & GATE_BIT(r->findings[i].gate))
+			json_object_array_add(checks, finding_json(&r->findings[i]));
+	json_object_object_add(doc, "checks", checks);
+	json_object_object_add(doc, "advice", advice_json(&r->advice));
+	plan = json_object_new_array();
+	for (size_t i = 0; i < r->n_plan; i++) {
+		json_object *j = json_object_new_object(), *ids = json_object_new_array();
+
+		json_object_object_add(j, "step", json_object_new_int((int)i + 1));
+		json_object_object_add(j, "gate", json_object_new_string(gate_key(r->plan[i].gate)));
+		json_object_object_add(j, "status",
+				       json_object_new_string(check_status_name(r->plan[i].status)));
+		json_object_object_add(j, "fix", json_object_new_string(r->plan[i].fix));
+		for (size_t k = 0; r->plan[i].ids && r->plan[i].ids[k]; k++)
+			json_object_array_add(ids, json_object_new_string(r->plan[i].ids[k]));
+		json_object_object_add(j, "checks", ids);
+		json_object_array_add(plan, j);
+	}
+	json_object_object_add(doc, "plan", plan);
+	json_object_object_add(doc, "needs_root", json_object_new_boolean(r->needs_root));
+	notes = json_object_new_array();
+	for (size_t i = 0; f->notes && f->notes[i]; i++)
+		json_object_array_add(notes, json_object_new_string(f->notes[i]));
+	json_object_object_add(doc, "notes", notes);
+	return doc;
+}
+
+/* ---- text ---- */
+
+struct out {
+	FILE *f;
+	bool color;
+};
+
+static void tag(const struct out *o, enum check_status st)
+{
+	if (o->color)
+		fprintf(o->f, "%s%-7s\033[0m", status_color(st), check_status_name(st));
+	else
+		fprintf(o->f, "%-7s", check_status_name(st));
+}
+
+static void bold(const struct out *o, const char *s)
+{
+	fprintf(o->f, o->color ? "\033[1m%s\033[0m" : "%s", s);
+}
+
+static void text_finding(const struct out *o, const struct finding *fd)
+{
+	fputs("  ", o->f);
+	tag(o, fd->status);
+	fprintf(o->f, " %-20s %s\n", fd->id, fd->verdict ? fd->verdict : "");
+	for (size_t i = 0; i < fd->n_items; i++) {
+		const struct finding_item *it = &fd->items[i];
+
+		fputs("          - ", o->f);
+		tag(o, it->status);
+		fprintf(o->f, " %s: %s\n", it->subject, it->verdict ? it->verdict : "");
+		if (it->fix && it->status != ST_PASS)
+			fprintf(o->f, "                    fix: %s\n", it->fix);
+	}
+	for (size_t i = 0; fd->evidence && fd->evidence[i]; i++)
+		fprintf(o->f, "          evidence: %s\n", fd->evidence[i]);
+	if (fd->fix)
+		fprintf(o->f, "          fix: %s\n", fd->fix);
+}
+
+int render_report_text(FILE *out, const struct facts *f, const struct report *r,
+		       bool color)
+{
+	struct out o = { out, color };
+	const struct advice *a = &r->advice;
+	char line[160];
+
+	fprintf(out, "gdrcheck check: %s (%s%s%s)\n",
+		fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node",
+		facts_source_name(f->source), f->source_path ? " " : "",
+		f->source_path ? f->source_path : "");
+	for (int g = GATE_GPU; g <= GATE_POD; g++) {
+		const struct gate_result *gr = &r->gates[g - 1];
+		char sum[64];
+
+		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
+			continue;
+		gate_summary(gr, sum, sizeof(sum));
+		snprintf(line, sizeof(line), "Gate %s %s: ", gate_key((enum gate)g),
+			 gate_name((enum gate)g));
+		fputc('\n', out);
+		bold(&o, line);
+		if (color)
+			fprintf(out, "%s%s\033[0m", status_color(gr->status), sum);
+		else
+			fputs(sum, out);
+		if (gr->blocked_by)
+			fprintf(out, ", blocked by gate %d", gr->blocked_by);
+		fputc('\n', out);
+		for (size_t i = 0; i < r->n_findings; i++)
+			if ((int)r->findings[i].gate == g)
+				text_finding(&o, &r->findings[i]);
+	}
+
+	fputc('\n', out);
+	bold(&o, "Advice\n");
+	fprintf(out, "  registration path: %s: %s\n", reg_path_name(a->path),
+		a->path_why ? a->path_why : "");
+	for (size_t i = 0; i < a->n_helm; i++)
+		fprintf(out, "  %s: --set %s=%s (%s)\n", a->helm[i].chart,
+			a->helm[i].key, a->helm[i].value, a->helm[i].why);
+	if (a->steps && a->steps[0]) {
+		fprintf(out, "  install order:\n");
+		for (size_t i = 0; a->steps[i]; i++)
+			fprintf(out, "    %zu. %s\n", i + 1, a->steps[i]);
+	}
+	if (a->first_gate)
+		fprintf(out, "  work on gate %s (%s) first\n", gate_key((enum gate)a->first_gate),
+			gate_name((enum gate)a->first_gate));
+	else
+		fprintf(out, "  every gate passes\n");
+
+	if (r->n_plan) {
+		fputc('\n', out);
+		bold(&o, "Fix plan\n");
+		for (size_t i = 0; i < r->n_plan; i++) {
+			const struct plan_step *s = &r->plan[i];
+
+			fprintf(out, "  %zu. [gate %s, %s] %s (", i + 1, gate_key(s->gate),
+				check_status_name(s->status), s->fix);
+			for (size_t k = 0; s->ids && s->ids[k]; k++)
+				fprintf(out, "%s%s", k ? ", " : "", s->ids[k]);
+			fputs(")\n", out);
+		}
+	}
+	if (r->needs_root)
+		fprintf(out, "\nSome facts need root (PCIe extended config space): run 'sudo gdrcheck check' to read them.\n");
+	if (f->notes && f->notes[0]) {
+		fputc('\n', out);
+		bold(&o, "Notes\n");
+		for (size_t i = 0; f->notes[i]; i++)
+			fprintf(out, "  %s\n", f->notes[i]);
+	}
+	return ferror(out) ? -EIO : 0;
+}

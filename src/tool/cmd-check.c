@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/checks/checks.h"
+#include "../lib/render/render.h"
+#include "../lib/topo/topo.h"
+#include "../lib/util/strutil.h"
+#include "cli.h"
+
+enum {
+	OPT_GATE = OPT_FIRST_COMMAND_OPT,
+	OPT_FAIL_ON,
+	OPT_ROCE_DSCP,
+	OPT_ROCE_PRIO,
+};
+
+static void check_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json] [--nvml] [INPUT]\n"
+		"\n"
+		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
+		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
+		"ports, rdma-core, /dev/infiniband), 3 Direct (GPU-NIC path, ACS, IOMMU, link\n"
+		"training, DMA-BUF or nvidia-peermem, NCCL settings). Every finding carries its\n"
+		"evidence and the fix; a numbered fix plan and the GPU Operator settings that\n"
+		"fit the node close the report. Facts that need root or a live probe are\n"
+		"'unknown', never a pass. This is the default command.\n"
+		"\n"
+		"Options:\n"
+		"      --gate G          show only gate G (1, 2, 3 or pod); earlier gates still\n"
+		"                        decide 'blocked by'\n"
+		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
+		"                        (default) or 'warn'; 'unknown' never counts\n"
+		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
+		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
+		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
+		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
+		"                        driver version) to live facts; never loads libcuda\n"
+		"  -h, --help            this help\n"
+		CLI_INPUT_HELP
+		"\n"
+		"Colour only on a terminal, never with NO_COLOR set.\n"
+		"Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error,\n"
+		"3 input unreadable or invalid.\n");
+}
+
+static int parse_gate(const char *s, unsigned *mask)
+{
+	if (strcmp(s, "1") == 0)
+		*mask = GATE_BIT(GATE_GPU);
+	else if (strcmp(s, "2") == 0)
+		*mask = GATE_BIT(GATE_RDMA);
+	else if (strcmp(s, "3") == 0)
+		*mask = GATE_BIT(GATE_DIRECT);
+	else if (strcmp(s, "pod") == 0)
+		*mask = GATE_BIT(GATE_POD);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_small(const char *s, int max, int *ret)
+{
+	int64_t v;
+
+	if (safe_atoi64(s, &v) < 0 || v < 0 || v > max)
+		return -EINVAL;
+	*ret = (int)v;
+	return 0;
+}
+
+static int usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "gdrcheck: %s '%s'\nTry 'gdrcheck check --help'.\n", what, arg);
+	return EXIT_USAGE;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "gate", required_argument, NULL, OPT_GATE },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "json", no_argument, NULL, 'j' },
+		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
+		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
+		{ "nvml", no_argument, NULL, OPT_NVML },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_OPTIONS,
+		{ 0 },
+	};
+	struct cli_input in = { 0 };
+	struct check_opts copts;
+	struct check_ctx ctx;
+	struct topo_report topo;
+	struct report rep;
+	struct facts f;
+	unsigned mask = GATE_MASK_ALL;
+	enum check_status fail_on = ST_FAIL;
+	bool json = false, nvml = false, color;
+	int c, rc, r;
+
+	check_opts_init(&copts);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		if (cli_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_GATE:
+			if (parse_gate(optarg, &mask) < 0)
+				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+			break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "fail") == 0)
+				fail_on = ST_FAIL;
+			else if (strcmp(optarg, "warn") == 0)
+				fail_on = ST_WARN;
+			else
+				return usage("--fail-on takes warn or fail, not", optarg);
+			break;
+		case OPT_ROCE_DSCP:
+			if (parse_small(optarg, 63, &copts.roce_dscp) < 0)
+				return usage("--roce-dscp takes 0-63, not", optarg);
+			break;
+		case OPT_ROCE_PRIO:
+			if (parse_small(optarg, 7, &copts.roce_prio) < 0)
+				return usage("--roce-prio takes 0-7, not", optarg);
+			break;
+		case OPT_NVML:
+			nvml = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			check_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("check", c, optopt, argv);
+		}
+	}
+	if (optind < argc)
+		return usage("unexpected argument", argv[optind]);
+
+	facts_init(&f);
+	rc = cli_load_facts(&in, &f);
+	if (!rc && nvml)
+		rc = cli_nvml_facts(&f);
+	if (rc) {
+		facts_release(&f);
+		return rc;
+	}
+	copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
+	r = topo_analyse(&f, &topo);
+	if (r < 0) {
+		cli_error("topology analysis failed: %s", strerror(-r));
+		topo_report_release(&topo);
+		facts_release(&f);
+		return EXIT_INPUT;
+	}
+	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
+	r = checks_run(&ctx, mask, &rep);
+	if (r < 0) {
+		cli_error("checks failed: %s", strerror(-r));
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (json) {
+		json_object *doc = render_report_json(&f, &rep);
+
+		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
+		json_object_put(doc);
+	} else {
+		const char *nc = getenv("NO_COLOR");
+
+		color = isatty(STDOUT_FILENO) && !(nc && *nc);
+		r = render_report_text(stdout, &f, &rep, color);
+	}
+	if (r >= 0 && fflush(stdout) != 0)
+		r = -EIO;
+	if (r < 0) {
+		cli_error("cannot write output: %s", strerror(-r));
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	rc = report_has(&rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
+out:
+	report_release(&rep);
+	topo_report_release(&topo);
+	facts_release(&f);
+	return rc;
+}

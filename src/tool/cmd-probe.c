@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/collect/collect-probe.h"
+#include "../lib/probe/probe.h"
+#include "../lib/render/render-probe.h"
+#include "../lib/render/render.h"
+#include "../lib/topo/topo.h"
+#include "../lib/util/strutil.h"
+#include "cli.h"
+
+static void probe_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck probe [--gpu N] [--nic NAME] [--json]\n"
+		"\n"
+		"Try GPUDirect RDMA for real on this node. For each GPU and its nearest RDMA\n"
+		"NIC (NCCL's path type), allocate %u MiB of device memory, export it as a\n"
+		"dma-buf (cuMemGetHandleForAddressRange) and register it on the NIC with\n"
+		"ibv_reg_dmabuf_mr, then register the device pointer itself with ibv_reg_mr\n"
+		"(the nvidia-peermem path). Also reads CUDA attributes 116/124 per GPU, NVML\n"
+		"(NVLink, C2C, BAR1, driver version) and, per RDMA device, its attributes,\n"
+		"port states and NCCL's dma-buf probe (ibv_reg_dmabuf_mr with fd -1).\n"
+		"\n"
+		"This loads libcuda and creates a CUDA context on each probed GPU (a few MiB\n"
+		"of memory for a moment): the other commands never do. Everything it\n"
+		"allocates is freed before it exits. Live node only.\n"
+		"\n"
+		"Options:\n"
+		"      --gpu N           probe GPU N only (index as in 'gdrcheck topo')\n"
+		"      --nic NAME        register on RDMA device NAME (e.g. mlx5_0) instead of\n"
+		"                        each GPU's nearest NICs\n"
+		"  -j, --json            one JSON document (schema gdrcheck.probe/1)\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 every probed pair has a working path (dma-buf or peermem),\n"
+		"1 a probed pair has none, 2 usage error, 3 nothing could be probed (no GPU,\n"
+		"no RDMA NIC, libcuda or libibverbs missing, or every attempt failed to run).\n",
+		PROBE_DEFAULT_SIZE >> 20);
+}
+
+static int copy_notes(struct facts *f)
+{
+	for (size_t i = 0; f->probe.notes && f->probe.notes[i]; i++)
+		if (facts_note(f, "%s", f->probe.notes[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+int cli_nvml_facts(struct facts *f)
+{
+	const struct nvml_table *t = NULL;
+	const char *why = NULL;
+	int r;
+
+	if (f->source != SOURCE_LIVE) {
+		cli_error("--nvml asks the driver of this node; it does not apply to --root/--facts input, ignoring");
+		return 0;
+	}
+	r = nvml_table_load(&t, &why);
+	r = probe_lib_record(&f->probe.nvml, r, why);
+	if (r >= 0)
+		r = collect_probe_nvml(t, f);
+	if (r >= 0)
+		r = copy_notes(f);
+	if (r < 0) {
+		cli_error("NVML collection failed: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* Load the three libraries and ask each what it knows. */
+static int collect_live(struct facts *f, const struct ibv_table **ibv,
+			const struct cuda_table **cuda)
+{
+	const struct nvml_table *nvml = NULL;
+	const char *why = NULL;
+	int r;
+
+	r = nvml_table_load(&nvml, &why);
+	r = probe_lib_record(&f->probe.nvml, r, why);
+	if (r >= 0)
+		r = collect_probe_nvml(nvml, f);
+	if (r < 0)
+		return r;
+	r = cuda_table_load(cuda, &why);
+	r = probe_lib_record(&f->probe.cuda, r, why);
+	if (r >= 0)
+		r = collect_probe_cuda(*cuda, f);
+	if (r < 0)
+		return r;
+	r = ibv_table_load(ibv, &why);
+	r = probe_lib_record(&f->probe.ibverbs, r, why);
+	if (r >= 0)
+		r = collect_probe_verbs(*ibv, f);
+	return r;
+}
+
+static int probe_exit(const struct facts *f)
+{
+	struct probe_summary s;
+
+	probe_summarise(&f->probe, &s);
+	if (s.failing)
+		return EXIT_FINDINGS;
+	if (s.unknown || !s.pairs) {
+		if (!f->n_gpus)
+			cli_error("nothing probed: no NVIDIA GPU on this node");
+		else if (!f->n_nics)
+			cli_error("registration not probed: no RDMA NIC on this node (the GPU side was probed)");
+		else
+			cli_error("%zu of %zu pairs could not be probed: see the notes", s.unknown,
+				  s.pairs);
+		return EXIT_INPUT;
+	}
+	return EXIT_CLEAN;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "gpu", required_argument, NULL, OPT_FIRST_COMMAND_OPT },
+		{ "nic", required_argument, NULL, OPT_FIRST_COMMAND_OPT + 1 },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct probe_opts po = { .gpu = -1 };
+	struct cli_input in = { 0 };
+	const struct ibv_table *ibv = NULL;
+	const struct cuda_table *cuda = NULL;
+	struct topo_report rep;
+	struct facts f;
+	bool json = false;
+	int64_t v;
+	int c, rc, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FIRST_COMMAND_OPT:
+			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096) {
+				cli_error("--gpu needs a GPU index, not '%s'", optarg);
+				fprintf(stderr, "Try 'gdrcheck probe --help'.\n");
+				return EXIT_USAGE;
+			}
+			po.gpu = (int)v;
+			break;
+		case OPT_FIRST_COMMAND_OPT + 1:
+			po.nic = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			probe_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("probe", c, optopt, argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		fprintf(stderr, "Try 'gdrcheck probe --help'.\n");
+		return EXIT_USAGE;
+	}
+
+	facts_init(&f);
+	rc = cli_load_facts(&in, &f);
+	if (rc) {
+		facts_release(&f);
+		return rc;
+	}
+	/* Choose the pairs from the PCI tree before loading any library. */
+	r = topo_analyse(&f, &rep);
+	if (r >= 0)
+		r = probe_select(&f, &rep, &po);
+	topo_report_release(&rep);
+	if (r == -EINVAL || r == -ENXIO) {
+		if (r == -EINVAL)
+			cli_error("--gpu %d: this node has %zu GPU%s", po.gpu,
+				  f.n_gpus, f.n_gpus == 1 ? "" : "s");
+		else
+			cli_error("--nic '%s': no RDMA device of that name on this node",
+				  po.nic);
+		facts_release(&f);
+		return EXIT_USAGE;
+	}
+	if (r >= 0)
+		r = collect_live(&f, &ibv, &cuda);
+	if (r >= 0)
+		r = probe_run(ibv, cuda, &f, &po);
+	if (r < 0) {
+		cli_error("probe failed: %s", strerror(-r));
+		facts_release(&f);
+		return EXIT_INPUT;
+	}
+	if (json) {
+		json_object *doc = render_probe_json(&f);
+
+		r = render_json_print(stdout, doc);
+		json_object_put(doc);
+	} else {
+		r = render_probe_text(stdout, &f);
+	}
+	if (r < 0) {
+		cli_error("cannot write output: %s", strerror(-r));
+		facts_release(&f);
+		return EXIT_INPUT;
+	}
+	fflush(stdout);
+	rc = probe_exit(&f);
+	facts_release(&f);
+	return rc;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# gdrcheck check end to end: a root with no GPU and no NIC gives an honest
+# report (gate 1 fails), not an error; usage and input errors keep their
+# exit codes; check is the default command.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+mkdir -p "$tmp/root/sys/bus/pci/devices" "$tmp/root/proc" "$tmp/root/dev"
+
+"$bin" check --root "$tmp/root" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "empty root: exit $rc, want 1"
+grep -q '^Gate 1 GPU: fail' "$tmp/out" || fail "empty root: no 'Gate 1 GPU: fail'"
+grep -q 'no NVIDIA GPU' "$tmp/out" || fail "empty root: no 'no NVIDIA GPU'"
+grep -q '^Fix plan' "$tmp/out" || fail "empty root: no fix plan"
+[ -s "$tmp/err" ] && fail "empty root: stderr not empty: $(cat "$tmp/err")"
+grep -q "$(printf '\033')" "$tmp/out" && fail "colour written to a file"
+
+# a root whose PCI bus cannot be listed: unknown, never "no GPU"
+mkdir -p "$tmp/bare"
+"$bin" check --root "$tmp/bare" >"$tmp/out" 2>/dev/null
+grep -q 'unknown *gpu.present' "$tmp/out" || fail "bare root: gpu.present not unknown"
+
+# default command, JSON, one document
+"$bin" --root "$tmp/root" --json >"$tmp/json"
+rc=$?
+[ "$rc" -eq 1 ] || fail "--json: exit $rc, want 1"
+python3 - "$tmp/json" <<'PY' || fail "--json: not a gdrcheck.report/1 document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gdrcheck.report/1"
+assert [g["gate"] for g in d["gates"]] == ["1", "2", "3", "pod"]
+assert d["gates"][0]["status"] == "fail"
+ids = [c["id"] for c in d["checks"]]
+assert "gpu.present" in ids and "direct.regpath" in ids
+for c in d["checks"]:
+    for k in ("id", "gate", "status", "verdict", "evidence", "fix", "items"):
+        assert k in c, (c["id"], k)
+assert d["plan"][0]["step"] == 1
+PY
+
+# --gate: only that gate decides the exit status
+"$bin" --gate 3 --root "$tmp/root" >"$tmp/out"
+rc=$?
+[ "$rc" -eq 0 ] || fail "--gate 3: exit $rc, want 0"
+grep -q '^Gate 3 Direct: skip.*blocked by gate 1' "$tmp/out" || fail "--gate 3: no 'blocked by gate 1'"
+grep -q '^Gate 1' "$tmp/out" && fail "--gate 3 shows gate 1"
+
+"$bin" check --gate 9 --root "$tmp/root" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--gate 9: want exit 2"
+"$bin" check --fail-on maybe >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--fail-on maybe: want exit 2"
+"$bin" check --roce-dscp 64 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--roce-dscp 64: want exit 2"
+"$bin" check --root "$tmp/does-not-exist" >/dev/null 2>&1
+[ $? -eq 3 ] || fail "missing root: want exit 3"
+"$bin" check --help | grep -q 'gdrcheck.report/1' || fail "--help"
+echo ok

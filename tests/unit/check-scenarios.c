@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: MIT */
+#include "check-scenarios.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strv.h"
+
+/* Test setup must not vanish under NDEBUG. */
+#define must(x)                                                                \
+	do {                                                                   \
+		if (!(x))                                                      \
+			abort();                                               \
+	} while (0)
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	must(p);
+	return p;
+}
+
+static void sset(struct fact_str *s, const char *v)
+{
+	must(fact_str_set(s, v) == 0);
+}
+
+static void numa_key_host(char *host, size_t size, const char *bdf)
+{
+	snprintf(host, size, "pci%.7s", bdf); /* "pci0000:15" */
+}
+
+/* One PCI function; returns its index. Links are fixed by facts_sort. */
+static int sc_pci(struct facts *f, const char *bdf, const char *parent,
+		  int cls, int ven, int dev, int numa, const char *host)
+{
+	struct pci_dev *p;
+
+	f->pci = xrealloc(f->pci, (f->n_pci + 1) * sizeof(*f->pci));
+	p = &f->pci[f->n_pci];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->bdf, sizeof(p->bdf), "%s", bdf);
+	snprintf(p->parent, sizeof(p->parent), "%s", parent ? parent : "");
+	numa_key_host(p->host, sizeof(p->host), host);
+	p->parent_idx = -1;
+	fact_int_set(&p->class_code, cls);
+	fact_int_set(&p->vendor, ven);
+	fact_int_set(&p->device, dev);
+	fact_int_set(&p->subsys_vendor, ven);
+	fact_int_set(&p->subsys_device, 0x0001);
+	fact_int_set(&p->numa_node, numa);
+	fact_int_set(&p->cur_speed, 320);
+	fact_int_set(&p->max_speed, 320);
+	fact_int_set(&p->cur_width, 16);
+	fact_int_set(&p->max_width, 16);
+	return (int)f->n_pci++;
+}
+
+static void sc_bridge(struct facts *f, const char *bdf, const char *parent,
+		      int numa, const char *host)
+{
+	sc_pci(f, bdf, parent, 0x060400, parent ? 0x10b5 : 0x8086,
+	       parent ? 0xc010 : 0x352a, numa, host);
+}
+
+static struct pci_dev *pci_of(struct facts *f, const char *bdf)
+{
+	for (size_t i = 0; i < f->n_pci; i++)
+		if (strcmp(f->pci[i].bdf, bdf) == 0)
+			return &f->pci[i];
+	abort();
+	return NULL;
+}
+
+static void sc_gpu(struct facts *f, const char *bdf, const char *parent,
+		   int numa, const char *host, int dev, const char *name,
+		   enum gpu_arch arch, int cc, bool geforce, long long bar1)
+{
+	struct gpu *g;
+	struct pci_dev *p;
+
+	sc_pci(f, bdf, parent, 0x030200, 0x10de, dev, numa, host);
+	p = pci_of(f, bdf);
+	sset(&p->driver, "nvidia");
+	f->gpus = xrealloc(f->gpus, (f->n_gpus + 1) * sizeof(*f->gpus));
+	g = &f->gpus[f->n_gpus];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->bdf, sizeof(g->bdf), "%s", bdf);
+	g->pci = -1;
+	g->name = strdup(name);
+	g->arch = arch;
+	g->cc = cc;
+	g->geforce = geforce;
+	sset(&g->model, name);
+	fact_int_set(&g->minor, (int64_t)f->n_gpus);
+	fact_int_set(&g->bar1_bytes, bar1);
+	fact_int_set(&g->numa, numa);
+	f->n_gpus++;
+}
+
+static void sc_nic(struct facts *f, const char *name, const char *bdf,
+		   const char *parent, int numa, const char *host, int ven,
+		   int dev, const char *drv, const char *netdev,
+		   const char *ll, const char *rate, int gbps)
+{
+	struct nic *n;
+	struct pci_dev *p;
+
+	sc_pci(f, bdf, parent, 0x020000, ven, dev, numa, host);
+	p = pci_of(f, bdf);
+	sset(&p->driver, drv);
+	f->nics = xrealloc(f->nics, (f->n_nics + 1) * sizeof(*f->nics));
+	n = &f->nics[f->n_nics];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
+	n->pci = -1;
+	n->netdevs = calloc(1, sizeof(char *));
+	must(n->netdevs);
+	if (netdev)
+		must(strv_push(&n->netdevs, NULL, netdev) == 0);
+	sset(&n->node_type, "1: CA");
+	sset(&n->fw_ver, ven == 0x15b3 ? "28.39.1002" : "1.3429.0");
+	n->ports = calloc(1, sizeof(*n->ports));
+	must(n->ports);
+	n->n_ports = 1;
+	n->ports[0].num = 1;
+	fact_int_set(&n->ports[0].state, 4);
+	fact_int_set(&n->ports[0].phys_state, 5);
+	sset(&n->ports[0].link_layer, ll);
+	sset(&n->ports[0].rate, rate);
+	fact_int_set(&n->ports[0].rate_gbps, gbps);
+	fact_int_set(&n->numa, numa);
+	f->n_nics++;
+}
+
+struct kmod *sc_mod(struct facts *f, const char *name, bool present)
+{
+	struct host_facts *h = &f->host;
+	struct kmod *m;
+
+	for (size_t i = 0; i < h->n_mods; i++)
+		if (strcmp(h->mods[i].name, name) == 0) {
+			h->mods[i].present = present;
+			return &h->mods[i];
+		}
+	h->mods = xrealloc(h->mods, (h->n_mods + 1) * sizeof(*h->mods));
+	m = &h->mods[h->n_mods++];
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(name);
+	m->present = present;
+	fact_str_fail(&m->version, -ENOENT);
+	return m;
+}
+
+void sc_nccl(struct facts *f, const char *name, const char *value)
+{
+	struct nccl_setting *s;
+
+	f->nccl = xrealloc(f->nccl, (f->n_nccl + 1) * sizeof(*f->nccl));
+	s = &f->nccl[f->n_nccl++];
+	s->name = strdup(name);
+	s->value = strdup(value);
+	s->source = strdup("environment");
+}
+
+void sc_name_list(struct name_list *l, const char *const *names)
+{
+	strv_free(l->names);
+	l->names = calloc(1, sizeof(char *));
+	must(l->names);
+	for (size_t i = 0; names && names[i]; i++)
+		must(strv_push(&l->names, NULL, names[i]) == 0);
+	fact_int_set(&l->listed, 1);
+}
+
+static void sc_chardevs(struct chardev_list *l, const char *prefix,
+			const struct facts *f)
+{
+	fact_int_set(&l->listed, 1);
+	l->v = calloc(f->n_nics + 1, sizeof(*l->v));
+	must(l->v);
+	for (size_t i = 0; i < f->n_nics; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s%zu", prefix, i);
+		l->v[i].name = strdup(name);
+		sset(&l->v[i].ibdev, f->nics[i].name);
+		if (strcmp(prefix, "umad") == 0)
+			fact_int_set(&l->v[i].port, 1);
+		l->n++;
+	}
+}
+
+/* /dev and /sys/class nodes for every GPU and NIC. */
+static void sc_devnodes(struct facts *f)
+{
+	struct host_facts *h = &f->host;
+	char **dev = calloc(1, sizeof(char *)), **ib = calloc(1, sizeof(char *));
+
+	must(dev && ib);
+	must(strv_push(&dev, NULL, "nvidia-uvm") == 0);
+	must(strv_push(&dev, NULL, "nvidia-uvm-tools") == 0);
+	must(strv_push(&dev, NULL, "nvidiactl") == 0);
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "nvidia%zu", i);
+		must(strv_push(&dev, NULL, n) == 0);
+	}
+	must(strv_push(&ib, NULL, "rdma_cm") == 0);
+	for (size_t i = 0; i < f->n_nics; i++) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "uverbs%zu", i);
+		must(strv_push(&ib, NULL, n) == 0);
+		snprintf(n, sizeof(n), "umad%zu", i);
+		must(strv_push(&ib, NULL, n) == 0);
+	}
+	strv_free(h->dev_nvidia.names);
+	strv_free(h->dev_infiniband.names);
+	h->dev_nvidia.names = dev;
+	fact_int_set(&h->dev_nvidia.listed, 1);
+	h->dev_infiniband.names = ib;
+	fact_int_set(&h->dev_infiniband.listed, 1);
+	sc_chardevs(&h->uverbs, "uverbs", f);
+	sc_chardevs(&h->umad, "umad", f);
+}
+
+/* ACS of every bridge: capability present, control @ctrl. */
+static void sc_acs_all(struct facts *f, int ctrl, bool readable)
+{
+	struct host_facts *h = &f->host;
+
+	for (size_t i = 0; i < f->n_pci; i++) {
+		struct pci_acs *a;
+
+		if (f->pci[i].class_code.v != 0x060400)
+			continue;
+		h->acs = xrealloc(h->acs, (h->n_acs + 1) * sizeof(*h->acs));
+		a = &h->acs[h->n_acs++];
+		memset(a, 0, sizeof(*a));
+		snprintf(a->bdf, sizeof(a->bdf), "%s", f->pci[i].bdf);
+		if (!readable) {
+			fact_int_fail(&a->cap, -EACCES);
+			fact_int_fail(&a->ctrl, -EACCES);
+		} else if (!f->pci[i].parent[0]) {
+			/* root ports here carry no ACS capability */
+			fact_int_fail(&a->cap, -EOPNOTSUPP);
+			fact_int_fail(&a->ctrl, -EOPNOTSUPP);
+		} else {
+			fact_int_set(&a->cap, 0x5f);
+			fact_int_set(&a->ctrl, ctrl);
+		}
+	}
+}
+
+/* Every GPU and NIC in its own IOMMU group of @type (NULL: no IOMMU). */
+static void sc_iommu(struct facts *f, const char *type)
+{
+	struct host_facts *h = &f->host;
+	static const char *const dmar[] = { "dmar0", "dmar1", NULL };
+	int id = 10;
+
+	if (!type) {
+		sc_name_list(&h->iommu_units, NULL);
+		return;
+	}
+	sc_name_list(&h->iommu_units, dmar);
+	for (size_t i = 0; i < f->n_pci; i++) {
+		struct pci_dev *p = &f->pci[i];
+		struct iommu_group *g;
+		char buf[16];
+
+		if (p->class_code.v == 0x060400)
+			continue;
+		snprintf(buf, sizeof(buf), "%d", id++);
+		sset(&p->iommu_group, buf);
+		h->iommu_groups = xrealloc(h->iommu_groups,
+					   (h->n_iommu_groups + 1) * sizeof(*h->iommu_groups));
+		g = &h->iommu_groups[h->n_iommu_groups++];
+		memset(g, 0, sizeof(*g));
+		g->id = strdup(buf);
+		sset(&g->type, type);
+	}
+}
+
+static void sc_host(struct facts *f, const char *hostname, const char *os_id,
+		    const char *os_ver, const char *kernel, const char *nvver)
+{
+	struct host_facts *h = &f->host;
+
+	f->source = SOURCE_ROOT;
+	sset(&h->hostname, hostname);
+	sset(&h->os_id, os_id);
+	sset(&h->os_version_id, os_ver);
+	sset(&h->kernel_release, kernel);
+	sset(&h->cmdline, "BOOT_IMAGE=/vmlinuz ro iommu=pt");
+	sset(&h->nvidia_version, nvver);
+	fact_int_fail(&h->peer_nv_mem, -ENOENT);
+	fact_int_fail(&h->peer_nv_mem_nc, -ENOENT);
+	fact_int_fail(&h->peer_module, -ENOENT);
+	fact_int_fail(&h->memory_peers, -ENOENT);
+	sset(&h->libibverbs, "/usr/lib64/libibverbs.so.1");
+	/* ib_core's netns_mode parameter: the RDMA netns mode (shared) */
+	fact_int_set(&f->roce.netns_mode_param, 1);
+	sset(&h->nvidia_params, "EnableResizableBar: 0\nDmaRemapPeerMmio: 1\nGrdmaPciTopoCheckOverride: 0");
+	{
+		static const char *const base[] = { "nvidia", "nvidia_uvm",
+						    "nvidia_modeset", "ib_core",
+						    "ib_uverbs", "ib_umad",
+						    "rdma_cm", "rdma_ucm", NULL };
+
+		for (size_t i = 0; base[i]; i++)
+			sc_mod(f, base[i], true);
+	}
+}
+
+static void sc_finish(struct facts *f)
+{
+	free(f->source_path);
+	f->source_path = strdup("scenario");
+	facts_sort(f);
+}
+
+#define OPEN_580 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 25 00:00:00 UTC 2025"
+#define OPEN_570 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.195.03  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Sat Sep 20 00:47:16 UTC 2025"
+#define PROP_535 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.216.03  Thu Apr  3 01:14:19 UTC 2025"
+
+/*
+ * The seed PoC node: RHEL 10.2, 8x B300 (each under its own PCIe switch),
+ * one dual-port E810 (ice + irdma) on a CPU root port of socket 0, inbox
+ * rdma-core, open module R580.
+ */
+static void build_seed2(struct facts *f)
+{
+	static const char *const prov[] = { "bnxt_re", "efa", "irdma", "mana", "mlx5", NULL };
+	static const char *const rp[] = { "0000:15:01.0", "0000:37:01.0", "0000:48:01.0",
+					  "0000:59:01.0", "0000:97:01.0", "0000:b7:01.0",
+					  "0000:c8:01.0", "0000:d9:01.0" };
+
+	facts_init(f);
+	sc_host(f, "gpu-node-01", "rhel", "10.2", "6.12.0-211.el10.x86_64", OPEN_580);
+	for (int i = 0; i < 8; i++) {
+		char up[16], down[16], gpu[16];
+		int bus = (int)strtol(rp[i] + 5, NULL, 16);
+		int numa = i < 4 ? 0 : 1;
+
+		snprintf(up, sizeof(up), "0000:%02x:00.0", bus + 1);
+		snprintf(down, sizeof(down), "0000:%02x:00.0", bus + 2);
+		snprintf(gpu, sizeof(gpu), "0000:%02x:00.0", bus + 3);
+		sc_bridge(f, rp[i], NULL, numa, rp[i]);
+		sc_bridge(f, up, rp[i], numa, rp[i]);
+		sc_bridge(f, down, up, numa, rp[i]);
+		sc_gpu(f, gpu, down, numa, rp[i], 0x3182, "NVIDIA B300 SXM6 AC",
+		       GPU_ARCH_BLACKWELL, 103, false, 512LL << 30);
+	}
+	sc_bridge(f, "0000:6a:01.0", NULL, 0, "0000:6a:01.0");
+	sc_nic(f, "irdma0", "0000:6b:00.0", "0000:6a:01.0", 0, "0000:6a:01.0",
+	       0x8086, 0x159b, "ice", "ens5f0np0", "Ethernet", "100 Gb/sec (4X EDR)", 100);
+	sc_nic(f, "irdma1", "0000:6b:00.1", "0000:6a:01.0", 0, "0000:6a:01.0",
+	       0x8086, 0x159b, "ice", "ens5f1np1", "Ethernet", "100 Gb/sec (4X EDR)", 100);
+	sc_mod(f, "ice", true);
+	sc_mod(f, "irdma", true);
+	fact_int_set(&f->host.peer_api, 0);
+	sset(&f->host.rdma_core_version, "57.0");
+	sc_name_list(&f->host.rdma_providers, prov);
+	sc_finish(f);
+	sc_devnodes(f);
+	sc_acs_all(f, 0, true);
+	sc_iommu(f, "identity");
+}
+
+/* Turn the RDMA devices into plain network functions (no RDMA driver). */
+void sc_drop_nics(struct facts *f, bool as_netfns)
+{
+	for (size_t i = 0; i < f->n_nics; i++) {
+		struct nic *n = &f->nics[i];
+
+		if (as_netfns) {
+			struct netfn *nf;
+			const struct pci_dev *p = facts_pci(f, n->pci);
+
+			f->netfns = xrealloc(f->netfns, (f->n_netfns + 1) * sizeof(*f->netfns));
+			nf = &f->netfns[f->n_netfns++];
+			memset(nf, 0, sizeof(*nf));
+			snprintf(nf->bdf, sizeof(nf->bdf), "%s", n->bdf);
+			nf->pci = n->pci;
+			nf->netdevs = strv_copy(n->netdevs);
+			if (p && fact_str_ok(&p->driver))
+				sset(&nf->driver, p->driver.v);
+		}
+		strv_free(n->netdevs);
+		fact_str_release(&n->node_type);
+		fact_str_release(&n->fw_ver);
+		for (size_t k = 0; k < n->n_ports; k++) {
+			fact_str_release(&n->ports[k].link_layer);
+			fact_str_release(&n->ports[k].rate);
+		}
+		free(n->ports);
+	}
+	free(f->nics);
+	f->nics = NULL;
+	f->n_nics = 0;
+}
+
+static void build_irdma_missing(struct facts *f)
+{
+	build_seed2(f);
+	sc_mod(f, "irdma", false);
+	sc_drop_nics(f, true);
+	/* no RDMA device: no uverbs/umad either */
+	for (size_t i = 0; i < f->host.uverbs.n; i++) {
+		free(f->host.uverbs.v[i].name);
+		fact_str_release(&f->host.uverbs.v[i].ibdev);
+	}
+	f->host.uverbs.n = 0;
+}
+
+/*
+ * HGX H100: 8 GPUs, each sharing a PCIe switch with a ConnectX-7 (PIX),
+ * Ubuntu 22.04, DOCA-OFED, open module R570, nvidia_peermem loaded.
+ */
+static void build_hgx(struct facts *f, const char *nvver, bool doca)
+{
+	static const char *const prov[] = { "mlx5", NULL };
+
+	facts_init(f);
+	sc_host(f, "hgx-h100-01", "ubuntu", "22.04", "5.15.0-122-generic", nvver);
+	for (int i = 0; i < 8; i++) {
+		char rpb[16], up[16], d1[16], d2[16], gpu[16], nic[16], name[16], nd[16];
+		int bus = 0x10 + i * 0x20, numa = i < 4 ? 0 : 1;
+
+		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", bus);
+		snprintf(up, sizeof(up), "0000:%02x:00.0", bus + 1);
+		snprintf(d1, sizeof(d1), "0000:%02x:00.0", bus + 2);
+		snprintf(d2, sizeof(d2), "0000:%02x:01.0", bus + 2);
+		snprintf(gpu, sizeof(gpu), "0000:%02x:00.0", bus + 3);
+		snprintf(nic, sizeof(nic), "0000:%02x:00.0", bus + 4);
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		snprintf(nd, sizeof(nd), "ibp%ds0", bus + 4);
+		sc_bridge(f, rpb, NULL, numa, rpb);
+		sc_bridge(f, up, rpb, numa, rpb);
+		sc_bridge(f, d1, up, numa, rpb);
+		sc_bridge(f, d2, up, numa, rpb);
+		sc_gpu(f, gpu, d1, numa, rpb, 0x2330, "NVIDIA H100 80GB HBM3",
+		       GPU_ARCH_HOPPER, 90, false, 128LL << 30);
+		sc_nic(f, name, nic, d2, numa, rpb, 0x15b3, 0x1021, "mlx5_core", nd,
+		       "InfiniBand", "400 Gb/sec (4X NDR)", 400);
+	}
+	sc_mod(f, "mlx5_core", true);
+	sc_mod(f, "mlx5_ib", true);
+	if (doca) {
+		struct kmod *m = sc_mod(f, "mlx_compat", true);
+
+		(void)m;
+		sset(&sc_mod(f, "mlx5_core", true)->version, "24.10-1.1.4");
+		fact_int_set(&f->host.peer_api, 1);
+		sset(&f->host.peer_api_module, "ib_core");
+		fact_int_set(&f->host.memory_peers, 1);
+		sc_mod(f, "nvidia_peermem", true);
+		fact_int_set(&f->host.peer_module, 1);
+		fact_int_set(&f->host.peer_nv_mem, 1);
+	} else {
+		fact_int_set(&f->host.peer_api, 0);
+	}
+	sset(&f->host.rdma_core_version, doca ? "2410mlnx54.0" : "50.0");
+	sc_name_list(&f->host.rdma_providers, prov);
+	sset(&f->host.libibverbs, "/usr/lib/x86_64-linux-gnu/libibverbs.so.1");
+	sc_finish(f);
+	sc_devnodes(f);
+	sc_acs_all(f, 0, true);
+	sc_iommu(f, NULL);
+}
+
+static void build_hgx_doca(struct facts *f)
+{
+	build_hgx(f, OPEN_570, true);
+}
+
+/* Hopper on the proprietary module, inbox mlx5: no DMA-BUF, no peermem. */
+static void build_hopper_proprietary(struct facts *f)
+{
+	build_hgx(f, PROP_535, false);
+}
+
+/* nvidia_peermem present while ib_core is the inbox one. */
+static void build_peermem_inbox(struct facts *f)
+{
+	build_hgx(f, PROP_535, false);
+	sc_mod(f, "nvidia_peermem", true);
+	fact_int_set(&f->host.peer_module, 1);
+}
+
+static void build_acs_redirect(struct facts *f)
+{
+	build_hgx(f, OPEN_570, true);
+	/* Request + Completion redirect (and SV, UF) on the switch ports */
+	for (size_t i = 0; i < f->host.n_acs; i++)
+		if (f->host.acs[i].ctrl.state == FACT_OK)
+			f->host.acs[i].ctrl.v = 0x1d;
+}
+
+static void build_acs_nonroot(struct facts *f)
+{
+	build_hgx(f, OPEN_570, true);
+	free(f->host.acs);
+	f->host.acs = NULL;
+	f->host.n_acs = 0;
+	sc_acs_all(f, 0, false);
+}
+
+static void build_iommu_dma(struct facts *f)
+{
+	build_hgx(f, OPEN_570, true);
+	sset(&f->host.cmdline, "BOOT_IMAGE=/vmlinuz ro intel_iommu=on");
+	sc_iommu(f, "DMA-FQ");
+}
+
+/* PCIe server: 4 L40S and 2 ConnectX-7, each on its own CPU root port. */
+static void build_phb_only(struct facts *f)
+{
+	static const char *const prov[] = { "mlx5", NULL };
+
+	facts_init(f);
+	sc_host(f, "pcie-l40s-01", "ubuntu", "24.04", "6.8.0-45-generic", OPEN_570);
+	for (int i = 0; i < 4; i++) {
+		char rpb[16], gpu[16];
+
+		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", 0x10 + i * 0x10);
+		snprintf(gpu, sizeof(gpu), "0000:%02x:00.0", 0x11 + i * 0x10);
+		sc_bridge(f, rpb, NULL, 0, "0000:00:00.0");
+		sc_gpu(f, gpu, rpb, 0, "0000:00:00.0", 0x26b9, "NVIDIA L40S",
+		       GPU_ARCH_ADA, 89, false, 64LL << 30);
+	}
+	for (int i = 0; i < 2; i++) {
+		char rpb[16], nic[16], name[16], nd[16];
+
+		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", 0x60 + i * 0x10);
+		snprintf(nic, sizeof(nic), "0000:%02x:00.0", 0x61 + i * 0x10);
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		snprintf(nd, sizeof(nd), "ens%df0np0", i + 1);
+		sc_bridge(f, rpb, NULL, 0, "0000:00:00.0");
+		sc_nic(f, name, nic, rpb, 0, "0000:00:00.0", 0x15b3, 0x1021,
+		       "mlx5_core", nd, "Ethernet", "200 Gb/sec (4X HDR)", 200);
+	}
+	sc_mod(f, "mlx5_core", true);
+	sc_mod(f, "mlx5_ib", true);
+	fact_int_set(&f->host.peer_api, 0);
+	sset(&f->host.rdma_core_version, "50.0");
+	sc_name_list(&f->host.rdma_providers, prov);
+	sc_finish(f);
+	sc_devnodes(f);
+	sc_acs_all(f, 0, true);
+	sc_iommu(f, NULL);
+}
+
+/* A GeForce box: 2x RTX 4090 sharing a switch with a ConnectX-6. */
+static void build_geforce(struct facts *f)
+{
+	static const char *const prov[] = { "mlx5", NULL };
+
+	facts_init(f);
+	sc_host(f, "rtx-box", "ubuntu", "24.04", "6.8.0-45-generic", OPEN_570);
+	sc_bridge(f, "0000:00:01.0", NULL, 0, "0000:00:01.0");
+	sc_bridge(f, "0000:01:00.0", "0000:00:01.0", 0, "0000:00:01.0");
+	sc_bridge(f, "0000:02:00.0", "0000:01:00.0", 0, "0000:00:01.0");
+	sc_bridge(f, "0000:02:01.0", "0000:01:00.0", 0, "0000:00:01.0");
+	sc_bridge(f, "0000:02:02.0", "0000:01:00.0", 0, "0000:00:01.0");
+	sc_gpu(f, "0000:03:00.0", "0000:02:00.0", 0, "0000:00:01.0", 0x2684,
+	       "NVIDIA GeForce RTX 4090", GPU_ARCH_ADA, 89, true, 256LL << 20);
+	sc_gpu(f, "0000:04:00.0", "0000:02:01.0", 0, "0000:00:01.0", 0x2684,
+	       "NVIDIA GeForce RTX 4090", GPU_ARCH_ADA, 89, true, 256LL << 20);
+	sc_nic(f, "mlx5_0", "0000:05:00.0", "0000:02:02.0", 0, "0000:00:01.0",
+	       0x15b3, 0x101d, "mlx5_core", "enp5s0f0np0", "Ethernet",
+	       "100 Gb/sec (4X EDR)", 100);
+	sc_mod(f, "mlx5_core", true);
+	sc_mod(f, "mlx5_ib", true);
+	fact_int_set(&f->host.peer_api, 0);
+	sset(&f->host.rdma_core_version, "50.0");
+	sc_name_list(&f->host.rdma_providers, prov);
+	sc_finish(f);
+	sc_devnodes(f);
+	sc_acs_all(f, 0, true);
+	sc_iommu(f, NULL);
+}
+
+/* No GPU, no RDMA NIC: a plain VM. */
+static void build_empty(struct facts *f)
+{
+	facts_init(f);
+	f->source = SOURCE_ROOT;
+	sset(&f->host.hostname, "plain-vm");
+	sset(&f->host.kernel_release, "6.8.0-45-generic");
+	sset(&f->host.os_id, "ubuntu");
+	fact_str_fail(&f->host.nvidia_version, -ENOENT);
+	sc_bridge(f, "0000:00:01.0", NULL, 0, "0000:00:01.0");
+	sc_pci(f, "0000:01:00.0", "0000:00:01.0", 0x020000, 0x1af4, 0x1041, 0,
+	       "0000:00:01.0");
+	sc_mod(f, "nvidia", false);
+	sc_finish(f);
+}
+
+const struct scenario scenarios[] = {
+	{ "seed2-b300-e810", build_seed2 },
+	{ "irdma-missing", build_irdma_missing },
+	{ "hopper-proprietary", build_hopper_proprietary },
+	{ "peermem-inbox", build_peermem_inbox },
+	{ "acs-redirect", build_acs_redirect },
+	{ "acs-nonroot", build_acs_nonroot },
+	{ "iommu-dma", build_iommu_dma },
+	{ "phb-only", build_phb_only },
+	{ "geforce", build_geforce },
+	{ "hgx-h100-doca", build_hgx_doca },
+	{ "empty", build_empty },
+	{ NULL, NULL },
+};
+
+const struct scenario *scenario_find(const char *name)
+{
+	for (size_t i = 0; scenarios[i].name; i++)
+		if (strcmp(scenarios[i].name, name) == 0)
+			return &scenarios[i];
+	return NULL;
+}
+
+void scenario_build(const char *name, struct facts *f)
+{
+	const struct scenario *s = scenario_find(name);
+
+	must(s);
+	s->build(f);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+
+#include "model/facts.h"
+
+/*
+ * Hand-built facts for the check tests: the machines the readiness report
+ * must judge (the seed PoC node, a healthy HGX, broken variants). Each
+ * builder fills @f completely; release it with facts_release().
+ */
+
+typedef void (*scenario_fn)(struct facts *f);
+
+struct scenario {
+	const char *name;
+	scenario_fn build;
+};
+
+/* All scenarios, NULL-terminated by name. */
+extern const struct scenario scenarios[];
+
+const struct scenario *scenario_find(const char *name);
+/* Build the named scenario into @f (asserts it exists). */
+void scenario_build(const char *name, struct facts *f);
+
+/* Helpers the tests use to vary a scenario. */
+struct kmod *sc_mod(struct facts *f, const char *name, bool present);
+void sc_nccl(struct facts *f, const char *name, const char *value);
+void sc_drop_nics(struct facts *f, bool as_netfns);
+void sc_name_list(struct name_list *l, const char *const *names);

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdint.h>
+
+#include "model/facts.h"
+
+/*
+ * Test helpers: facts built in memory (for pure engine tests) and small
+ * file trees in a temporary directory (for the root-relative readers).
+ */
+
+/* A PCI function; parent "" = on the root bus of @host. */
+void tb_pci(struct facts *f, const char *bdf, const char *parent,
+	    const char *host, uint32_t class_code, uint16_t vendor,
+	    uint16_t device, int numa);
+void tb_pci_subsys(struct facts *f, const char *bdf, uint16_t subvendor,
+		   uint16_t subdevice);
+/* A bridge (class 0x060400, vendor/device of a generic switch). */
+void tb_bridge(struct facts *f, const char *bdf, const char *parent,
+	       const char *host, int numa);
+/* An NVIDIA GPU and its PCI function; fills arch/cc from the id table. */
+struct gpu *tb_gpu(struct facts *f, const char *bdf, const char *parent,
+		   const char *host, uint16_t device, int numa);
+/* An RDMA NIC and its PCI function (Mellanox ConnectX-7). */
+struct nic *tb_nic(struct facts *f, const char *name, const char *bdf,
+		   const char *parent, const char *host, int numa);
+/* An RDMA NIC on an existing PCI function (second port, VF). */
+struct nic *tb_nic_on(struct facts *f, const char *name, const char *bdf);
+void tb_nccl(struct facts *f, const char *name, const char *value);
+/* Sort and link, as the collectors do at the end. */
+void tb_done(struct facts *f);
+
+/* Temporary trees. */
+char *tt_mkdtemp(void);
+void tt_write(const char *root, const char *rel, const char *content);
+void tt_write_bin(const char *root, const char *rel, const void *buf,
+		  size_t len);
+void tt_link(const char *root, const char *rel, const char *target);
+void tt_mkdir(const char *root, const char *rel);
+void tt_rmrf(char *root); /* also frees root */

@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RoCE checks on facts collected from the seed-2 node's recorded netlink
+ * replies and sysfs/procfs tree (E810 ice+irdma, bond1 802.3ad, DSCP 24 →
+ * priority 3 → TC3, PFC on 3, ECN), its misconfigured twin, and hand-built
+ * facts for the mlx5 paths and the NCCL GID rule.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "checks/checks-roce.h"
+#include "collect/collect-roce.h"
+#include "util/strv.h"
+
+static void add_nccl(struct facts *f, const char *name, const char *value)
+{
+	struct nccl_setting *v = realloc(f->nccl, (f->n_nccl + 1) * sizeof(*v));
+
+	assert_non_null(v);
+	f->nccl = v;
+	v[f->n_nccl].name = strdup(name);
+	v[f->n_nccl].value = strdup(value);
+	v[f->n_nccl].source = strdup("environment");
+	f->n_nccl++;
+}
+
+static void load_seed(struct facts *f, const char *name)
+{
+	char root[512], nl[512];
+	struct gc_root *r = NULL;
+
+	snprintf(root, sizeof(root), TEST_DATA "/roce/%s/root", name);
+	snprintf(nl, sizeof(nl), TEST_DATA "/netlink/%s", name);
+	assert_int_equal(root_open(root, &r), 0);
+	r->nl_replay = nl;
+	facts_init(f);
+	assert_int_equal(collect_roce(r, f), 0);
+	root_free(r);
+}
+
+static enum check_status run(const struct check *c, const struct facts *f,
+			     struct finding *out)
+{
+	struct check_opts opts;
+	struct check_ctx ctx = { .f = f, .opts = &opts };
+
+	check_opts_init(&opts);
+	memset(out, 0, sizeof(*out));
+	out->id = c->id;
+	out->gate = c->gate;
+	assert_int_equal(c->run(&ctx, out), 0);
+	assert_non_null(out->verdict);
+	assert_int_equal(c->gate, GATE_RDMA);
+	return out->status;
+}
+
+/* Any item (or the finding itself) whose fix contains @s. */
+static bool has_fix(const struct finding *f, const char *s)
+{
+	if (f->fix && strstr(f->fix, s))
+		return true;
+	for (size_t i = 0; i < f->n_items; i++)
+		if (f->items[i].fix && strstr(f->items[i].fix, s))
+			return true;
+	return false;
+}
+
+static void seed2_good(void **state)
+{
+	static const struct check *const all[] = {
+		&check_roce_dscp_map, &check_roce_trust, &check_roce_pfc,
+		&check_roce_ets,      &check_roce_ecn,   &check_roce_tos,
+		&check_roce_mtu,      &check_roce_gid,   &check_net_bond,
+		&check_rdma_netns,
+	};
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	load_seed(&f, "seed2");
+	add_nccl(&f, "NCCL_IB_TC", "96");
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		enum check_status st = run(all[i], &f, &out);
+
+		if (st != ST_PASS)
+			fail_msg("%s: %s: %s", all[i]->id, check_status_name(st),
+				 out.verdict);
+		finding_release(&out);
+	}
+
+	/* The evidence says what NCCL picks and that 10.10.1.21 has a v2 GID. */
+	run(&check_roce_gid, &f, &out);
+	assert_non_null(strstr(out.items[0].verdict, "GID 3"));
+	assert_true(strv_contains(out.evidence,
+				  "bond1 10.10.1.21/24: RoCE v2 GID present"));
+	finding_release(&out);
+	run(&check_roce_ets, &f, &out);
+	assert_non_null(strstr(out.items[0].verdict, "priority 3 → TC3 (ets 50%)"));
+	finding_release(&out);
+	/* The ice caveat is said even when it passes. */
+	run(&check_net_bond, &f, &out);
+	assert_non_null(strstr(out.items[out.n_items - 1].verdict, "out-of-tree"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+static void seed2_bad(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	load_seed(&f, "seed2-bad");
+
+	assert_int_equal(run(&check_roce_dscp_map, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "dcb app add dev ens5f0np0 dscp-prio 24:3"));
+	assert_true(has_fix(&out, "dcb app add dev ens5f1np1 dscp-prio 24:3"));
+	finding_release(&out);
+
+	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "dcb pfc set dev ens5f0np0 prio-pfc 0:off 3:on"));
+	assert_non_null(strstr(out.items[0].verdict, "priority 0"));
+	finding_release(&out);
+
+	assert_int_equal(run(&check_roce_trust, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off"));
+	finding_release(&out);
+
+	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "rdma system set netns exclusive"));
+	assert_true(has_fix(&out, "netns_mode=0"));
+	finding_release(&out);
+
+	/* NCCL_IB_TC unset: NCCL traffic would go out on priority 0. */
+	assert_int_equal(run(&check_roce_tos, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "NCCL_IB_TC=96"));
+	finding_release(&out);
+
+	/* What stayed right stays a pass. */
+	assert_int_equal(run(&check_roce_ets, &f, &out), ST_PASS);
+	finding_release(&out);
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_PASS);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* Options move the expectation: DSCP 26 → priority 3 is not configured. */
+static void custom_dscp(void **state)
+{
+	struct check_opts opts;
+	struct facts f;
+	struct finding out = { 0 };
+	struct check_ctx ctx = { .f = &f, .opts = &opts };
+
+	(void)state;
+	load_seed(&f, "seed2");
+	check_opts_init(&opts);
+	assert_int_equal(opts.roce_dscp, 24);
+	assert_int_equal(opts.roce_prio, 3);
+	opts.roce_dscp = 26;
+	assert_int_equal(check_roce_dscp_map.run(&ctx, &out), 0);
+	assert_int_equal(out.status, ST_FAIL);
+	assert_true(has_fix(&out, "dcb app add dev ens5f0np0 dscp-prio 26:3"));
+	finding_release(&out);
+	opts.roce_dscp = 24;
+	opts.roce_prio = 4;
+	assert_int_equal(check_roce_dscp_map.run(&ctx, &out), 0);
+	assert_int_equal(out.status, ST_FAIL);
+	assert_true(has_fix(&out, "dcb app replace dev ens5f0np0 dscp-prio 24:4"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* Without netlink answers the DCB checks say unknown, never pass. */
+static void no_netlink_is_unknown(void **state)
+{
+	struct gc_root *r = NULL;
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	assert_int_equal(root_open(TEST_DATA "/roce/seed2/root", &r), 0);
+	facts_init(&f);
+	assert_int_equal(collect_roce(r, &f), 0);
+	root_free(r);
+	assert_null(f.notes);
+	assert_int_equal(f.roce.rtnl.state, FACT_UNSET);
+	assert_int_equal(run(&check_roce_dscp_map, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	/* sysfs alone still answers the netns mode (ib_core netns_mode=Y). */
+	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_PASS);
+	finding_release(&out);
+	/* ... and the MTU, GIDs and bond from sysfs/procfs. */
+	assert_int_equal(run(&check_roce_mtu, &f, &out), ST_PASS);
+	finding_release(&out);
+	assert_int_equal(run(&check_roce_gid, &f, &out), ST_PASS);
+	finding_release(&out);
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_PASS);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+static void empty_facts_skip(void **state)
+{
+	static const struct check *const all[] = {
+		&check_roce_dscp_map, &check_roce_trust, &check_roce_pfc,
+		&check_roce_ets,      &check_roce_ecn,   &check_roce_tos,
+		&check_roce_mtu,      &check_roce_gid,   &check_net_bond,
+	};
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	facts_init(&f);
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		assert_int_equal(run(all[i], &f, &out), ST_SKIP);
+		finding_release(&out);
+	}
+	/* Netns mode unread but RDMA present somewhere: unknown. */
+	fact_int_fail(&f.roce.netns_shared, -EACCES);
+	fact_int_fail(&f.roce.netns_mode_param, -EACCES);
+	assert_non_null(roce_dev_add(&f.roce, "mlx5_0"));
+	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* ------------------------------------------------ hand-built mlx5 node */
+
+static struct roce_link *mk_link(struct facts *f, const char *name, int idx,
+				 const char *driver)
+{
+	struct roce_link *l = roce_link_add(&f->roce, name);
+
+	assert_non_null(l);
+	l->ifindex = idx;
+	fact_int_set(&l->mtu, 1500);
+	fact_int_set(&l->operstate, 6);
+	fact_str_set(&l->driver, driver);
+	return l;
+}
+
+static void mk_dev(struct facts *f, const char *name, const char *netdev)
+{
+	struct roce_rdma_dev *d = roce_dev_add(&f->roce, name);
+	struct roce_port *p;
+
+	assert_non_null(d);
+	assert_int_equal(strv_push(&d->netdevs, NULL, netdev), 0);
+	p = roce_port_add(d, 1);
+	assert_non_null(p);
+	fact_str_set(&p->link_layer, "Ethernet");
+	fact_str_set(&p->ndev_name, netdev);
+	fact_int_set(&p->gid_tbl_len, 4);
+}
+
+static void mlx5_trust_and_mtu(void **state)
+{
+	struct facts f;
+	struct finding out;
+	struct roce_link *l;
+
+	(void)state;
+	facts_init(&f);
+	l = mk_link(&f, "eth2", 2, "mlx5_core");
+	mk_dev(&f, "mlx5_0", "eth2");
+	fact_int_set(&l->dcb.st, 1);
+	fact_int_set(&l->dcb.apps_st, 1);
+	assert_int_equal(run(&check_roce_trust, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "dcb app add dev eth2 dscp-prio 24:3"));
+	finding_release(&out);
+	fact_str_set(&l->qos_trust, "dscp");
+	assert_int_equal(run(&check_roce_trust, &f, &out), ST_PASS);
+	finding_release(&out);
+	/* 1500 → RoCE MTU 1024. */
+	assert_int_equal(run(&check_roce_mtu, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "ip link set dev eth2 mtu 9000"));
+	finding_release(&out);
+	assert_int_equal(roce_iboe_mtu(1500), 1024);
+	assert_int_equal(roce_iboe_mtu(4200), 4096);
+	assert_int_equal(roce_iboe_mtu(4191), 2048);
+	assert_int_equal(roce_iboe_mtu(9000), 4096);
+	assert_int_equal(roce_iboe_mtu(100), 0);
+	/* OFED ECN files off for priority 3. */
+	fact_int_set(&l->ecn_np[3], 0);
+	fact_int_set(&l->ecn_rp[3], 1);
+	assert_int_equal(run(&check_roce_ecn, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "ecn/roce_np/enable/3"));
+	finding_release(&out);
+	/* A DCB answer of EOPNOTSUPP: unknown with the reason. */
+	fact_int_fail(&l->dcb.st, -EOPNOTSUPP);
+	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_UNKNOWN);
+	assert_non_null(strstr(out.items[0].verdict, "EOPNOTSUPP"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+static struct roce_bond *mk_bond(struct facts *f, const char *file)
+{
+	char path[512], buf[8192];
+	struct roce_bond *b = roce_bond_add(&f->roce, "bond0");
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), TEST_DATA "/bonding/%s", file);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	assert_int_equal(roce_bond_parse_procfs(buf, b), 0);
+	return b;
+}
+
+static void bond_cases(void **state)
+{
+	static const struct {
+		const char *file;
+		enum check_status st;
+		const char *fix;
+	} cases[] = {
+		{ "8023ad-healthy", ST_PASS, NULL },
+		{ "slave-down", ST_FAIL, "ip link set dev ens5f1np1 up" },
+		{ "two-aggregators", ST_FAIL, "one LACP port-channel" },
+		{ "no-partner", ST_WARN, "enable LACP" },
+		{ "no-active-aggregator", ST_FAIL, "port-channel" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct facts f;
+		struct finding out;
+
+		facts_init(&f);
+		mk_bond(&f, cases[i].file);
+		if (run(&check_net_bond, &f, &out) != cases[i].st)
+			fail_msg("%s: %s (%s)", cases[i].file,
+				 check_status_name(out.status), out.verdict);
+		if (cases[i].fix && !has_fix(&out, cases[i].fix))
+			fail_msg("%s: no fix '%s'", cases[i].file, cases[i].fix);
+		finding_release(&out);
+		facts_release(&f);
+	}
+}
+
+/* mlx5 under a bond: RoCE LAG (mlx5_bond_0) passes, per-PF devices warn. */
+static void bond_mlx5_lag(void **state)
+{
+	struct facts f;
+	struct finding out;
+	struct roce_link *b, *s0, *s1;
+
+	(void)state;
+	facts_init(&f);
+	/* Pointers only after the last add: the array moves as it grows. */
+	mk_link(&f, "bond0", 10, "bonding");
+	mk_link(&f, "ens1f0", 11, "mlx5_core");
+	mk_link(&f, "ens1f1", 12, "mlx5_core");
+	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
+	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
+	s1 = (struct roce_link *)roce_link_find(&f.roce, "ens1f1");
+	fact_str_set(&b->kind, "bond");
+	fact_int_set(&b->bond_mode, 4);
+	fact_int_set(&s0->master, 10);
+	fact_int_set(&s1->master, 10);
+	fact_int_set(&s0->slave_mii, 0);
+	fact_int_set(&s1->slave_mii, 0);
+	mk_dev(&f, "mlx5_0", "ens1f0");
+	mk_dev(&f, "mlx5_1", "ens1f1");
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "mlx5_bond_N"));
+	finding_release(&out);
+	facts_release(&f);
+
+	facts_init(&f);
+	mk_link(&f, "bond0", 10, "bonding");
+	mk_link(&f, "ens1f0", 11, "mlx5_core");
+	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
+	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
+	fact_str_set(&b->kind, "bond");
+	fact_int_set(&b->bond_mode, 1);
+	fact_int_set(&s0->master, 10);
+	fact_int_set(&s0->slave_mii, 0);
+	mk_dev(&f, "mlx5_bond_0", "bond0");
+	/* active-backup under RoCE: LAG works, but not the seed's 802.3ad. */
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "mode=802.3ad"));
+	assert_non_null(strstr(out.items[out.n_items - 1].verdict, "mlx5_bond_0"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* ------------------------------------------------------- NCCL's GID rule */
+
+static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
+		    const char *type)
+{
+	struct roce_gid *v = realloc(p->gids, (p->n_gids + 1) * sizeof(*v));
+
+	assert_non_null(v);
+	p->gids = v;
+	memset(&v[p->n_gids], 0, sizeof(v[0]));
+	v[p->n_gids].index = idx;
+	v[p->n_gids].gid = strdup(gid);
+	if (type)
+		fact_str_set(&v[p->n_gids].type, type);
+	p->n_gids++;
+}
+
+/* The NCCL GID settings from one or two NCCL_* values. */
+static void env_with(const char *n1, const char *v1, const char *n2,
+		     const char *v2, struct nccl_gid_env *env)
+{
+	struct facts f;
+
+	facts_init(&f);
+	add_nccl(&f, n1, v1);
+	if (n2)
+		add_nccl(&f, n2, v2);
+	nccl_gid_env_from_facts(&f, env);
+	facts_release(&f);
+}
+
+static void nccl_gid_rule(void **state)
+{
+	struct facts f;
+	struct roce_rdma_dev *d;
+	struct roce_port *p;
+	struct nccl_gid_env env;
+
+	(void)state;
+	facts_init(&f);
+	d = roce_dev_add(&f.roce, "mlx5_0");
+	p = roce_port_add(d, 1);
+	fact_int_set(&p->gid_tbl_len, 256);
+	/* The typical mlx5 table: link-local v1/v2, IPv4 v1/v2, IPv6 v1/v2. */
+	add_gid(p, 0, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "IB/RoCE v1");
+	add_gid(p, 1, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "RoCE v2");
+	add_gid(p, 2, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "IB/RoCE v1");
+	add_gid(p, 3, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "RoCE v2");
+	add_gid(p, 4, "fd00:0000:0000:0000:0000:0000:0000:0021", "IB/RoCE v1");
+	add_gid(p, 5, "fd00:0000:0000:0000:0000:0000:0000:0021", "RoCE v2");
+	nccl_gid_env_from_facts(&f, &env);
+	assert_int_equal(env.gid_index, -1);
+	assert_int_equal(env.family, AF_INET);
+	assert_int_equal(env.roce_version, 2);
+	assert_int_equal(nccl_gid_pick(p, &env), 3);
+
+	env_with("NCCL_IB_ROCE_VERSION_NUM", "1", NULL, NULL, &env);
+	assert_int_equal(nccl_gid_pick(p, &env), 2);
+	env_with("NCCL_IB_ADDR_FAMILY", "AF_INET6", NULL, NULL, &env);
+	assert_int_equal(env.family, AF_INET6);
+	assert_int_equal(nccl_gid_pick(p, &env), 5);
+	env_with("NCCL_IB_GID_INDEX", "1", NULL, NULL, &env);
+	assert_int_equal(nccl_gid_pick(p, &env), 1);
+	/* Garbage keeps NCCL's default, as ncclLoadParam does. */
+	env_with("NCCL_IB_GID_INDEX", "three", NULL, NULL, &env);
+	assert_int_equal(nccl_gid_pick(p, &env), 3);
+	env_with("NCCL_IB_ADDR_RANGE", "10.110.0.0/16", NULL, NULL, &env);
+	assert_true(env.have_range);
+	assert_int_equal(env.range_len, 16);
+	assert_int_equal(nccl_gid_pick(p, &env), 3);
+	env_with("NCCL_IB_ADDR_RANGE", "fd00::/16", "NCCL_IB_ADDR_FAMILY",
+		 "AF_INET6", &env);
+	assert_int_equal(nccl_gid_pick(p, &env), 5);
+
+	/* A range that excludes 10.110.0.33: NCCL stays on index 0. */
+	env.gid_index = -1;
+	env.family = AF_INET;
+	env.have_range = true;
+	env.range_len = 24;
+	memcpy(env.range, (const uint8_t[]){ 192, 168, 1, 0 }, 4);
+	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	memcpy(env.range, (const uint8_t[]){ 10, 110, 0, 0 }, 4);
+	assert_int_equal(nccl_gid_pick(p, &env), 3);
+
+	/* A table of length 1 or unknown: index 0. */
+	fact_int_set(&p->gid_tbl_len, 1);
+	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	facts_release(&f);
+}
+
+static void gid_index_override_fails(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	load_seed(&f, "seed2");
+	add_nccl(&f, "NCCL_IB_TC", "96");
+	add_nccl(&f, "NCCL_IB_GID_INDEX", "5");
+	assert_int_equal(run(&check_roce_gid, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "unset NCCL_IB_GID_INDEX (NCCL then picks 3)"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(seed2_good),
+		cmocka_unit_test(seed2_bad),
+		cmocka_unit_test(custom_dscp),
+		cmocka_unit_test(no_netlink_is_unknown),
+		cmocka_unit_test(empty_facts_skip),
+		cmocka_unit_test(mlx5_trust_and_mtu),
+		cmocka_unit_test(bond_cases),
+		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(nccl_gid_rule),
+		cmocka_unit_test(gid_index_override_fails),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: MIT */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check-run.h"
+#include "check-scenarios.h"
+#include "render/render.h"
+#include "util/strv.h"
+
+#define STATUS(run, id) (run_finding((run), (id))->status)
+
+static void begin(struct run *run, const char *name)
+{
+	memset(run, 0, sizeof(*run));
+	scenario_build(name, &run->f);
+}
+
+static enum check_status gate(const struct run *run, enum gate g)
+{
+	return run->r.gates[g - 1].status;
+}
+
+/* ---- the fixture verdicts the issue asks for ---- */
+
+static void test_seed2(void **state)
+{
+	struct run run;
+	const struct finding *fd;
+
+	run_scenario(&run, "seed2-b300-e810");
+	assert_int_equal(gate(&run, GATE_GPU), ST_PASS);
+	/*
+	 * This scenario carries no fabric facts (netlink, DCB, bonding): the
+	 * RoCE checks are unknown here and are decided from recorded replies in
+	 * test-check-roce and in the seed2 fixture. Every other gate-2 check
+	 * passes or does not apply (no ConnectX: no OFED conflict to look for).
+	 */
+	assert_int_equal(gate(&run, GATE_RDMA), ST_UNKNOWN);
+	for (size_t i = 0; i < run.r.n_findings; i++) {
+		const struct finding *x = &run.r.findings[i];
+
+		if (x->gate != GATE_RDMA)
+			continue;
+		if (strncmp(x->id, "roce.", 5) == 0 || strcmp(x->id, "net.bond") == 0)
+			assert_int_equal(x->status, ST_UNKNOWN);
+		else
+			assert_true(x->status == ST_PASS || x->status == ST_SKIP);
+	}
+	/* peermem impossible, irdma dma-buf not decidable without the probe */
+	fd = run_finding(&run, "direct.regpath");
+	assert_int_equal(fd->status, ST_UNKNOWN);
+	assert_non_null(strstr(fd->verdict, "nvidia-peermem is impossible"));
+	assert_non_null(strstr(fd->verdict, "live probe"));
+	assert_true(run_mentions(&run, "direct.regpath", "d2225b838cca"));
+	assert_true(run_mentions(&run, "direct.regpath", "not verified"));
+	assert_true(run_mentions(&run, "direct.regpath", "gdrcheck probe"));
+	assert_true(run_mentions(&run, "direct.regpath", "Intel E810/X722 (irdma)"));
+	assert_int_equal(fd->n_items, 2);
+	/* every B300-E810 path is classified */
+	fd = run_finding(&run, "direct.path");
+	assert_int_equal(fd->status, ST_FAIL);
+	assert_int_equal(fd->n_items, 8);
+	for (size_t i = 0; i < 4; i++)
+		assert_non_null(strstr(fd->items[i].verdict, "nvidia-smi NODE"));
+	for (size_t i = 4; i < 8; i++)
+		assert_non_null(strstr(fd->items[i].verdict, "nvidia-smi SYS"));
+	assert_int_equal(run.r.gates[GATE_DIRECT - 1].blocked_by, 0);
+	assert_int_equal(run.r.advice.path, REG_PATH_UNKNOWN);
+	assert_string_equal(run.r.advice.helm[0].key, "driver.kernelModuleType");
+	assert_string_equal(run.r.advice.helm[0].value, "open");
+	assert_int_equal(run.r.advice.first_gate, GATE_DIRECT);
+	run_release(&run);
+}
+
+/* A live dma-buf result overrides the driver table, both ways. */
+static void test_seed2_probe(void **state)
+{
+	struct run run;
+
+	begin(&run, "seed2-b300-e810");
+	for (size_t i = 0; i < run.f.n_nics; i++)
+		fact_int_set(&run.f.nics[i].dmabuf_mr, 1);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_PASS);
+	assert_true(run_mentions(&run, "direct.regpath", "(gdrcheck probe)"));
+	assert_int_equal(run.r.advice.path, REG_PATH_DMABUF);
+	run_release(&run);
+
+	begin(&run, "seed2-b300-e810");
+	for (size_t i = 0; i < run.f.n_nics; i++)
+		fact_int_set(&run.f.nics[i].dmabuf_mr, 0);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.regpath", "EOPNOTSUPP"));
+	run_release(&run);
+
+	/* GPU side: CUDA says no dma-buf export */
+	begin(&run, "hgx-h100-doca");
+	fact_int_set(&run.f.gpus[0].attr_dmabuf, 0);
+	sc_mod(&run.f, "nvidia_peermem", false);
+	fact_int_fail(&run.f.host.peer_module, -ENOENT);
+	fact_int_fail(&run.f.host.peer_nv_mem, -ENOENT);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_WARN);
+	assert_true(run_mentions(&run, "direct.regpath", "DMA_BUF_SUPPORTED = 0"));
+	assert_true(run_mentions(&run, "direct.regpath", "modprobe nvidia-peermem"));
+	run_release(&run);
+}
+
+static void test_irdma_missing(void **state)
+{
+	struct run run;
+	const struct plan_step *s;
+
+	run_scenario(&run, "irdma-missing");
+	assert_int_equal(STATUS(&run, "nic.present"), ST_PASS);
+	assert_int_equal(STATUS(&run, "rdma.device"), ST_FAIL);
+	assert_string_equal(run_finding(&run, "rdma.device")->fix, "modprobe irdma");
+	assert_int_equal(STATUS(&run, "nic.driver"), ST_FAIL);
+	assert_int_equal(gate(&run, GATE_RDMA), ST_FAIL);
+	assert_int_equal(run.r.gates[GATE_DIRECT - 1].blocked_by, 2);
+	/* one plan step for both checks */
+	s = &run.r.plan[0];
+	assert_string_equal(s->fix, "modprobe irdma");
+	assert_int_equal(s->gate, GATE_RDMA);
+	assert_true(strv_contains(s->ids, "nic.driver"));
+	assert_true(strv_contains(s->ids, "rdma.device"));
+	for (size_t i = 1; i < run.r.n_plan; i++)
+		assert_string_not_equal(run.r.plan[i].fix, "modprobe irdma");
+	assert_int_equal(run.r.advice.first_gate, GATE_RDMA);
+	run_release(&run);
+
+	/* irdma loaded, a function still without a device: RoCE off or bonded */
+	begin(&run, "irdma-missing");
+	sc_mod(&run.f, "irdma", true);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.device"), ST_WARN);
+	assert_true(run_mentions(&run, "rdma.device", "enable_roce"));
+	run_release(&run);
+}
+
+static void test_hopper_proprietary(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "hopper-proprietary");
+	assert_int_equal(STATUS(&run, "gpu.kmod-flavor"), ST_WARN);
+	assert_true(run_mentions(&run, "gpu.kmod-flavor", "driver.kernelModuleType=open"));
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_FAIL);
+	assert_int_equal(run.r.advice.path, REG_PATH_NONE);
+	assert_string_equal(run.r.advice.helm[0].key, "driver.kernelModuleType");
+	run_release(&run);
+
+	/* Blackwell on the proprietary module fails outright */
+	begin(&run, "seed2-b300-e810");
+	fact_str_set(&run.f.host.nvidia_version,
+		     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  Thu Apr  3 01:14:19 UTC 2025");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.kmod-flavor"), ST_FAIL);
+	assert_true(run_mentions(&run, "gpu.kmod-flavor", "Blackwell"));
+	run_release(&run);
+}
+
+static void test_peermem_inbox(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "peermem-inbox");
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.regpath", "impossible on this stack"));
+	assert_true(run_mentions(&run, "direct.regpath", "stub"));
+	run_release(&run);
+}
+
+static void test_acs(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "acs-redirect");
+	assert_int_equal(STATUS(&run, "direct.acs"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.acs", "ECAP_ACS+0x6.w=0000"));
+	assert_true(run_mentions(&run, "direct.acs", "Request and Completion redirect"));
+	run_release(&run);
+
+	run_scenario(&run, "acs-nonroot");
+	assert_int_equal(STATUS(&run, "direct.acs"), ST_UNKNOWN);
+	assert_true(run.r.needs_root);
+	assert_true(run_mentions(&run, "direct.acs", "run as root"));
+	run_release(&run);
+
+	run_scenario(&run, "hgx-h100-doca");
+	assert_int_equal(STATUS(&run, "direct.acs"), ST_PASS);
+	assert_false(run.r.needs_root);
+	run_release(&run);
+}
+
+static void test_iommu(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "iommu-dma");
+	assert_int_equal(STATUS(&run, "direct.iommu"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.iommu", "iommu=pt"));
+	assert_true(run_mentions(&run, "direct.iommu", "intel_iommu=on"));
+	run_release(&run);
+
+	run_scenario(&run, "seed2-b300-e810");
+	assert_int_equal(STATUS(&run, "direct.iommu"), ST_PASS);
+	assert_true(run_mentions(&run, "direct.iommu", "identity"));
+	run_release(&run);
+}
+
+static void test_phb_only(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "phb-only");
+	assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.path", "nvidia-smi PHB"));
+	assert_true(run_mentions(&run, "direct.path", "NCCL_NET_GDR_LEVEL=PHB"));
+	run_release(&run);
+}
+
+static void test_geforce(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "geforce");
+	assert_int_equal(STATUS(&run, "direct.gpu-gdr"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.gpu-gdr", "GeForce"));
+	assert_int_equal(STATUS(&run, "gpu.bar1"), ST_WARN);
+	assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
+	run_release(&run);
+}
+
+static void test_hgx_healthy(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "hgx-h100-doca");
+	assert_int_equal(gate(&run, GATE_GPU), ST_PASS);
+	assert_int_equal(gate(&run, GATE_RDMA), ST_PASS);
+	assert_int_equal(gate(&run, GATE_DIRECT), ST_PASS);
+	assert_false(report_has(&run.r, ST_WARN));
+	assert_int_equal(run.r.n_plan, 0);
+	assert_int_equal(run.r.advice.path, REG_PATH_DMABUF);
+	assert_int_equal(run.r.advice.first_gate, 0);
+	assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
+	assert_true(run_mentions(&run, "direct.path", "nvidia-smi PIX"));
+	assert_true(run_mentions(&run, "nic.driver", "MLNX_OFED/DOCA-OFED"));
+	assert_int_equal(STATUS(&run, "direct.gpu-gdr"), ST_INFO);
+	run_release(&run);
+}
+
+static void test_empty(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "empty");
+	assert_int_equal(STATUS(&run, "gpu.present"), ST_FAIL);
+	assert_int_equal(gate(&run, GATE_GPU), ST_FAIL);
+	assert_int_equal(STATUS(&run, "nic.present"), ST_FAIL);
+	assert_int_equal(run.r.gates[GATE_RDMA - 1].blocked_by, 1);
+	assert_int_equal(run.r.gates[GATE_DIRECT - 1].blocked_by, 1);
+	assert_true(report_has(&run.r, ST_FAIL));
+	assert_int_equal(run.r.advice.path, REG_PATH_NONE);
+	run_release(&run);
+}
+
+/* ---- every check: a passing and a failing case ---- */
+
+static void test_gpu_checks(void **state)
+{
+	struct run run;
+	struct pci_dev *p;
+
+	begin(&run, "hgx-h100-doca");
+	sc_mod(&run.f, "nvidia", false);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.driver"), ST_FAIL);
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	p = &run.f.pci[run.f.gpus[3].pci];
+	fact_str_set(&p->driver, "nouveau");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.driver"), ST_FAIL);
+	assert_true(run_mentions(&run, "gpu.driver", "blacklist nouveau"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	run.f.gpus[0].arch = GPU_ARCH_VOLTA;
+	run.f.gpus[0].cc = 70;
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.arch"), ST_WARN);
+	assert_int_equal(STATUS(&run, "gpu.driver"), ST_PASS);
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	strv_free(run.f.host.dev_nvidia.names);
+	run.f.host.dev_nvidia.names = calloc(1, sizeof(char *));
+	strv_push(&run.f.host.dev_nvidia.names, NULL, "nvidiactl");
+	strv_push(&run.f.host.dev_nvidia.names, NULL, "nvidia0");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.devnodes"), ST_FAIL);
+	assert_true(run_mentions(&run, "gpu.devnodes", "nvidia-modprobe -u -c 0"));
+	assert_true(run_mentions(&run, "gpu.devnodes", "/dev/nvidia7 missing"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	fact_str_set(&run.f.host.nvidia_version,
+		     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  Thu May  2 14:37:44 UTC 2024");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.cuda-driver"), ST_FAIL);
+	assert_true(run_mentions(&run, "gpu.cuda-driver", "11.4"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	fact_int_set(&run.f.probe.cuda_driver_version, 12080);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.cuda-driver"), ST_PASS);
+	assert_true(run_mentions(&run, "gpu.cuda-driver", "cuDriverGetVersion() = 12080"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	fact_int_set(&run.f.gpus[0].bar1_bytes, 0);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.bar1"), ST_FAIL);
+	run_release(&run);
+}
+
+static void test_rdma_checks(void **state)
+{
+	struct run run;
+
+	begin(&run, "hgx-h100-doca");
+	fact_int_set(&run.f.nics[2].ports[0].state, 1);
+	fact_int_set(&run.f.nics[2].ports[0].phys_state, 3);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.port"), ST_FAIL);
+	assert_true(run_mentions(&run, "rdma.port", "DOWN, Disabled"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_name_list(&run.f.host.rdma_providers, (const char *const[]){ "efa", NULL });
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.userspace"), ST_FAIL);
+	assert_true(run_mentions(&run, "rdma.userspace", "ibverbs-providers"));
+	run_release(&run);
+
+	begin(&run, "seed2-b300-e810");
+	fact_str_fail(&run.f.host.libibverbs, -ENOENT);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.userspace"), ST_FAIL);
+	assert_string_equal(run_finding(&run, "rdma.userspace")->fix,
+			    "dnf install -y rdma-core libibverbs libibverbs-utils perftest");
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_name_list(&run.f.host.dev_infiniband,
+		     (const char *const[]){ "uverbs0", "umad0", NULL });
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.devnodes"), ST_FAIL);
+	assert_string_equal(run_finding(&run, "rdma.devnodes")->fix, "modprobe rdma_ucm");
+	assert_true(run_mentions(&run, "rdma.devnodes", "uverbs1 missing"));
+	run_release(&run);
+
+	/* nvme_rdma on the inbox stack blocks a DOCA-OFED container; on OFED it is fine */
+	begin(&run, "hopper-proprietary");
+	sc_mod(&run.f, "nvme_rdma", true);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.ofed-conflicts"), ST_WARN);
+	assert_true(run_mentions(&run, "rdma.ofed-conflicts", "driver.rdma.useHostMofed=true"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_mod(&run.f, "nvme_rdma", true);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.ofed-conflicts"), ST_PASS);
+	run_release(&run);
+
+	run_scenario(&run, "seed2-b300-e810");
+	assert_int_equal(STATUS(&run, "rdma.ofed-conflicts"), ST_SKIP);
+	assert_true(run_mentions(&run, "nic.driver", "ice + irdma (inbox)"));
+	run_release(&run);
+}
+
+static void test_direct_checks(void **state)
+{
+	struct run run;
+	struct pci_dev *p;
+
+	begin(&run, "hgx-h100-doca");
+	p = &run.f.pci[run.f.nics[1].pci];
+	fact_int_set(&p->cur_width, 8);
+	p = &run.f.pci[run.f.gpus[0].pci];
+	fact_int_set(&p->cur_speed, 25);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.link"), ST_WARN);
+	assert_true(run_mentions(&run, "direct.link", "trained x8 at 32.0 GT/s, capable of x16"));
+	assert_true(run_mentions(&run, "direct.link", "GPUs lower the link speed when idle"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "LOC");
+	sc_nccl(&run.f, "NCCL_DMABUF_ENABLE", "0");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.nccl-env", "unset NCCL_NET_GDR_LEVEL (environment)"));
+	/* peermem is loaded on this node: DMA-BUF off is a warning there */
+	assert_true(run_mentions(&run, "direct.nccl-env", "relies on nvidia-peermem"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_IB_HCA", "^mlx5_0");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.nccl-env", "excludes the nearest NIC of 1 GPU (first: mlx5_0)"));
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_IB_HCA", "mlx5");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_PASS);
+	run_release(&run);
+
+	/* "=" asks for exact names: =mlx5 matches nothing */
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_IB_HCA", "=mlx5");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.nccl-env", "nearest NIC of 8 GPUs"));
+	run_release(&run);
+
+	/* a port that does not exist leaves the NIC unused */
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_IB_HCA", "mlx5_0:2,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "node");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_WARN);
+	run_release(&run);
+
+	begin(&run, "hgx-h100-doca");
+	sc_mod(&run.f, "gdrdrv", true);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.gdrcopy"), ST_INFO);
+	assert_true(run_mentions(&run, "direct.gdrcopy", "gdrdrv loaded"));
+	assert_true(run_mentions(&run, "direct.gds", "gds.enabled=true"));
+	run_release(&run);
+}
+
+/* ---- report structure ---- */
+
+static void test_json_shape(void **state)
+{
+	struct run run;
+	json_object *doc, *v, *checks, *c, *gates;
+
+	run_scenario(&run, "irdma-missing");
+	doc = render_report_json(&run.f, &run.r);
+	assert_true(json_object_object_get_ex(doc, "schema", &v));
+	assert_string_equal(json_object_get_string(v), "gdrcheck.report/1");
+	assert_true(json_object_object_get_ex(doc, "gates", &gates));
+	assert_int_equal(json_object_array_length(gates), 4);
+	v = json_object_array_get_idx(gates, 1);
+	assert_true(json_object_object_get_ex(v, "summary", &c));
+	assert_string_equal(json_object_get_string(c), "fail (2 of 17)");
+	assert_true(json_object_object_get_ex(doc, "checks", &checks));
+	assert_int_equal(json_object_array_length(checks), run.r.n_findings);
+	for (size_t i = 0; i < json_object_array_length(checks); i++) {
+		static const char *const keys[] = { "id", "gate", "status", "verdict",
+						    "evidence", "fix", "items" };
+
+		c = json_object_array_get_idx(checks, i);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			assert_true(json_object_object_get_ex(c, keys[k], NULL));
+	}
+	assert_true(json_object_object_get_ex(doc, "plan", &v));
+	assert_true(json_object_array_length(v) >= 1);
+	json_object_put(doc);
+	run_release(&run);
+}
+
+static void test_gate_filter(void **state)
+{
+	struct run run;
+	struct check_ctx ctx;
+
+	begin(&run, "irdma-missing");
+	check_opts_init(&run.o);
+	assert_int_equal(topo_analyse(&run.f, &run.t), 0);
+	ctx = (struct check_ctx){ .f = &run.f, .topo = &run.t, .opts = &run.o };
+	assert_int_equal(checks_run(&ctx, GATE_BIT(GATE_GPU), &run.r), 0);
+	/* gate 1 alone passes: gate 2's failure does not count */
+	assert_false(report_has(&run.r, ST_WARN));
+	assert_int_equal(run.r.n_plan, 0);
+	report_release(&run.r);
+	assert_int_equal(checks_run(&ctx, GATE_BIT(GATE_DIRECT), &run.r), 0);
+	assert_int_equal(run.r.gates[GATE_DIRECT - 1].blocked_by, 2);
+	run_release(&run);
+}
+
+/* The text report: summary lines, plan, no colour unless asked. */
+static void test_text(void **state)
+{
+	struct run run;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	run_scenario(&run, "irdma-missing");
+	mf = open_memstream(&buf, &len);
+	assert_non_null(mf);
+	assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
+	fclose(mf);
+	assert_non_null(strstr(buf, "Gate 1 GPU: pass (7 of 7)\n"));
+	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 17)\n"));
+	assert_non_null(strstr(buf, "Gate 3 Direct: "));
+	assert_non_null(strstr(buf, ", blocked by gate 2\n"));
+	assert_non_null(strstr(buf, "Fix plan\n  1. [gate 2, fail] modprobe irdma (nic.driver, rdma.device)\n"));
+	assert_null(strchr(buf, '\033'));
+	free(buf);
+	buf = NULL;
+	mf = open_memstream(&buf, &len);
+	assert_int_equal(render_report_text(mf, &run.f, &run.r, true), 0);
+	fclose(mf);
+	assert_non_null(strchr(buf, '\033'));
+	free(buf);
+	run_release(&run);
+}
+
+/* ---- Helm keys: only ones the GPU Operator chart has ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+	int c;
+
+	if (!fp)
+		return NULL;
+	mf = open_memstream(&buf, &len);
+	while ((c = fgetc(fp)) != EOF)
+		fputc(c, mf);
+	fclose(mf);
+	fclose(fp);
+	return buf;
+}
+
+static int indent_of(const char *l)
+{
+	int n = 0;
+
+	while (l[n] == ' ')
+		n++;
+	return n;
+}
+
+/*
+ * Whether "a.b.c" is a key path of the YAML mapping in @lines: each segment
+ * a "name:" line one level deeper than its parent, inside the parent's block.
+ */
+static bool yaml_has(char **lines, size_t n, const char *path)
+{
+	char seg[64];
+	size_t start = 0, end = n;
+	int parent = -1;
+
+	while (*path) {
+		size_t len = strcspn(path, ".");
+		int want = -1;
+		bool found = false;
+
+		snprintf(seg, sizeof(seg), "%.*s:", (int)len, path);
+		path += len + (path[len] == '.');
+		for (size_t i = start; i < end; i++) {
+			const char *l = lines[i];
+			int in = indent_of(l);
+
+			if (!l[in] || l[in] == '#')
+				continue;
+			if (in <= parent)
+				break;
+			if (want < 0)
+				want = in;
+			if (in != want || strncmp(l + in, seg, strlen(seg)) != 0)
+				continue;
+			/* the block of this key: until the next line at its indent or less */
+			start = i + 1;
+			for (end = start; end < n; end++) {
+				int e = indent_of(lines[end]);
+
+				if (lines[end][e] && lines[end][e] != '#' && e <= in)
+					break;
+			}
+			parent = in;
+			found = true;
+			break;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void test_helm_keys(void **state)
+{
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], *yaml, **lines = NULL, *save = NULL;
+	size_t n = 0, checked = 0;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/data/k8s/gpu-operator-values.yaml", src);
+	yaml = slurp(path);
+	assert_non_null(yaml);
+	for (char *l = strtok_r(yaml, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		lines = realloc(lines, (n + 1) * sizeof(*lines));
+		lines[n++] = l;
+	}
+	/* the walker itself */
+	assert_true(yaml_has(lines, n, "driver.rdma.useHostMofed"));
+	assert_false(yaml_has(lines, n, "driver.useOpenKernelModules"));
+	assert_false(yaml_has(lines, n, "rdma.enabled"));
+	assert_false(yaml_has(lines, n, "driver.rdma.useHostOfed"));
+	assert_true(yaml_has(lines, n, "gdrcopy.enabled"));
+
+	for (size_t s = 0; scenarios[s].name; s++) {
+		struct run run;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mf;
+
+		run_scenario(&run, scenarios[s].name);
+		for (size_t i = 0; i < run.r.advice.n_helm; i++) {
+			assert_true(yaml_has(lines, n, run.r.advice.helm[i].key));
+			checked++;
+		}
+		/* every "key.path=" in the text whose first segment is a chart key */
+		mf = open_memstream(&buf, &len);
+		assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
+		fclose(mf);
+		for (const char *p = buf; *p; p++) {
+			char key[128], top[64];
+			size_t k = 0;
+
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ||
+			    (p > buf && (p[-1] == '.' || p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+					 (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'))))
+				continue;
+			while (k < sizeof(key) - 1 && (p[k] == '.' || (p[k] >= 'a' && p[k] <= 'z') ||
+						       (p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= '0' && p[k] <= '9'))) {
+				key[k] = p[k];
+				k++;
+			}
+			key[k] = '\0';
+			if (p[k] != '=' || !strchr(key, '.'))
+				continue;
+			snprintf(top, sizeof(top), "%.*s", (int)strcspn(key, "."), key);
+			if (!yaml_has(lines, n, top))
+				continue; /* not a chart key (e.g. setpci's ECAP_ACS+0x6.w=) */
+			if (!yaml_has(lines, n, key))
+				fail_msg("scenario %s prints Helm key '%s', which values.yaml lacks",
+					 scenarios[s].name, key);
+			checked++;
+		}
+		free(buf);
+		run_release(&run);
+	}
+	assert_true(checked >= 10);
+	free(lines);
+	free(yaml);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed2),
+		cmocka_unit_test(test_seed2_probe),
+		cmocka_unit_test(test_irdma_missing),
+		cmocka_unit_test(test_hopper_proprietary),
+		cmocka_unit_test(test_peermem_inbox),
+		cmocka_unit_test(test_acs),
+		cmocka_unit_test(test_iommu),
+		cmocka_unit_test(test_phb_only),
+		cmocka_unit_test(test_geforce),
+		cmocka_unit_test(test_hgx_healthy),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_gpu_checks),
+		cmocka_unit_test(test_rdma_checks),
+		cmocka_unit_test(test_direct_checks),
+		cmocka_unit_test(test_json_shape),
+		cmocka_unit_test(test_gate_filter),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_helm_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "collect/collect.h"
+#include "fixture-builder.h"
+
+/*
+ * The sysfs collectors on small trees: what they make of real layouts and
+ * of damaged values.
+ */
+
+static const char *const env[] = { "HOME=/root", NULL };
+
+static void gpu_with_resource(const char *dir, const char *bdf,
+			      const char *resource)
+{
+	char rel[256], tgt[256];
+
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/", bdf);
+	tt_mkdir(dir, rel);
+#define W(file, val)                                                           \
+	do {                                                                   \
+		char p[320];                                                   \
+		snprintf(p, sizeof(p), "%s%s", rel, file);                     \
+		tt_write(dir, p, val);                                         \
+	} while (0)
+	W("class", "0x030200\n");
+	W("vendor", "0x10de\n");
+	W("device", "0x2335\n");
+	W("numa_node", "-1\n");
+	W("resource", resource);
+#undef W
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
+	snprintf(tgt, sizeof(tgt), "../../../devices/pci0000:00/%s", bdf);
+	tt_link(dir, rel, tgt);
+}
+
+static int64_t bar1_of(const char *resource)
+{
+	char *dir = tt_mkdtemp();
+	struct gc_root *root = NULL;
+	struct facts f;
+	int64_t v;
+
+	gpu_with_resource(dir, "0000:00:06.0", resource);
+	assert_int_equal(root_open(dir, &root), 0);
+	facts_init(&f);
+	assert_int_equal(collect_node(root, (char *const *)env, &f), 0);
+	assert_int_equal(f.n_gpus, 1);
+	assert_string_equal(f.gpus[0].name, "NVIDIA H200");
+	v = f.gpus[0].bar1_bytes.state == FACT_OK ? f.gpus[0].bar1_bytes.v : -1;
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+	return v;
+}
+
+/* An H200 in a VM: BAR0 is 64-bit, so BAR1 sits at resource line 2. */
+static void test_bar1_after_64bit_bar0(void **state)
+{
+	(void)state;
+	assert_int_equal(bar1_of(
+		"0x0000104002000000 0x0000104002ffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000100000000000 0x0000103fffffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000104000000000 0x0000104001ffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"),
+		256LL << 30);
+}
+
+/* The classic layout: 32-bit BAR0 at line 0, BAR1 at line 1. */
+static void test_bar1_after_32bit_bar0(void **state)
+{
+	(void)state;
+	assert_int_equal(bar1_of(
+		"0x00000000de000000 0x00000000deffffff 0x0000000000040200\n"
+		"0x0000002000000000 0x0000003fffffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000004000000000 0x0000004001ffffff 0x000000000014220c\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"),
+		128LL << 30);
+}
+
+/* Only BAR0 assigned: BAR1 is missing (0), not unknown. */
+static void test_bar1_unassigned(void **state)
+{
+	(void)state;
+	assert_int_equal(bar1_of(
+		"0x00000000de000000 0x00000000deffffff 0x0000000000040200\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"), 0);
+}
+
+static void test_bar1_garbage(void **state)
+{
+	(void)state;
+	assert_int_equal(bar1_of("0xde000000 banana\n"), -1);
+	assert_int_equal(bar1_of(""), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bar1_after_64bit_bar0),
+		cmocka_unit_test(test_bar1_after_32bit_bar0),
+		cmocka_unit_test(test_bar1_unassigned),
+		cmocka_unit_test(test_bar1_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

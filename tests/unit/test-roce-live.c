@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Live netlink in a private network namespace this test creates: a bridge,
+ * a veth pair with one end in the bridge, addresses and MTU, read back by
+ * the real rtnetlink/DCB/ethtool collectors, then recorded and replayed.
+ * The namespace is the process's own and vanishes with it. Needs root
+ * (CAP_SYS_ADMIN for unshare, CAP_NET_ADMIN for ip); skipped otherwise.
+ *
+ * ROCE_LIVE_RECORD=DIR keeps the recording (tests/data/netlink/veth).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model/facts-json.h"
+#include "nl/nl-roce.h"
+#include "util/strv.h"
+
+static bool have_netns;
+static char why[256];
+
+static int sh(const char *cmd)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s >/dev/null 2>&1", cmd);
+	return system(buf);
+}
+
+static int setup(void **state)
+{
+	static const char *const cmds[] = {
+		"ip link set lo up",
+		"ip link add gdrc-br0 type bridge",
+		"ip link add gdrc-v0 mtu 9000 type veth peer name gdrc-v1 mtu 9000",
+		"ip link set gdrc-v0 master gdrc-br0",
+		"ip link set gdrc-br0 mtu 9000",
+		"ip addr add 10.99.0.1/24 dev gdrc-br0",
+		"ip addr add 10.99.0.2/24 dev gdrc-v1",
+		"ip -6 addr add fd99::2/64 dev gdrc-v1 nodad",
+		"ip link set gdrc-br0 up",
+		"ip link set gdrc-v0 up",
+		"ip link set gdrc-v1 up",
+	};
+
+	(void)state;
+	if (geteuid() != 0) {
+		snprintf(why, sizeof(why), "not root: the live netlink tests need a private network namespace");
+		return 0;
+	}
+	if (sh("ip -V") != 0) {
+		snprintf(why, sizeof(why), "iproute2 'ip' not found");
+		return 0;
+	}
+	if (unshare(CLONE_NEWNET) < 0) {
+		snprintf(why, sizeof(why), "cannot create a network namespace: %s",
+			 strerror(errno));
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (sh(cmds[i]) != 0) {
+			snprintf(why, sizeof(why), "'%s' failed (no veth/bridge?)", cmds[i]);
+			return 0;
+		}
+	have_netns = true;
+	return 0;
+}
+
+#define NEED_NETNS()                                                           \
+	do {                                                                   \
+		if (!have_netns) {                                             \
+			print_message("skipped: %s\n", why);                  \
+			skip();                                                \
+		}                                                              \
+	} while (0)
+
+static void links_and_addresses(void **state)
+{
+	struct nl_src s = { .mode = NL_LIVE, .timeout_ms = 2000 };
+	struct roce_facts r = { 0 };
+	const struct roce_link *br, *v0, *v1, *lo;
+
+	(void)state;
+	NEED_NETNS();
+	assert_int_equal(rtnl_collect(&s, &r), 0);
+	assert_int_equal(r.rtnl.state, FACT_OK);
+	assert_int_equal(r.n_links, 4);
+	br = roce_link_find(&r, "gdrc-br0");
+	v0 = roce_link_find(&r, "gdrc-v0");
+	v1 = roce_link_find(&r, "gdrc-v1");
+	lo = roce_link_find(&r, "lo");
+	assert_non_null(br);
+	assert_non_null(v0);
+	assert_non_null(v1);
+	assert_non_null(lo);
+	assert_string_equal(br->kind.v, "bridge");
+	assert_string_equal(v0->kind.v, "veth");
+	assert_string_equal(v0->slave_kind.v, "bridge");
+	assert_int_equal(v0->master.v, br->ifindex);
+	assert_int_equal(v1->master.state, FACT_ABSENT);
+	assert_int_equal(v0->mtu.v, 9000);
+	assert_int_equal(v1->mtu.v, 9000);
+	assert_int_equal(br->mtu.v, 9000);
+	assert_true(strv_contains(br->addrs, "10.99.0.1/24"));
+	assert_true(strv_contains(v1->addrs, "10.99.0.2/24"));
+	assert_true(strv_contains(v1->addrs, "fd99::2/64"));
+	assert_true(strv_contains(lo->addrs, "127.0.0.1/8"));
+	/* Not a bond: no bond facts. */
+	assert_int_equal(br->bond_mode.state, FACT_UNSET);
+	roce_facts_release(&r);
+}
+
+static void dcb_and_ethtool_on_veth(void **state)
+{
+	struct nl_src s = { .mode = NL_LIVE };
+	struct roce_facts r = { 0 };
+	struct roce_link *l = roce_link_add(&r, "gdrc-v1");
+
+	(void)state;
+	NEED_NETNS();
+	/* veth has no dcbnl_ops: the kernel answers EOPNOTSUPP. */
+	assert_int_equal(dcb_collect(&s, "gdrc-v1", &l->dcb), 0);
+	assert_int_equal(l->dcb.st.state, FACT_UNSUPPORTED);
+	assert_int_equal(l->dcb.st.err, EOPNOTSUPP);
+	assert_int_equal(ethtool_collect(&s, l), 0);
+	assert_string_equal(l->driver.v, "veth");
+	assert_int_not_equal(l->privflags_st.state, FACT_UNSET);
+	assert_int_not_equal(l->privflags_st.state, FACT_OK);
+	/* An interface that does not exist: an error state, not a crash. */
+	memset(&l->dcb, 0, sizeof(l->dcb));
+	assert_int_equal(dcb_collect(&s, "gdrc-none", &l->dcb), 0);
+	assert_int_not_equal(l->dcb.st.state, FACT_OK);
+	assert_int_not_equal(l->dcb.st.state, FACT_UNSET);
+	roce_facts_release(&r);
+}
+
+static int collect_all(struct nl_src *s, struct roce_facts *r)
+{
+	int ret = rdma_nl_collect(s, r);
+
+	if (ret >= 0)
+		ret = rtnl_collect(s, r);
+	for (size_t i = 0; ret >= 0 && i < r->n_links; i++) {
+		if (strcmp(r->links[i].name, "gdrc-v1") != 0)
+			continue;
+		ret = dcb_collect(s, r->links[i].name, &r->links[i].dcb);
+		if (ret >= 0)
+			ret = ethtool_collect(s, &r->links[i]);
+	}
+	return ret;
+}
+
+static char *as_json(const struct roce_facts *r)
+{
+	json_object *o = facts_json_roce(r);
+	char *t = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+
+	json_object_put(o);
+	return t;
+}
+
+static void record_then_replay(void **state)
+{
+	const char *keep = getenv("ROCE_LIVE_RECORD");
+	char tmp[] = "/tmp/gdrcheck-nl-XXXXXX";
+	const char *dir = keep && *keep ? keep : mkdtemp(tmp);
+	struct nl_src live = { .mode = NL_LIVE, .record_dir = dir };
+	struct nl_src rep = { .mode = NL_REPLAY, .replay_dir = dir };
+	struct roce_facts a = { 0 }, b = { 0 };
+	char *ja, *jb, cmd[600];
+
+	(void)state;
+	NEED_NETNS();
+	assert_non_null(dir);
+	assert_int_equal(collect_all(&live, &a), 0);
+	assert_int_equal(collect_all(&rep, &b), 0);
+	ja = as_json(&a);
+	jb = as_json(&b);
+	assert_string_equal(ja, jb);
+	/* Every answer was recorded, the RDMA one included (there or not). */
+	snprintf(cmd, sizeof(cmd), "test -s '%s/rtnl-link.nl' && test -s '%s/rdma-sys.nl' && test -s '%s/dcb-gdrc-v1.nl'",
+		 dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	free(ja);
+	free(jb);
+	roce_facts_release(&a);
+	roce_facts_release(&b);
+	if (!(keep && *keep)) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(links_and_addresses),
+		cmocka_unit_test(dcb_and_ethtool_on_veth),
+		cmocka_unit_test(record_then_replay),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The netlink parsers over recorded bytes: the seed-2 replies, malformed
+ * and hostile messages, every truncation of every recording; the replay
+ * rules; the facts JSON round trip; the /proc/net/bonding parser.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "collect/collect-roce.h"
+#include "model/facts-json.h"
+#include "nl/nl-roce.h"
+#include "util/strv.h"
+
+#define NL_DIR TEST_DATA "/netlink"
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char *buf = NULL;
+
+	assert_int_equal(nl_read_file(dir, name, NL_MAX_REPLY, &buf, len), 0);
+	return buf;
+}
+
+static struct nl_src replay(const char *set)
+{
+	static char dir[512];
+
+	snprintf(dir, sizeof(dir), NL_DIR "/%s", set);
+	return (struct nl_src){ .mode = NL_REPLAY, .replay_dir = dir };
+}
+
+/* ----------------------------------------------------------- seed-2 */
+
+static void rdma_seed2(void **state)
+{
+	struct nl_src s = replay("seed2");
+	struct roce_facts r = { 0 };
+	struct roce_port *p;
+
+	(void)state;
+	assert_int_equal(rdma_nl_collect(&s, &r), 0);
+	assert_int_equal(r.rdma_nl.state, FACT_OK);
+	assert_int_equal(r.netns_shared.v, 1);
+	assert_int_equal(r.copy_on_fork.v, 1);
+	assert_int_equal(r.privileged_qkey.state, FACT_ABSENT);
+	assert_int_equal(r.n_devs, 2);
+	assert_string_equal(r.devs[1].name, "rocep23s0f1");
+	assert_string_equal(r.devs[1].protocol.v, "roce");
+	assert_string_equal(r.devs[1].fw.v, "1.80");
+	assert_int_equal(r.devs[1].index.v, 1);
+	assert_int_equal(r.devs[1].n_ports, 1);
+	p = &r.devs[1].ports[0];
+	assert_int_equal(p->state.v, 4);
+	assert_int_equal(p->phys_state.v, 5);
+	assert_int_equal(p->ndev_index.v, 4);
+	assert_string_equal(p->ndev_name.v, "ens5f1np1");
+	roce_facts_release(&r);
+}
+
+static void rtnl_seed2(void **state)
+{
+	struct nl_src s = replay("seed2");
+	struct roce_facts r = { 0 };
+	const struct roce_link *bond, *sl;
+
+	(void)state;
+	assert_int_equal(rtnl_collect(&s, &r), 0);
+	assert_int_equal(r.rtnl.state, FACT_OK);
+	assert_int_equal(r.n_links, 5);
+	bond = roce_link_find(&r, "bond1");
+	assert_non_null(bond);
+	assert_int_equal(bond->ifindex, 5);
+	assert_string_equal(bond->kind.v, "bond");
+	assert_int_equal(bond->bond_mode.v, 4);
+	assert_int_equal(bond->bond_xmit_hash.v, 1);
+	assert_int_equal(bond->ad_aggregator.v, 1);
+	assert_int_equal(bond->ad_num_ports.v, 2);
+	assert_string_equal(bond->ad_partner_mac.v, "00:1c:73:aa:bb:cc");
+	assert_int_equal(bond->mtu.v, 9000);
+	assert_true(strv_contains(bond->addrs, "10.10.1.21/24"));
+	assert_true(strv_contains(bond->addrs, "fe80::b696:91ff:feaa:bb01/64"));
+	sl = roce_link_find(&r, "ens5f0np0");
+	assert_int_equal(sl->master.v, 5);
+	assert_string_equal(sl->slave_kind.v, "bond");
+	assert_int_equal(sl->slave_mii.v, 0);
+	assert_int_equal(sl->slave_aggregator.v, 1);
+	/* Answered, and has no address: an empty list, not unknown. */
+	assert_non_null(sl->addrs);
+	assert_null(sl->addrs[0]);
+	roce_facts_release(&r);
+}
+
+static void dcb_seed2(void **state)
+{
+	struct nl_src s = replay("seed2");
+	struct roce_dcb d = { 0 };
+
+	(void)state;
+	assert_int_equal(dcb_collect(&s, "ens5f0np0", &d), 0);
+	assert_int_equal(d.st.state, FACT_OK);
+	assert_int_equal(d.dcbx.v, 0x09);
+	assert_int_equal(d.pfc.st.state, FACT_OK);
+	assert_int_equal(d.pfc.en, 0x08);
+	assert_int_equal(d.pfc.cap, 8);
+	assert_int_equal(d.pfc.requests[3], 1200);
+	assert_int_equal(d.pfc.indications[3], 3400);
+	assert_int_equal(d.peer_pfc.en, 0x08);
+	assert_int_equal(d.ets.prio_tc[3], 3);
+	assert_int_equal(d.ets.prio_tc[0], 0);
+	assert_int_equal(d.ets.tc_tsa[3], 2);
+	assert_int_equal(d.ets.tc_tx_bw[3], 50);
+	assert_int_equal(d.n_apps, 1);
+	assert_int_equal(d.apps[0].selector, 5);
+	assert_int_equal(d.apps[0].protocol, 24);
+	assert_int_equal(d.apps[0].priority, 3);
+	assert_true(d.apps[0].ieee);
+	assert_int_equal(d.trust_st.state, FACT_ABSENT);
+	free(d.apps);
+
+	/* A driver without dcbnl answers EOPNOTSUPP. */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(dcb_collect(&s, "eno1", &d), 0);
+	assert_int_equal(d.st.state, FACT_UNSUPPORTED);
+	assert_int_equal(d.st.err, EOPNOTSUPP);
+	/* Not recorded at all: absent (nothing known), no crash. */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(dcb_collect(&s, "nosuch0", &d), 0);
+	assert_int_equal(d.st.state, FACT_ABSENT);
+}
+
+static void ethtool_seed2(void **state)
+{
+	struct nl_src good = replay("seed2"), bad;
+	struct roce_facts r = { 0 };
+	struct roce_link *l = roce_link_add(&r, "ens5f0np0"), *e;
+
+	(void)state;
+	assert_int_equal(ethtool_collect(&good, l), 0);
+	assert_string_equal(l->driver.v, "ice");
+	assert_string_equal(l->version.v, "6.12.0-211.el10.x86_64");
+	assert_string_equal(l->fw_version.v, "4.80 0x8001f6c4 1.3755.0");
+	assert_string_equal(l->bus_info.v, "0000:17:00.0");
+	assert_int_equal(l->n_privflags, 5);
+	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), 0);
+	assert_int_equal(roce_link_privflag(l, "no-such-flag"), -ENOENT);
+
+	bad = replay("seed2-bad");
+	l = roce_link_add(&r, "ens5f1np1");
+	assert_int_equal(ethtool_collect(&bad, l), 0);
+	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), 1);
+
+	e = roce_link_add(&r, "eno1");
+	assert_int_equal(ethtool_collect(&good, e), 0);
+	assert_int_equal(e->privflags_st.state, FACT_UNSUPPORTED);
+	assert_int_equal(e->driver.state, FACT_ABSENT); /* no recording */
+	roce_facts_release(&r);
+}
+
+/* Real replies recorded from a veth pair and a bridge (test-roce-live). */
+static void recorded_veth(void **state)
+{
+	struct nl_src s = replay("veth");
+	struct roce_facts r = { 0 };
+	const struct roce_link *br, *v0, *v1;
+
+	(void)state;
+	assert_int_equal(rdma_nl_collect(&s, &r), 0);
+	/* The development kernel has no RDMA netlink. */
+	assert_int_equal(r.rdma_nl.state, FACT_UNSUPPORTED);
+	assert_int_equal(rtnl_collect(&s, &r), 0);
+	br = roce_link_find(&r, "gdrc-br0");
+	v0 = roce_link_find(&r, "gdrc-v0");
+	v1 = roce_link_find(&r, "gdrc-v1");
+	assert_non_null(br);
+	assert_non_null(v0);
+	assert_non_null(v1);
+	assert_string_equal(br->kind.v, "bridge");
+	assert_int_equal(v0->master.v, br->ifindex);
+	assert_int_equal(v1->mtu.v, 9000);
+	assert_true(strv_contains(v1->addrs, "10.99.0.2/24"));
+	assert_int_equal(dcb_collect(&s, "gdrc-v1", &((struct roce_link *)v1)->dcb), 0);
+	assert_int_equal(v1->dcb.st.state, FACT_UNSUPPORTED);
+	assert_int_equal(ethtool_collect(&s, (struct roce_link *)v1), 0);
+	assert_string_equal(v1->driver.v, "veth");
+	roce_facts_release(&r);
+}
+
+/* --------------------------------------------------------- bad input */
+
+static void no_rdma_netlink(void **state)
+{
+	struct nl_src s = replay("nordma");
+	struct roce_facts r = { 0 };
+
+	(void)state;
+	/* As the recorder writes a kernel without NETLINK_RDMA. */
+	assert_int_equal(rdma_nl_collect(&s, &r), 0);
+	assert_int_equal(r.rdma_nl.state, FACT_UNSUPPORTED);
+	assert_int_equal(r.rdma_nl.err, EPROTONOSUPPORT);
+	assert_int_equal(r.netns_shared.state, FACT_UNSUPPORTED);
+	assert_int_equal(r.n_devs, 0);
+	roce_facts_release(&r);
+}
+
+static void malformed_rdma(void **state)
+{
+	struct roce_facts r = { 0 };
+	size_t len;
+	char *buf = slurp(NL_DIR "/malformed", "rdma-dev-badattr.nl", &len);
+
+	(void)state;
+	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &r), 0);
+	/* "xyz" without its NUL names nothing; "bad0" is kept with bad facts. */
+	assert_int_equal(r.n_devs, 1);
+	assert_string_equal(r.devs[0].name, "bad0");
+	assert_int_equal(r.devs[0].index.state, FACT_INVALID);
+	assert_int_equal(r.devs[0].fw.state, FACT_INVALID);
+	/* An absurd port count is capped. */
+	assert_true(r.devs[0].n_ports <= 255);
+	free(buf);
+	roce_facts_release(&r);
+
+	memset(&r, 0, sizeof(r));
+	buf = slurp(NL_DIR "/malformed", "rdma-dev-truncated.nl", &len);
+	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &r), 0);
+	assert_int_equal(r.n_devs, 0);
+	free(buf);
+	roce_facts_release(&r);
+}
+
+static void malformed_dcb(void **state)
+{
+	struct roce_dcb d = { 0 };
+	size_t len;
+	char *buf = slurp(NL_DIR "/malformed", "dcb-badsize.nl", &len);
+
+	(void)state;
+	assert_int_equal(nl_run(buf, len, dcb_reply_cb, &d), 0);
+	assert_int_equal(d.st.state, FACT_OK);
+	assert_int_equal(d.pfc.st.state, FACT_INVALID);
+	assert_int_equal(d.ets.st.state, FACT_INVALID);
+	assert_int_equal(d.apps_st.state, FACT_INVALID);
+	assert_int_equal(d.n_apps, 0);
+	assert_int_equal(d.dcbx.state, FACT_INVALID); /* u32 where a u8 belongs */
+	free(buf);
+	free(d.apps);
+
+	memset(&d, 0, sizeof(d));
+	buf = slurp(NL_DIR "/malformed", "dcb-eopnotsupp.nl", &len);
+	assert_int_equal(nl_run(buf, len, dcb_reply_cb, &d), -EOPNOTSUPP);
+	assert_int_equal(d.st.state, FACT_UNSET);
+	free(buf);
+}
+
+static void malformed_ethtool_rtnl(void **state)
+{
+	struct roce_facts r = { 0 };
+	struct roce_link *l = roce_link_add(&r, "x0");
+	size_t len;
+	char *buf = slurp(NL_DIR "/malformed", "ethtool-privflags-compact.nl", &len);
+	char di[8] = { 0 };
+
+	(void)state;
+	assert_int_equal(nl_run(buf, len, ethtool_privflags_reply_cb, l), 0);
+	assert_int_equal(l->privflags_st.state, FACT_INVALID);
+	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), -ENOENT);
+	free(buf);
+	/* A short ETHTOOL_GDRVINFO answer. */
+	assert_int_equal(ethtool_drvinfo_parse(di, sizeof(di), l), -EINVAL);
+	assert_int_equal(l->driver.state, FACT_INVALID);
+	roce_facts_release(&r);
+
+	memset(&r, 0, sizeof(r));
+	buf = slurp(NL_DIR "/malformed", "rtnl-link-hostile.nl", &len);
+	assert_int_equal(nl_run(buf, len, rtnl_link_reply_cb, &r), 0);
+	assert_int_equal(r.n_links, 1);
+	assert_string_equal(r.links[0].name, "odd0");
+	assert_int_equal(r.links[0].mtu.state, FACT_INVALID);
+	assert_int_equal(r.links[0].kind.state, FACT_ABSENT);
+	free(buf);
+	roce_facts_release(&r);
+}
+
+/* Every prefix of every recording parses without a crash or a leak. */
+static void every_truncation(void **state)
+{
+	static const char *const sets[] = { "seed2", "seed2-bad", "malformed",
+					    "nordma", "veth" };
+	static const mnl_cb_t cbs[] = {
+		rdma_sys_reply_cb, rdma_dev_reply_cb, rdma_port_reply_cb,
+		rtnl_link_reply_cb, dcb_reply_cb, ethtool_privflags_reply_cb,
+	};
+	size_t runs = 0;
+
+	(void)state;
+	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+		char dir[512];
+		char **names = NULL;
+		DIR *d;
+		struct dirent *de;
+
+		snprintf(dir, sizeof(dir), NL_DIR "/%s", sets[s]);
+		d = opendir(dir);
+		assert_non_null(d);
+		while ((de = readdir(d)))
+			if (strstr(de->d_name, ".nl"))
+				assert_int_equal(strv_push(&names, NULL, de->d_name), 0);
+		closedir(d);
+		for (size_t i = 0; names && names[i]; i++) {
+			size_t len;
+			char *buf = slurp(dir, names[i], &len);
+
+			for (size_t cut = 0; cut <= len; cut++) {
+				for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+					struct roce_facts r = { 0 };
+					struct roce_link *l = roce_link_add(&r, "t0");
+					void *data = &r;
+					char *copy = malloc(cut ? cut : 1);
+
+					memcpy(copy, buf, cut);
+					if (cbs[c] == dcb_reply_cb)
+						data = &l->dcb;
+					else if (cbs[c] == ethtool_privflags_reply_cb)
+						data = l;
+					(void)nl_run(copy, cut, cbs[c], data);
+					free(copy);
+					roce_facts_release(&r);
+					runs++;
+				}
+			}
+			free(buf);
+		}
+		strv_free(names);
+	}
+	assert_true(runs > 1000);
+}
+
+static void replay_rules(void **state)
+{
+	struct nl_src s = replay("seed2");
+	struct roce_facts r = { 0 };
+	char buf[16];
+
+	(void)state;
+	/* Keys are one plain file name: no path tricks from replayed names. */
+	assert_int_equal(nl_query(&s, 0, "../seed2/rdma-sys", NULL, rdma_sys_reply_cb, &r), -EINVAL);
+	assert_int_equal(nl_query(&s, 0, ".hidden", NULL, rdma_sys_reply_cb, &r), -EINVAL);
+	assert_int_equal(nl_query(&s, 0, "", NULL, rdma_sys_reply_cb, &r), -EINVAL);
+	assert_int_equal(nl_query(&s, 0, "rdma sys", NULL, rdma_sys_reply_cb, &r), -EINVAL);
+	assert_int_equal(nl_query(&s, 0, "nothing-here", NULL, rdma_sys_reply_cb, &r), -ENOENT);
+	assert_int_equal(nl_blob_replay(&s, "../x", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(nl_blob_replay(&s, "ethtool-drvinfo-ens5f0np0", buf, sizeof(buf)), (int)sizeof(buf));
+	s.mode = NL_OFF;
+	assert_int_equal(nl_query(&s, 0, "rdma-sys", NULL, rdma_sys_reply_cb, &r), -EOPNOTSUPP);
+	assert_int_equal(nl_blob_replay(&s, "x", buf, sizeof(buf)), -EOPNOTSUPP);
+	/* A directory where a recording should be is refused. */
+	s = replay("");
+	assert_int_equal(nl_query(&s, 0, "seed2", NULL, rdma_sys_reply_cb, &r), -ENOENT);
+	{
+		char *out = NULL;
+		size_t len = 0;
+
+		assert_int_equal(nl_read_file(NL_DIR, "seed2", 1024, &out, &len), -EINVAL);
+		assert_int_equal(nl_read_file(NL_DIR "/seed2", "rtnl-link.nl", 16, &out, &len), -E2BIG);
+		assert_null(out);
+	}
+	roce_facts_release(&r);
+}
+
+/* ------------------------------------------------------- facts JSON */
+
+static char *roce_json(const struct roce_facts *r)
+{
+	json_object *o = facts_json_roce(r);
+	char *s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+
+	json_object_put(o);
+	return s;
+}
+
+static void json_round_trip(void **state)
+{
+	static const char *const sets[] = { "seed2", "seed2-bad" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char root[512], nl[512];
+		struct gc_root *g = NULL;
+		struct facts f, back;
+		json_object *doc;
+		char *a, *b;
+
+		snprintf(root, sizeof(root), TEST_DATA "/roce/%s/root", sets[i]);
+		snprintf(nl, sizeof(nl), NL_DIR "/%s", sets[i]);
+		assert_int_equal(root_open(root, &g), 0);
+		g->nl_replay = nl;
+		facts_init(&f);
+		assert_int_equal(collect_roce(g, &f), 0);
+		root_free(g);
+		/* Something in every part of the section. */
+		fact_str_set(&f.roce.links[0].qos_trust, "dscp");
+		fact_int_set(&f.roce.links[0].ecn_np[3], 1);
+		f.roce.links[0].dcb.n_trust = 2;
+		f.roce.links[0].dcb.trust[0] = 5;
+		f.roce.links[0].dcb.trust[1] = 255;
+		fact_int_set(&f.roce.links[0].dcb.trust_st, 1);
+		fact_int_fail(&f.roce.links[1].dcb.pfc.st, -EOPNOTSUPP);
+
+		a = roce_json(&f.roce);
+		doc = json_tokener_parse(a);
+		assert_non_null(doc);
+		facts_init(&back);
+		assert_int_equal(facts_json_load_roce(doc, &back.roce), 0);
+		b = roce_json(&back.roce);
+		assert_string_equal(a, b);
+		assert_non_null(strstr(a, "\"fw-lldp-agent\""));
+		assert_non_null(strstr(a, "\"default_roce_tos\":96"));
+		json_object_put(doc);
+		free(a);
+		free(b);
+		facts_release(&back);
+		facts_release(&f);
+	}
+}
+
+static void json_rejects_garbage(void **state)
+{
+	static const char *const bad[] = {
+		"[]",
+		"{\"links\": {}}",
+		"{\"links\": [{\"ifindex\": 1}]}",
+		"{\"links\": [{\"name\": \"a\", \"ifindex\": -1}]}",
+		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"mtu\": \"x\"}]}",
+		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"pfc\": {\"pfc_en\": 300}}}]}",
+		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"ets\": {\"willing\":0,\"ets_cap\":8,\"cbs\":0,\"tc_tx_bw\":[1],\"tc_rx_bw\":[],\"tc_tsa\":[],\"prio_tc\":[]}}}]}",
+		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"privflags\": [{\"name\": \"x\"}]}]}",
+		"{\"rdma_devices\": [{\"name\": \"m\", \"ports\": [{\"port\": 1, \"gids\": [{\"index\": 0}]}]}]}",
+		"{\"bonds\": [{\"name\": \"\"}]}",
+		"{\"netns_shared\": {\"state\": \"ok\"}}",
+		"{\"netns_shared\": {\"state\": \"absent\", \"errno\": 99999}}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct roce_facts r = { 0 };
+		json_object *doc = json_tokener_parse(bad[i]);
+
+		assert_non_null(doc);
+		if (facts_json_load_roce(doc, &r) != -EINVAL)
+			fail_msg("accepted: %s", bad[i]);
+		roce_facts_release(&r);
+		json_object_put(doc);
+	}
+}
+
+/* ----------------------------------------------------- bonding procfs */
+
+static char *read_text(const char *name)
+{
+	size_t len;
+
+	return slurp(TEST_DATA "/bonding", name, &len);
+}
+
+static void bonding_procfs(void **state)
+{
+	struct roce_bond b = { 0 };
+	char *t = read_text("8023ad-healthy");
+
+	(void)state;
+	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
+	assert_string_equal(b.mode.v, "IEEE 802.3ad Dynamic link aggregation");
+	assert_string_equal(b.xmit_hash.v, "layer3+4 (1)");
+	assert_string_equal(b.lacp_rate.v, "fast");
+	assert_int_equal(b.active_aggregator.v, 1);
+	assert_int_equal(b.ad_num_ports.v, 2);
+	assert_string_equal(b.partner_mac.v, "00:1c:73:aa:bb:cc");
+	assert_int_equal(b.n_slaves, 2);
+	assert_string_equal(b.slaves[1].name, "ens5f1np1");
+	assert_string_equal(b.slaves[1].mii_status.v, "up");
+	assert_int_equal(b.slaves[1].speed_mbps.v, 100000);
+	assert_int_equal(b.slaves[1].aggregator_id.v, 1);
+	assert_string_equal(b.slaves[1].actor_churn.v, "none");
+	free(t);
+	roce_bond_release(&b);
+
+	t = read_text("slave-down");
+	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
+	assert_string_equal(b.slaves[1].mii_status.v, "down");
+	assert_int_equal(b.slaves[1].speed_mbps.state, FACT_INVALID);
+	assert_int_equal(b.slaves[1].link_failures.v, 3);
+	free(t);
+	roce_bond_release(&b);
+
+	t = read_text("two-aggregators");
+	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
+	assert_int_equal(b.slaves[0].aggregator_id.v, 1);
+	assert_int_equal(b.slaves[1].aggregator_id.v, 2);
+	free(t);
+	roce_bond_release(&b);
+
+	t = read_text("no-active-aggregator");
+	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
+	assert_int_equal(b.active_aggregator.state, FACT_ABSENT);
+	assert_int_equal(b.partner_mac.state, FACT_UNSET);
+	free(t);
+	roce_bond_release(&b);
+
+	/* Garbage and nothing: no slaves, no crash. */
+	assert_int_equal(roce_bond_parse_procfs("\x01\x02:::\n\n:\nSlave Interface:\n", &b), 0);
+	assert_int_equal(b.n_slaves, 0);
+	roce_bond_release(&b);
+	assert_int_equal(roce_bond_parse_procfs(NULL, &b), 0);
+	roce_bond_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rdma_seed2),
+		cmocka_unit_test(rtnl_seed2),
+		cmocka_unit_test(dcb_seed2),
+		cmocka_unit_test(ethtool_seed2),
+		cmocka_unit_test(recorded_veth),
+		cmocka_unit_test(no_rdma_netlink),
+		cmocka_unit_test(malformed_rdma),
+		cmocka_unit_test(malformed_dcb),
+		cmocka_unit_test(malformed_ethtool_rtnl),
+		cmocka_unit_test(every_truncation),
+		cmocka_unit_test(replay_rules),
+		cmocka_unit_test(json_round_trip),
+		cmocka_unit_test(json_rejects_garbage),
+		cmocka_unit_test(bonding_procfs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gen-netlink: write the netlink replies the tests replay, message by
+ * message, with libmnl (the way iproute2's testsuite/tools/generate_nlmsg.c
+ * synthesises an RTM_NEWLINK). The development machines have no RDMA or DCB
+ * hardware, so the seed-2 node (E810 ice+irdma, bond1 802.3ad, DSCP 24 →
+ * priority 3 → TC3, PFC on 3) is written from the kernel's structures here.
+ *
+ *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma
+ *
+ * The files are committed under tests/data/netlink/; a test regenerates
+ * them and compares, so the generator and the bytes cannot drift apart.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/dcbnl.h>
+#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <rdma/rdma_netlink.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#define BUF 16384
+
+static char buf[BUF];
+static FILE *out;
+static const char *base;
+
+static void open_file(const char *set, const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", base, set);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", base, set, name);
+	out = fopen(path, "wb");
+	if (!out) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void close_file(void)
+{
+	if (fclose(out) != 0) {
+		perror("fclose");
+		exit(1);
+	}
+}
+
+static struct nlmsghdr *msg(uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *nlh;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = 1;
+	nlh->nlmsg_pid = 4242;
+	return nlh;
+}
+
+static void emit(const struct nlmsghdr *nlh)
+{
+	fwrite(nlh, 1, nlh->nlmsg_len, out);
+}
+
+static void done(void)
+{
+	struct nlmsghdr *nlh = msg(NLMSG_DONE, NLM_F_MULTI);
+	int *z = mnl_nlmsg_put_extra_header(nlh, sizeof(int));
+
+	*z = 0;
+	emit(nlh);
+}
+
+static void error_msg(int negerr)
+{
+	struct nlmsghdr *nlh = msg(NLMSG_ERROR, 0);
+	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+	e->error = negerr;
+	e->msg.nlmsg_len = sizeof(struct nlmsghdr);
+	emit(nlh);
+}
+
+/* ------------------------------------------------------------ RDMA */
+
+static void rdma_sys(int shared)
+{
+	struct nlmsghdr *nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						    RDMA_NLDEV_CMD_SYS_GET), 0);
+
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, (uint8_t)shared);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1);
+	emit(nlh);
+	error_msg(0);
+}
+
+static void rdma_dev(uint32_t idx, const char *name, const char *fw)
+{
+	struct nlmsghdr *nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						    RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
+	uint64_t guid = 0xb49691fffeaabb00ull + idx;
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_CAP_FLAGS, 0);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_FW_VERSION, fw);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_NODE_GUID, guid);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, guid);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 1);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_DIM, 0);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_PROTOCOL, "roce");
+	emit(nlh);
+}
+
+static void rdma_port(uint32_t idx, const char *name, uint32_t ndev_idx,
+		      const char *ndev)
+{
+	struct nlmsghdr *nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						    RDMA_NLDEV_CMD_PORT_GET), NLM_F_MULTI);
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_PORT_STATE, 4);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, 5);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev_idx);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, ndev);
+	emit(nlh);
+}
+
+/* ------------------------------------------------------- rtnetlink */
+
+struct link_spec {
+	int index;
+	const char *name;
+	unsigned mtu;
+	unsigned char oper;
+	int master;
+	bool bond;
+	bool slave;
+	unsigned char slave_mii;
+	unsigned short agg;
+};
+
+static void rtnl_link(const struct link_spec *s)
+{
+	static const unsigned char partner[6] = { 0x00, 0x1c, 0x73, 0xaa, 0xbb, 0xcc };
+	struct nlmsghdr *nlh = msg(RTM_NEWLINK, NLM_F_MULTI);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	struct nlattr *li, *data, *ad;
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = s->index;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->name);
+	mnl_attr_put_u32(nlh, IFLA_TXQLEN, 1000);
+	mnl_attr_put_u8(nlh, IFLA_OPERSTATE, s->oper);
+	mnl_attr_put_u32(nlh, IFLA_MTU, s->mtu);
+	if (s->master)
+		mnl_attr_put_u32(nlh, IFLA_MASTER, (uint32_t)s->master);
+	if (s->bond || s->slave) {
+		li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+		if (s->bond) {
+			mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bond");
+			data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+			mnl_attr_put_u8(nlh, IFLA_BOND_MODE, 4);
+			mnl_attr_put_u32(nlh, IFLA_BOND_MIIMON, 100);
+			mnl_attr_put_u8(nlh, IFLA_BOND_XMIT_HASH_POLICY, 1);
+			mnl_attr_put_u8(nlh, IFLA_BOND_AD_LACP_RATE, 1);
+			ad = mnl_attr_nest_start(nlh, IFLA_BOND_AD_INFO);
+			mnl_attr_put_u16(nlh, IFLA_BOND_AD_INFO_AGGREGATOR, s->agg);
+			mnl_attr_put_u16(nlh, IFLA_BOND_AD_INFO_NUM_PORTS, 2);
+			mnl_attr_put_u16(nlh, IFLA_BOND_AD_INFO_ACTOR_KEY, 21);
+			mnl_attr_put_u16(nlh, IFLA_BOND_AD_INFO_PARTNER_KEY, 1001);
+			mnl_attr_put(nlh, IFLA_BOND_AD_INFO_PARTNER_MAC, 6, partner);
+			mnl_attr_nest_end(nlh, ad);
+			mnl_attr_nest_end(nlh, data);
+		}
+		if (s->slave) {
+			mnl_attr_put_strz(nlh, IFLA_INFO_SLAVE_KIND, "bond");
+			data = mnl_attr_nest_start(nlh, IFLA_INFO_SLAVE_DATA);
+			mnl_attr_put_u8(nlh, IFLA_BOND_SLAVE_STATE, 0);
+			mnl_attr_put_u8(nlh, IFLA_BOND_SLAVE_MII_STATUS, s->slave_mii);
+			mnl_attr_put_u32(nlh, IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, 0);
+			mnl_attr_put_u16(nlh, IFLA_BOND_SLAVE_QUEUE_ID, 0);
+			mnl_attr_put_u16(nlh, IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, s->agg);
+			mnl_attr_nest_end(nlh, data);
+		}
+		mnl_attr_nest_end(nlh, li);
+	}
+	emit(nlh);
+}
+
+static void rtnl_addr(int family, int index, const char *addr, int plen)
+{
+	struct nlmsghdr *nlh = msg(RTM_NEWADDR, NLM_F_MULTI);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	unsigned char a[16];
+
+	ifa->ifa_family = (unsigned char)family;
+	ifa->ifa_prefixlen = (unsigned char)plen;
+	ifa->ifa_index = (unsigned)index;
+	inet_pton(family, addr, a);
+	mnl_attr_put(nlh, IFA_ADDRESS, family == AF_INET ? 4 : 16, a);
+	if (family == AF_INET)
+		mnl_attr_put(nlh, IFA_LOCAL, 4, a);
+	emit(nlh);
+}
+
+/* ------------------------------------------------------------- DCB */
+
+struct dcb_spec {
+	unsigned char dcbx;
+	unsigned char pfc_en;
+	bool dscp24;
+	bool peer_pfc;
+};
+
+static void dcb(const char *ifname, const struct dcb_spec *s)
+{
+	struct nlmsghdr *nlh = msg(RTM_GETDCB, 0);
+	struct dcbmsg *m = mnl_nlmsg_put_extra_header(nlh, sizeof(*m));
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	struct nlattr *ieee, *apps;
+
+	m->dcb_family = AF_UNSPEC;
+	m->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	memset(&ets, 0, sizeof(ets));
+	ets.ets_cap = 8;
+	ets.prio_tc[3] = 3;
+	ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
+	ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
+	ets.tc_rx_bw[0] = ets.tc_rx_bw[3] = 50;
+	for (int i = 1; i < 8; i++)
+		if (i != 3)
+			ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
+	memset(&pfc, 0, sizeof(pfc));
+	pfc.pfc_cap = 8;
+	pfc.pfc_en = s->pfc_en;
+	pfc.requests[3] = 1200;
+	pfc.indications[3] = 3400;
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	if (s->peer_pfc) {
+		pfc.pfc_en = 0x08;
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_PEER_PFC, sizeof(pfc), &pfc);
+	}
+	apps = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	if (s->dscp24) {
+		struct dcb_app a = { .selector = IEEE_8021QAZ_APP_SEL_DSCP,
+				     .priority = 3,
+				     .protocol = 24 };
+
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
+	}
+	mnl_attr_nest_end(nlh, apps);
+	mnl_attr_nest_end(nlh, ieee);
+	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, s->dcbx);
+	emit(nlh);
+	error_msg(0);
+}
+
+/* --------------------------------------------------------- ethtool */
+
+static void privflags(const char *ifname, bool lldp_on)
+{
+	static const char *const names[] = { "link-down-on-close",
+					     "fw-lldp-agent",
+					     "vf-true-promisc-support",
+					     "mdd-auto-reset-vf",
+					     "vf-vlan-pruning" };
+	struct nlmsghdr *nlh = msg(30 /* the dynamic family id, any value */, 0);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *hdr, *set, *bits, *bit;
+
+	g->cmd = ETHTOOL_MSG_PRIVFLAGS_GET_REPLY;
+	g->version = ETHTOOL_GENL_VERSION;
+	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_HEADER);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, 1);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
+	mnl_attr_nest_end(nlh, hdr);
+	set = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_FLAGS);
+	mnl_attr_put(nlh, ETHTOOL_A_BITSET_NOMASK, 0, NULL);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_SIZE, 5);
+	bits = mnl_attr_nest_start(nlh, ETHTOOL_A_BITSET_BITS);
+	for (unsigned i = 0; i < 5; i++) {
+		bit = mnl_attr_nest_start(nlh, ETHTOOL_A_BITSET_BITS_BIT);
+		mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_BIT_INDEX, i);
+		mnl_attr_put_strz(nlh, ETHTOOL_A_BITSET_BIT_NAME, names[i]);
+		if (i == 1 && lldp_on)
+			mnl_attr_put(nlh, ETHTOOL_A_BITSET_BIT_VALUE, 0, NULL);
+		mnl_attr_nest_end(nlh, bit);
+	}
+	mnl_attr_nest_end(nlh, bits);
+	mnl_attr_nest_end(nlh, set);
+	emit(nlh);
+	error_msg(0);
+}
+
+static void drvinfo(const char *set, const char *ifname, const char *bus)
+{
+	struct ethtool_drvinfo di;
+	unsigned char hdr[4] = { 0 };
+	char name[64];
+
+	memset(&di, 0, sizeof(di));
+	di.cmd = ETHTOOL_GDRVINFO;
+	snprintf(di.driver, sizeof(di.driver), "ice");
+	snprintf(di.version, sizeof(di.version), "6.12.0-211.el10.x86_64");
+	snprintf(di.fw_version, sizeof(di.fw_version), "4.80 0x8001f6c4 1.3755.0");
+	snprintf(di.bus_info, sizeof(di.bus_info), "%s", bus);
+	di.n_priv_flags = 5;
+	snprintf(name, sizeof(name), "ethtool-drvinfo-%s.bin", ifname);
+	open_file(set, name);
+	fwrite(hdr, 1, sizeof(hdr), out);
+	fwrite(&di, 1, sizeof(di), out);
+	close_file();
+}
+
+/* ------------------------------------------------------------ sets */
+
+static void seed2(const char *set, bool bad)
+{
+	static const char *const devs[] = { "rocep23s0f0", "rocep23s0f1" };
+	static const char *const nets[] = { "ens5f0np0", "ens5f1np1" };
+	static const char *const bus[] = { "0000:17:00.0", "0000:17:00.1" };
+	struct dcb_spec d = {
+		/* Good: software DCBX (host, IEEE), DSCP 24 → 3, PFC on 3 only.
+		 * Bad: firmware LLDP agent in charge, PFC on 0, no DSCP map. */
+		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
+			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
+		.pfc_en = bad ? 0x01 : 0x08,
+		.dscp24 = !bad,
+		.peer_pfc = !bad,
+	};
+	struct link_spec links[] = {
+		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
+		{ 2, "eno1", 1500, 6, 0, false, false, 0, 0 },
+		{ 3, "ens5f0np0", 9000, 6, 5, false, true, 0, 1 },
+		{ 4, "ens5f1np1", 9000, 6, 5, false, true, 0, 1 },
+		{ 5, "bond1", 9000, 6, 0, true, false, 0, 1 },
+	};
+	char name[64];
+
+	open_file(set, "rdma-sys.nl");
+	rdma_sys(1);
+	close_file();
+	open_file(set, "rdma-dev.nl");
+	rdma_dev(0, devs[0], "1.80");
+	rdma_dev(1, devs[1], "1.80");
+	done();
+	close_file();
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "rdma-port-%s.nl", devs[i]);
+		open_file(set, name);
+		rdma_port((uint32_t)i, devs[i], (uint32_t)(3 + i), nets[i]);
+		done();
+		close_file();
+	}
+	open_file(set, "rtnl-link.nl");
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		rtnl_link(&links[i]);
+	done();
+	close_file();
+	open_file(set, "rtnl-addr.nl");
+	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
+	rtnl_addr(AF_INET, 2, "192.168.10.21", 24);
+	rtnl_addr(AF_INET, 5, "10.10.1.21", 24);
+	rtnl_addr(AF_INET6, 5, "fe80::b696:91ff:feaa:bb01", 64);
+	done();
+	close_file();
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "dcb-%s.nl", nets[i]);
+		open_file(set, name);
+		dcb(nets[i], &d);
+		close_file();
+		snprintf(name, sizeof(name), "ethtool-privflags-%s.nl", nets[i]);
+		open_file(set, name);
+		privflags(nets[i], bad);
+		close_file();
+		drvinfo(set, nets[i], bus[i]);
+	}
+	/* eno1 (onboard, no DCB) answers the way a driver without dcbnl does. */
+	open_file(set, "dcb-eno1.nl");
+	error_msg(-EOPNOTSUPP);
+	close_file();
+	open_file(set, "ethtool-privflags-eno1.nl");
+	error_msg(-EOPNOTSUPP);
+	close_file();
+}
+
+static void malformed(void)
+{
+	const char *set = "malformed";
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	/* A kernel without RDMA netlink, as the recorder writes it. */
+	open_file("nordma", "rdma-sys.nl");
+	error_msg(-EPROTONOSUPPORT);
+	close_file();
+	open_file(set, "dcb-eopnotsupp.nl");
+	error_msg(-EOPNOTSUPP);
+	close_file();
+
+	/* Wrong sizes, no NUL, unknown types, absurd port count. */
+	open_file(set, "rdma-dev-badattr.nl");
+	nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
+	mnl_attr_put_u16(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "bad0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1000000000u);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_FW_VERSION, 4, "abcd");
+	mnl_attr_put_u32(nlh, 200, 1);
+	mnl_attr_put_u32(nlh, 16383, 1);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_DEV_PROTOCOL, 5);
+	emit(nlh);
+	nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_DEV_NAME, 3, "xyz");
+	emit(nlh);
+	done();
+	close_file();
+
+	/* A message whose length runs past the end of the file. */
+	open_file(set, "rdma-dev-truncated.nl");
+	nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "cut0");
+	fwrite(nlh, 1, nlh->nlmsg_len - 6, out);
+	close_file();
+
+	/* DCB: a PFC payload of the wrong size and a 3-byte APP entry. */
+	open_file(set, "dcb-badsize.nl");
+	nlh = msg(RTM_GETDCB, 0);
+	{
+		struct dcbmsg *m = mnl_nlmsg_put_extra_header(nlh, sizeof(*m));
+		char junk[100] = { 0 };
+
+		m->cmd = DCB_CMD_IEEE_GET;
+		nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(junk), junk);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, 10, junk);
+		{
+			struct nlattr *apps = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+
+			mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, 3, junk);
+			mnl_attr_nest_end(nlh, apps);
+		}
+		mnl_attr_put_u32(nlh, 99, 1);
+		mnl_attr_nest_end(nlh, nest);
+		mnl_attr_put_u32(nlh, DCB_ATTR_DCBX, 8);
+	}
+	emit(nlh);
+	error_msg(0);
+	close_file();
+
+	/* ethtool: a compact bitset (no names) cannot say which flag is which. */
+	open_file(set, "ethtool-privflags-compact.nl");
+	nlh = msg(30, 0);
+	{
+		struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+		uint32_t v = 2;
+
+		g->cmd = ETHTOOL_MSG_PRIVFLAGS_GET_REPLY;
+		nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_FLAGS);
+		mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_SIZE, 5);
+		mnl_attr_put(nlh, ETHTOOL_A_BITSET_VALUE, 4, &v);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	emit(nlh);
+	error_msg(0);
+	close_file();
+
+	/* rtnetlink: a name too long, an 8-byte MTU, garbage in LINKINFO. */
+	open_file(set, "rtnl-link-hostile.nl");
+	nlh = msg(RTM_NEWLINK, NLM_F_MULTI);
+	{
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+		ifi->ifi_index = 9;
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, "averyveryverylongname0");
+		emit(nlh);
+	}
+	nlh = msg(RTM_NEWLINK, NLM_F_MULTI);
+	{
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+		char junk[7] = { 1, 2, 3, 4, 5, 6, 7 };
+
+		ifi->ifi_index = 10;
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, "odd0");
+		mnl_attr_put_u64(nlh, IFLA_MTU, 9000);
+		mnl_attr_put(nlh, IFLA_LINKINFO, sizeof(junk), junk);
+		emit(nlh);
+	}
+	/* A link message too short for its ifinfomsg. */
+	nlh = msg(RTM_NEWLINK, NLM_F_MULTI);
+	nlh->nlmsg_len = sizeof(struct nlmsghdr) + 4;
+	emit(nlh);
+	done();
+	close_file();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen-netlink DIR\n");
+		return 2;
+	}
+	base = argv[1];
+	mkdir(base, 0755);
+	seed2("seed2", false);
+	seed2("seed2-bad", true);
+	malformed();
+	return 0;
+}

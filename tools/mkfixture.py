@@ -1,0 +1,611 @@
+#!/usr/bin/env python3
+"""Generate a sysfs-like fixture tree from a layout spec (JSON).
+
+  mkfixture.py SPEC.json [--out DIR] [--resolved FILE]
+
+Writes DIR (default: tests/fixtures/<spec name>/root next to this tools/
+directory), replacing any previous tree. Output is deterministic: the same
+spec gives a byte-identical tree; every symlink is relative. --resolved
+writes the spec after "extends" has been applied.
+
+The spec format is documented in tools/README-fixtures.md.
+Python 3 standard library only.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# name -> (pci device id, BAR1 bytes, max link speed, class, subsystem device)
+GIB = 1 << 30
+MIB = 1 << 20
+GPU_MODELS = {
+    "NVIDIA H200": ("0x2335", 256 * GIB, "32.0 GT/s PCIe", "0x030200", "0x18be"),
+    "NVIDIA H100 80GB HBM3": ("0x2330", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x16c1"),
+    "NVIDIA H100": ("0x2330", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x16c1"),
+    "NVIDIA H100 PCIe": ("0x2331", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x1626"),
+    "NVIDIA H800": ("0x2324", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x17a6"),
+    "NVIDIA GH200 480GB": ("0x2342", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x16eb"),
+    "NVIDIA A100-SXM4-80GB": ("0x20b2", 128 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1463"),
+    "NVIDIA A100 80GB PCIe": ("0x20b5", 128 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1533"),
+    "NVIDIA A800 80GB PCIe": ("0x20f5", 128 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1799"),
+    "NVIDIA A40": ("0x2235", 64 * GIB, "16.0 GT/s PCIe", "0x030200", "0x145a"),
+    "NVIDIA L4": ("0x27b8", 32 * GIB, "16.0 GT/s PCIe", "0x030200", "0x16ca"),
+    "NVIDIA GeForce RTX 3090": ("0x2204", 256 * MIB, "16.0 GT/s PCIe", "0x030000", "0x1454"),
+    "NVIDIA GeForce RTX 4090": ("0x2684", 256 * MIB, "16.0 GT/s PCIe", "0x030000", "0x167c"),
+    "NVIDIA RTX A6000": ("0x2230", 256 * MIB, "16.0 GT/s PCIe", "0x030000", "0x1459"),
+    "NVIDIA RTX 6000 Ada Generation": ("0x26b1", 64 * GIB, "16.0 GT/s PCIe", "0x030000", "0x16a1"),
+    "NVIDIA B200": ("0x2901", 256 * GIB, "32.0 GT/s PCIe", "0x030200", "0x1999"),
+    "NVIDIA GB200": ("0x2941", 256 * GIB, "32.0 GT/s PCIe", "0x030200", "0x2046"),
+    "NVIDIA B300 SXM6 AC": ("0x3182", 256 * GIB, "64.0 GT/s PCIe", "0x030200", "0x20e6"),
+}
+
+# (vendor, device) -> defaults for NIC functions
+NIC_MODELS = {
+    ("0x15b3", "0x101b"): {"speed": "16.0 GT/s PCIe", "hca_type": "MT4123", "fw_ver": "20.39.1002",
+                           "rate_ib": "200 Gb/sec (4X HDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
+    ("0x15b3", "0x101d"): {"speed": "16.0 GT/s PCIe", "hca_type": "MT4125", "fw_ver": "22.39.1002",
+                           "rate_ib": "200 Gb/sec (4X HDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
+    ("0x15b3", "0x101e"): {"speed": "16.0 GT/s PCIe", "hca_type": "MT4126", "fw_ver": "22.39.1002",
+                           "rate_ib": "200 Gb/sec (4X HDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
+    ("0x15b3", "0x1021"): {"speed": "32.0 GT/s PCIe", "hca_type": "MT4129", "fw_ver": "28.39.1002",
+                           "rate_ib": "400 Gb/sec (4X NDR)", "rate_eth": "400 Gb/sec (4X NDR)"},
+    ("0x8086", "0x159b"): {"speed": "16.0 GT/s PCIe", "hca_type": None, "fw_ver": "1.71",
+                           "rate_ib": "100 Gb/sec (4X EDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
+}
+DRIVER_MODULE = {"nvidia": "nvidia", "mlx5_core": "mlx5_core", "ice": "ice"}
+
+
+def load_spec(path):
+    with open(path) as f:
+        spec = json.load(f)
+    base = spec.pop("extends", None)
+    if base:
+        parent = load_spec(os.path.join(os.path.dirname(os.path.abspath(path)), base))
+        for k in ("name", "source", "description", "notes", "expect_mismatches", "golden"):
+            parent.pop(k, None)
+        parent.update(spec)
+        spec = parent
+    return spec
+
+
+def cpulist_union(lists):
+    cpus = set()
+    for cl in lists:
+        for part in cl.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if "-" in part:
+                a, b = part.split("-")
+                cpus.update(range(int(a), int(b) + 1))
+            else:
+                cpus.add(int(part))
+    return compact(sorted(cpus))
+
+
+def compact(ids):
+    out = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        out.append(str(ids[i]) if i == j else "%d-%d" % (ids[i], ids[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+def hexbytes(seed, n):
+    return hashlib.sha256(seed.encode()).hexdigest()[: 2 * n]
+
+
+class Tree:
+    def __init__(self):
+        self.files = {}
+        self.links = {}
+        self.dirs = set()
+
+    def file(self, path, content):
+        if path in self.files or path in self.links:
+            raise SystemExit("mkfixture: duplicate path %s" % path)
+        self.files[path] = content
+
+    def line(self, path, value):
+        self.file(path, "%s\n" % value)
+
+    def link(self, path, target):
+        """target is root-relative; stored relative to the link's directory."""
+        if path in self.files or path in self.links:
+            raise SystemExit("mkfixture: duplicate path %s" % path)
+        self.links[path] = os.path.relpath(target, os.path.dirname(path))
+
+    def mkdir(self, path):
+        self.dirs.add(path)
+
+    def write(self, out):
+        if os.path.lexists(out):
+            shutil.rmtree(out)
+        os.makedirs(out)
+        for p in sorted(self.dirs):
+            os.makedirs(os.path.join(out, p), exist_ok=True)
+        for p in sorted(self.files):
+            full = os.path.join(out, p)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w", newline="\n") as f:
+                f.write(self.files[p])
+        for p in sorted(self.links):
+            full = os.path.join(out, p)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            os.symlink(self.links[p], full)
+        # git cannot hold empty directories: refuse to produce any
+        for d, subdirs, files in os.walk(out):
+            if not subdirs and not files:
+                raise SystemExit("mkfixture: empty directory %s" % os.path.relpath(d, out))
+        for p in sorted(self.links):
+            full = os.path.join(out, p)
+            if not os.path.exists(full):
+                raise SystemExit("mkfixture: dangling link %s -> %s" % (p, self.links[p]))
+
+
+class Builder:
+    def __init__(self, spec):
+        self.spec = spec
+        self.t = Tree()
+        self.numa_cpus = {n["id"]: n.get("cpulist", "") for n in spec.get("numa_nodes", [])}
+        self.all_cpus = spec.get("all_cpus") or cpulist_union(self.numa_cpus.values())
+        self.rdma_enabled = spec.get("rdma", True)
+        self.modules = spec.get("modules", {})
+        self.gpus = []        # (bdf, path, node)
+        self.ibdevs = []      # (bdf, name, pcipath, driver)
+        self.netdevs = {}     # ifname -> netdev dir
+        self.bound = {}       # driver -> [(bdf, path)]
+        self.endpoints = []   # (bdf, path) for iommu groups
+        self.mmio32 = 0x90000000
+        self.mmio64 = 0x200000000000
+
+    # ---------- PCI tree ----------
+    def build(self):
+        for hb in self.spec.get("hostbridges", []):
+            dom = int(str(hb.get("domain", "0000")), 16)
+            bus = int(str(hb["bus"]), 16)
+            ctx = {"dom": dom, "next_bus": bus + 1, "numa": hb.get("numa", -1),
+                   "speed": hb.get("speed", "16.0 GT/s PCIe"), "limit": int(str(hb.get("bus_limit", "ff")), 16)}
+            hbpath = "sys/devices/pci%04x:%02x" % (dom, bus)
+            self.t.mkdir(hbpath)
+            self.place(hb.get("children", []), hbpath, bus, ctx, first_dev=1)
+            if ctx["next_bus"] - 1 > ctx["limit"]:
+                raise SystemExit("mkfixture: bus overflow under %s" % hbpath)
+        self.finish_drivers()
+
+    def bdf(self, ctx, bus, dev, fn):
+        if bus > 0xff or dev > 0x1f or fn > 7:
+            raise SystemExit("mkfixture: bad BDF %x:%x.%x" % (bus, dev, fn))
+        return "%04x:%02x:%02x.%x" % (ctx["dom"], bus, dev, fn)
+
+    def place(self, nodes, parent, bus, ctx, first_dev=0):
+        dev = first_dev
+        for node in nodes:
+            if isinstance(node, list):
+                raise SystemExit("mkfixture: nested list where a node was expected")
+            d = int(node["dev"]) if "dev" in node else dev
+            dev = d + 1
+            kind = node["kind"]
+            if kind == "rootport":
+                self.bridge(node, parent, ctx, bus, d, int(node.get("fn", 0)), node.get("children", []))
+            elif kind == "switch":
+                self.switch(node, parent, ctx, bus, d)
+            elif kind == "gpu":
+                self.gpu(node, parent, ctx, bus, d)
+            elif kind == "nic":
+                self.nic(node, parent, ctx, bus, d)
+            else:
+                raise SystemExit("mkfixture: unknown node kind %r" % kind)
+
+    def common(self, path, node, ctx, cls, vendor, device, sv, sd, speed, width):
+        t = self.t
+        t.line(path + "/class", cls)
+        t.line(path + "/vendor", vendor)
+        t.line(path + "/device", device)
+        t.line(path + "/subsystem_vendor", sv)
+        t.line(path + "/subsystem_device", sd)
+        t.line(path + "/numa_node", node.get("numa", ctx["numa"]))
+        t.line(path + "/max_link_speed", speed)
+        t.line(path + "/current_link_speed", node.get("current_speed", speed))
+        t.line(path + "/max_link_width", width)
+        t.line(path + "/current_link_width", node.get("current_width", width))
+        bdf = os.path.basename(path)
+        t.link("sys/bus/pci/devices/" + bdf, path)
+        t.link(path + "/subsystem", "sys/bus/pci")
+
+    def bind(self, drv, bdf, path):
+        self.t.link(path + "/driver", "sys/bus/pci/drivers/" + drv)
+        self.bound.setdefault(drv, []).append((bdf, path))
+
+    def bridge(self, node, parent, ctx, bus, dev, fn, children, ids=None):
+        bdf = self.bdf(ctx, bus, dev, fn)
+        path = parent + "/" + bdf
+        ids = ids or {}
+        vendor = node.get("vendor", ids.get("vendor", "0x8086"))
+        device = node.get("device", ids.get("device", "0x352a"))
+        self.common(path, node, ctx, "0x060400", vendor, device,
+                    node.get("subsystem_vendor", ids.get("subsystem_vendor", vendor)),
+                    node.get("subsystem_device", ids.get("subsystem_device", "0x0000")),
+                    node.get("speed", ctx["speed"]), node.get("width", 16))
+        self.bind("pcieport", bdf, path)
+        if children:
+            sec = ctx["next_bus"]
+            ctx["next_bus"] += 1
+            self.place(children, path, sec, ctx)
+        return path
+
+    def switch(self, node, parent, ctx, bus, dev):
+        ids = {"vendor": node.get("vendor", "0x10b5"), "device": node.get("device", "0x8796"),
+               "subsystem_vendor": node.get("subsystem_vendor", node.get("vendor", "0x10b5")),
+               "subsystem_device": node.get("subsystem_device", node.get("device", "0x8796"))}
+        sub = {k: v for k, v in node.items() if k in ("numa", "speed", "width")}
+        up = self.bridge(sub, parent, ctx, bus, dev, 0, None, ids)
+        dsbus = ctx["next_bus"]
+        ctx["next_bus"] += 1
+        for i, port in enumerate(node.get("downstream", [])):
+            if isinstance(port, dict) and "kind" in port:
+                port = {"children": [port]}
+            elif isinstance(port, list):
+                port = {"children": port}
+            pdev = int(port.get("dev", i))
+            pnode = dict(sub)
+            pnode.update({k: v for k, v in port.items() if k != "children"})
+            self.bridge(pnode, up, ctx, dsbus, pdev, 0, port.get("children", []), ids)
+
+    def alloc32(self, size):
+        base = (self.mmio32 + size - 1) // size * size
+        self.mmio32 = base + size
+        return base
+
+    def alloc64(self, size):
+        base = (self.mmio64 + size - 1) // size * size
+        self.mmio64 = base + size
+        return base
+
+    def resource(self, path, bars):
+        lines = []
+        for i in range(13):
+            if i in bars:
+                start, size, flags = bars[i]
+                lines.append("0x%016x 0x%016x 0x%016x" % (start, start + size - 1, flags))
+            else:
+                lines.append("0x%016x 0x%016x 0x%016x" % (0, 0, 0))
+        self.t.file(path + "/resource", "\n".join(lines) + "\n")
+
+    def cpulist_for(self, node, ctx):
+        if "cpulist" in node:
+            return node["cpulist"]
+        numa = node.get("numa", ctx["numa"])
+        if numa is not None and numa >= 0 and self.numa_cpus.get(numa):
+            return self.numa_cpus[numa]
+        return self.all_cpus
+
+    def iommu(self, bdf, path):
+        self.endpoints.append((bdf, path))
+
+    def gpu(self, node, parent, ctx, bus, dev):
+        name = node.get("name", "NVIDIA H100 80GB HBM3")
+        model = GPU_MODELS.get(name, ("0x2330", 128 * GIB, "32.0 GT/s PCIe", "0x030200", "0x0000"))
+        bdf = self.bdf(ctx, bus, dev, 0)
+        path = parent + "/" + bdf
+        speed = node.get("speed", model[2])
+        self.common(path, node, ctx, node.get("class", model[3]), "0x10de", node.get("device", model[0]),
+                    node.get("subsystem_vendor", "0x10de"), node.get("subsystem_device", model[4]),
+                    speed, node.get("width", 16))
+        self.t.line(path + "/local_cpulist", self.cpulist_for(node, ctx))
+        bar1 = int(node.get("bar1_bytes", model[1]))
+        self.resource(path, {0: (self.alloc32(16 * MIB), 16 * MIB, 0x40200),
+                             1: (self.alloc64(bar1), bar1, 0x14220c),
+                             3: (self.alloc64(32 * MIB), 32 * MIB, 0x14220c)})
+        self.bind(node.get("driver", "nvidia"), bdf, path)
+        self.iommu(bdf, path)
+        self.gpus.append((bdf, path, node))
+
+    def nic(self, node, parent, ctx, bus, dev):
+        vendor = node.get("vendor", "0x15b3")
+        device = node.get("device", "0x1021")
+        cls = node.get("class", "0x020700")
+        drv = node.get("driver", "mlx5_core" if vendor == "0x15b3" else "ice")
+        model = NIC_MODELS.get((vendor, device), NIC_MODELS[("0x15b3", "0x1021")])
+        funcs = node.get("functions") or [{}]
+        multi = len(funcs) > 1
+        for fn, f in enumerate(funcs):
+            fn = int(f.get("fn", fn))
+            bdf = self.bdf(ctx, bus, dev, fn)
+            path = parent + "/" + bdf
+            fdev = f.get("device", device)
+            self.common(path, dict(node, **f), ctx, f.get("class", cls), vendor, fdev,
+                        f.get("subsystem_vendor", node.get("subsystem_vendor", vendor)),
+                        f.get("subsystem_device", node.get("subsystem_device", "0x0023")),
+                        node.get("speed", model["speed"]), node.get("width", 16))
+            self.t.line(path + "/local_cpulist", self.cpulist_for(dict(node, **f), ctx))
+            self.resource(path, {0: (self.alloc64(32 * MIB), 32 * MIB, 0x14220c)})
+            self.bind(f.get("driver", drv), bdf, path)
+            self.iommu(bdf, path)
+            if f.get("physfn"):
+                self.t.link(path + "/physfn", "sys/bus/pci/devices/" + f["physfn"])
+            ib = cls == "0x020700"
+            link_layer = f.get("link_layer", node.get("link_layer", "InfiniBand" if ib else "Ethernet"))
+            # netdev
+            ifname = f.get("netdev")
+            if ifname is None:
+                pfx = "ib" if link_layer == "InfiniBand" else "en"
+                dpart = "P%dp" % ctx["dom"] if ctx["dom"] else "p"
+                ifname = "%s%s%ds%d" % (pfx, dpart, bus, dev)
+                if multi:
+                    ifname += "f%d" % fn
+                if pfx == "en":
+                    ifname += "np%d" % fn
+            seed = self.spec.get("name", "") + bdf
+            mac = f.get("mac") or ("%s:%s:%s:" % ("b8", "3f", "d2") + ":".join(
+                hexbytes(seed, 3)[i:i + 2] for i in (0, 2, 4)))
+            guid_hex = (mac.replace(":", "")[:6] + "fffe" + mac.replace(":", "")[6:]) if link_layer != "InfiniBand" \
+                else "b83fd203" + hexbytes(seed + "guid", 4)
+            guid = ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4))
+            if ifname:
+                nd = path + "/net/" + ifname
+                if link_layer == "InfiniBand":
+                    addr = "00:00:10:49:fe:80:00:00:00:00:00:00:" + ":".join(guid_hex[i:i + 2] for i in range(0, 16, 2))
+                    mtu = f.get("mtu", 4092)
+                else:
+                    addr = mac
+                    mtu = f.get("mtu", 9000)
+                self.t.line(nd + "/address", addr)
+                self.t.line(nd + "/mtu", mtu)
+                self.t.line(nd + "/operstate", f.get("operstate", "up"))
+                self.t.link(nd + "/device", path)
+                self.t.link("sys/class/net/" + ifname, nd)
+                self.netdevs[ifname] = nd
+            rdma = f.get("rdma")
+            if rdma and self.rdma_enabled:
+                self.ibdev(rdma, bdf, path, f, node, model, link_layer, guid, guid_hex, ifname, drv)
+
+    def ibdev(self, name, bdf, path, f, node, model, link_layer, guid, guid_hex, ifname, drv):
+        t = self.t
+        d = path + "/infiniband/" + name
+        t.link(d + "/device", path)
+        t.line(d + "/node_type", f.get("node_type", "1: CA"))
+        t.line(d + "/fw_ver", f.get("fw_ver", node.get("fw_ver", model["fw_ver"])))
+        t.line(d + "/node_guid", guid)
+        t.line(d + "/sys_image_guid", guid)
+        if model.get("hca_type") and drv == "mlx5_core":
+            t.line(d + "/hca_type", model["hca_type"])
+        p = d + "/ports/1"
+        t.line(p + "/state", f.get("state", "4: ACTIVE"))
+        t.line(p + "/phys_state", f.get("phys_state", "5: LinkUp"))
+        t.line(p + "/link_layer", link_layer)
+        rate = f.get("rate", node.get("rate", model["rate_ib"] if link_layer == "InfiniBand" else model["rate_eth"]))
+        t.line(p + "/rate", rate)
+        if link_layer == "InfiniBand":
+            t.line(p + "/lid", f.get("lid", "0x%x" % (1 + len(self.ibdevs))))
+            t.line(p + "/gids/0", "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4)))
+            t.line(p + "/gid_attrs/types/0", "IB/RoCE v1")
+        else:
+            t.line(p + "/lid", "0x0")
+            ndev = f.get("gid_ndev", ifname)
+            ll = "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4))
+            gids = [(ll, "IB/RoCE v1"), (ll, "RoCE v2")]
+            ip = f.get("ipv4")
+            if ip:
+                o = [int(x) for x in ip.split(".")]
+                v4 = "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(o)
+                gids += [(v4, "IB/RoCE v1"), (v4, "RoCE v2")]
+            for i, (g, ty) in enumerate(gids):
+                t.line(p + "/gids/%d" % i, g)
+                t.line(p + "/gid_attrs/types/%d" % i, ty)
+                if ndev:
+                    t.line(p + "/gid_attrs/ndevs/%d" % i, ndev)
+        t.link("sys/class/infiniband/" + name, d)
+        self.ibdevs.append((bdf, name, path, drv))
+
+    # ---------- everything else ----------
+    def finish_drivers(self):
+        for drv, devs in sorted(self.bound.items()):
+            ddir = "sys/bus/pci/drivers/" + drv
+            for bdf, path in devs:
+                self.t.link(ddir + "/" + bdf, path)
+            mod = DRIVER_MODULE.get(drv)
+            if mod and mod in self.modules:
+                self.t.link(ddir + "/module", "sys/module/" + mod)
+
+    def finish(self):
+        s, t = self.spec, self.t
+        # NUMA
+        ids = sorted(self.numa_cpus)
+        for n in ids:
+            t.line("sys/devices/system/node/node%d/cpulist" % n, self.numa_cpus[n])
+        if ids:
+            t.line("sys/devices/system/node/online", compact(ids))
+            t.line("sys/devices/system/node/possible", compact(ids))
+        # modules
+        for m, ver in sorted(self.modules.items()):
+            t.line("sys/module/%s/initstate" % m, "live")
+            if ver:
+                t.line("sys/module/%s/version" % m, ver)
+        # OS
+        osr = s.get("os", {})
+        if osr:
+            if osr.get("os_release"):
+                t.file("etc/os-release", "\n".join(osr["os_release"]) + "\n")
+            if osr.get("kernel"):
+                t.line("proc/sys/kernel/osrelease", osr["kernel"])
+            if osr.get("cmdline"):
+                t.line("proc/cmdline", osr["cmdline"])
+        # NVIDIA driver
+        nv = s.get("nvidia")
+        gpus = sorted(self.gpus, key=lambda g: g[0])
+        if nv:
+            arch = s.get("arch", "x86_64")
+            if nv.get("flavor", "open") == "open":
+                l1 = "NVRM version: NVIDIA UNIX Open Kernel Module for %s  %s  Release Build  (%s)  %s" % (
+                    arch, nv["version"], nv.get("builder", "dvs-builder@U22-I3-AF03-09-1"),
+                    nv.get("date", "Sat Sep 20 00:47:16 UTC 2025"))
+            else:
+                l1 = "NVRM version: NVIDIA UNIX %s Kernel Module  %s  %s" % (
+                    arch, nv["version"], nv.get("date", "Thu Apr  3 01:14:19 UTC 2025"))
+            l2 = "GCC version:  %s" % nv.get("gcc", "gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04)")
+            t.file("proc/driver/nvidia/version", l1 + "\n" + l2 + "\n")
+            for minor, (bdf, path, node) in enumerate(gpus):
+                u = hexbytes(s.get("name", "") + bdf + "uuid", 16)
+                uuid = "GPU-%s-%s-%s-%s-%s" % (u[:8], u[8:12], u[12:16], u[16:20], u[20:32])
+                info = [("Model: \t\t ", node.get("name", "NVIDIA H100 80GB HBM3")),
+                        ("IRQ:   \t\t ", str(node.get("irq", 200 + minor))),
+                        ("GPU UUID: \t ", uuid),
+                        ("Video BIOS: \t ", node.get("vbios", "96.00.af.00.01")),
+                        ("Bus Type: \t ", "PCIe"),
+                        ("DMA Size: \t ", "52 bits"),
+                        ("DMA Mask: \t ", "0xfffffffffffff"),
+                        ("Bus Location: \t ", bdf),
+                        ("Device Minor: \t ", str(minor)),
+                        ("GPU Firmware: \t ", nv["version"] if nv.get("gsp", True) else "N/A"),
+                        ("GPU Excluded:\t ", "No")]
+                t.file("proc/driver/nvidia/gpus/%s/information" % bdf, "".join(a + b + "\n" for a, b in info))
+        # device nodes
+        devn = s.get("dev_nodes", True)
+        if devn:
+            if nv:
+                t.file("dev/nvidiactl", "")
+                if "nvidia_uvm" in self.modules:
+                    t.file("dev/nvidia-uvm", "")
+                    t.file("dev/nvidia-uvm-tools", "")
+                for minor in range(len(gpus)):
+                    t.file("dev/nvidia%d" % minor, "")
+        # uverbs
+        ibs = sorted(self.ibdevs, key=lambda x: (x[0], x[1]))
+        if ibs:
+            t.line("sys/class/infiniband_verbs/abi_version", "6")
+            for n, (bdf, name, path, drv) in enumerate(ibs):
+                ud = path + "/infiniband_verbs/uverbs%d" % n
+                t.line(ud + "/ibdev", name)
+                t.line(ud + "/abi_version", 5 if drv == "ice" else 1)
+                t.line(ud + "/dev", "231:%d" % (192 + n))
+                t.link("sys/class/infiniband_verbs/uverbs%d" % n, ud)
+                if devn:
+                    t.file("dev/infiniband/uverbs%d" % n, "")
+            if devn and "rdma_ucm" in self.modules:
+                t.file("dev/infiniband/rdma_cm", "")
+        # bonds
+        for b in s.get("bonds", []):
+            self.bond(b)
+        # IOMMU
+        io = s.get("iommu")
+        if io:
+            for g, (bdf, path) in enumerate(sorted(self.endpoints)):
+                gd = "sys/kernel/iommu_groups/%d" % (g + int(io.get("first_group", 0)))
+                t.line(gd + "/type", io.get("type", "identity"))
+                t.link(gd + "/devices/" + bdf, path)
+                t.link(path + "/iommu_group", gd)
+        for p, content in sorted(s.get("extra_files", {}).items()):
+            t.file(p, content)
+
+    def bond(self, b):
+        t = self.t
+        name = b["name"]
+        d = "sys/devices/virtual/net/" + name
+        slaves = b.get("slaves", [])
+        mac = b.get("mac")
+        if not mac and slaves and slaves[0] in self.netdevs:
+            mac = self.t.files[self.netdevs[slaves[0]] + "/address"].strip()
+        mac = mac or "02:00:00:00:00:01"
+        t.line(d + "/address", mac)
+        t.line(d + "/mtu", b.get("mtu", 9000))
+        t.line(d + "/operstate", b.get("operstate", "up"))
+        mode = b.get("mode", "802.3ad 4")
+        t.line(d + "/bonding/mode", mode)
+        t.line(d + "/bonding/slaves", " ".join(slaves))
+        t.line(d + "/bonding/mii_status", "up")
+        if mode.startswith("802.3ad"):
+            t.line(d + "/bonding/xmit_hash_policy", b.get("xmit_hash_policy", "layer3+4 1"))
+            t.line(d + "/bonding/lacp_rate", b.get("lacp_rate", "fast 1"))
+            t.line(d + "/bonding/ad_aggregator", "1")
+            t.line(d + "/bonding/ad_num_ports", str(len(slaves)))
+        t.link("sys/class/net/" + name, d)
+        for sl in slaves:
+            nd = self.netdevs.get(sl)
+            if nd is None:
+                raise SystemExit("mkfixture: bond %s: unknown slave %s" % (name, sl))
+            t.link(nd + "/master", d)
+            t.link(d + "/lower_" + sl, nd)
+            t.line(nd + "/bonding_slave/state", "active")
+            t.line(nd + "/bonding_slave/mii_status", "up")
+            if mode.startswith("802.3ad"):
+                t.line(nd + "/bonding_slave/ad_aggregator_id", "1")
+        if b.get("procfs", True):
+            self.t.file("proc/net/bonding/" + name, self.bond_procfs(b, mode, slaves, mac))
+
+    def bond_procfs(self, b, mode, slaves, mac):
+        names = {"0": "load balancing (round-robin)", "1": "fault-tolerance (active-backup)",
+                 "2": "load balancing (xor)", "3": "fault-tolerance (broadcast)",
+                 "4": "IEEE 802.3ad Dynamic link aggregation", "5": "transmit load balancing",
+                 "6": "adaptive load balancing"}
+        num = mode.split()[-1]
+        speed = b.get("speed_mbps", 100000)
+        out = ["Ethernet Channel Bonding Driver: %s" % b.get("driver_version", self.spec.get("os", {}).get("kernel", "")),
+               "",
+               "Bonding Mode: %s" % names.get(num, mode)]
+        if num in ("2", "4"):
+            out.append("Transmit Hash Policy: %s (%s)" % tuple(b.get("xmit_hash_policy", "layer3+4 1").split()))
+        out += ["MII Status: up", "MII Polling Interval (ms): 100", "Up Delay (ms): 0", "Down Delay (ms): 0",
+                "Peer Notification Delay (ms): 0"]
+        if num == "4":
+            partner = b.get("partner_mac", "44:38:39:ff:00:10")
+            out += ["", "802.3ad info", "LACP active: on", "LACP rate: %s" % b.get("lacp_rate", "fast 1").split()[0],
+                    "Min links: 0", "Aggregator selection policy (ad_select): stable",
+                    "System priority: 65535", "System MAC address: %s" % mac,
+                    "Active Aggregator Info:", "\tAggregator ID: 1", "\tNumber of ports: %d" % len(slaves),
+                    "\tActor Key: 21", "\tPartner Key: 32", "\tPartner Mac Address: %s" % partner]
+        for sl in slaves:
+            addr = self.t.files[self.netdevs[sl] + "/address"].strip()
+            out += ["", "Slave Interface: %s" % sl, "MII Status: up", "Speed: %d Mbps" % speed, "Duplex: full",
+                    "Link Failure Count: 0", "Permanent HW addr: %s" % addr, "Slave queue ID: 0"]
+            if num == "4":
+                out += ["Aggregator ID: 1", "Actor Churn State: none", "Partner Churn State: none",
+                        "Actor Churned Count: 0", "Partner Churned Count: 0"]
+        return "\n".join(out) + "\n"
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("spec")
+    ap.add_argument("--out")
+    ap.add_argument("--resolved", help="write the resolved spec (extends applied) here")
+    ap.add_argument("--ini", help="write fixture.ini (source, description, command, golden) here")
+    a = ap.parse_args(argv)
+    spec = load_spec(a.spec)
+    out = a.out or os.path.join(REPO, "tests", "fixtures", spec["name"], "root")
+    b = Builder(spec)
+    b.build()
+    b.finish()
+    b.t.write(out)
+    if a.ini:
+        src = spec.get("source") or "hand-made (tools/specs/%s.json)" % spec["name"]
+        lines = ["source = %s" % src,
+                 "description = %s" % " ".join(spec.get("description", "").split()),
+                 "command = %s" % spec.get("command", "topo")]
+        g = spec.get("golden")
+        if g:
+            lines.append("golden = %s" % g)
+        if spec.get("expect_mismatches"):
+            lines.append("known_mismatches = %d" % len(spec["expect_mismatches"]))
+        with open(a.ini, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if a.resolved:
+        with open(a.resolved, "w") as f:
+            json.dump(spec, f, indent=1, sort_keys=True)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
