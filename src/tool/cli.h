@@ -69,6 +69,7 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 
 /*

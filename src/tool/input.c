@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,7 +9,9 @@
 #include <unistd.h>
 
 #include "../lib/collect/collect.h"
+#include "../lib/import/import.h"
 #include "../lib/util/root.h"
+#include "../lib/util/strutil.h"
 #include "cli.h"
 
 
@@ -105,6 +108,64 @@ static int load_root(const struct cli_input *in, const char *dir,
 	return 0;
 }
 
+/*
+ * An XML describes the hardware, not NCCL's settings: those come from the
+ * environment gdrcheck runs in (so "what if NCCL_NET_GDR_LEVEL=SYS" can be
+ * asked), never from this machine's conf files, which belong to another node.
+ */
+static int env_settings(struct facts *f)
+{
+	for (size_t i = 0; environ && environ[i]; i++) {
+		const char *e = environ[i], *eq = strchr(e, '=');
+		struct nccl_setting *v;
+
+		if (!startswith(e, "NCCL_") || !eq)
+			continue;
+		v = realloc(f->nccl, (f->n_nccl + 1) * sizeof(*f->nccl));
+		if (!v)
+			return -ENOMEM;
+		f->nccl = v;
+		v = &f->nccl[f->n_nccl];
+		v->name = strndup(e, (size_t)(eq - e));
+		v->value = strdup(eq + 1);
+		v->source = strdup("environment");
+		if (!v->name || !v->value || !v->source) {
+			free(v->name);
+			free(v->value);
+			free(v->source);
+			return -ENOMEM;
+		}
+		f->n_nccl++;
+	}
+	return 0;
+}
+
+static int load_file(const struct cli_input *in, struct facts *f)
+{
+	char err[640];
+	int r;
+
+	if (in->facts)
+		r = import_facts_json(in->facts, f, err, sizeof(err));
+	else if (in->nccl_xml)
+		r = import_nccl_xml(in->nccl_xml, f, err, sizeof(err));
+	else
+		r = import_hwloc_xml(in->hwloc_xml, f, err, sizeof(err));
+	if (r == -ENOMEM) {
+		cli_error("out of memory");
+		return EXIT_INPUT;
+	}
+	if (r < 0) {
+		cli_error("%s", err);
+		return EXIT_INPUT;
+	}
+	if (!in->facts && env_settings(f) < 0) {
+		cli_error("out of memory");
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
 int cli_load_facts(const struct cli_input *in, struct facts *f)
 {
 	int n = !!in->root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
@@ -122,11 +183,7 @@ int cli_load_facts(const struct cli_input *in, struct facts *f)
 		cli_error("--netlink-replay and --record-netlink exclude each other");
 		return EXIT_USAGE;
 	}
-	if (in->facts || in->nccl_xml || in->hwloc_xml) {
-		cli_error("this build cannot read '%s' yet: only --root and the live node are supported",
-			  in->facts ? in->facts :
-			  in->nccl_xml ? in->nccl_xml : in->hwloc_xml);
-		return EXIT_INPUT;
-	}
+	if (in->facts || in->nccl_xml || in->hwloc_xml)
+		return load_file(in, f);
 	return load_root(in, in->root ? in->root : "/", f);
 }

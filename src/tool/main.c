@@ -19,6 +19,7 @@ struct command {
 static const struct command commands[] = {
 	{ "check", cmd_check, "node readiness report, gate by gate, with the fix for every finding (default)" },
 	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
+	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
 	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
 };
 

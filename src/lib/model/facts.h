@@ -105,6 +105,20 @@ struct netfn {
 	struct fact_str driver;
 };
 
+/*
+ * numa_node values from here up are not NUMA nodes but keys an importer made
+ * up to keep two CPUs apart that the input gives the same NUMA id (an NCCL
+ * XML with two <cpu numaid="0">). nvidia-smi cannot be asked about them.
+ */
+#define FACTS_NUMA_SYNTHETIC 65536
+
+/*
+ * Most GPU x NIC pairs an input file may describe. A node has tens to a few
+ * hundred (8 GPUs x 32 EFA = 256); the analysis and its output grow with the
+ * product, so a hostile file must not be able to ask for millions.
+ */
+#define FACTS_MAX_PAIRS 4096
+
 struct numa_node {
 	int id;
 	struct fact_str cpulist;

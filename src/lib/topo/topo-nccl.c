@@ -311,8 +311,27 @@ int nccl_graph_build(const struct facts *f, struct nccl_graph *g)
 		int numa_pci;
 		size_t len;
 
-		if (f->nics[i].pci < 0)
+		if (f->nics[i].pci < 0) {
+			/*
+			 * A <nic> directly under an XML <cpu> (a virtual NIC, no
+			 * PCI function): NCCL hangs it off that CPU, keyed by
+			 * the numa_node the importer gave it.
+			 */
+			if (f->tree == PCI_TREE_NCCL && !f->nics[i].bdf[0] &&
+			    fact_ok(&f->nics[i].numa)) {
+				char key[32];
+
+				snprintf(key, sizeof(key), "%lld",
+					 (long long)f->nics[i].numa.v);
+				r = add_cpu(g, key);
+				if (r < 0)
+					return r;
+				g->nic[i].cpu = r;
+				g->nic[i].parent = -1;
+				g->nic[i].valid = true;
+			}
 			continue;
+		}
 		/*
 		 * ncclIbGetPciPath: function → 0 and, with NCCL_IB_MERGE_VFS
 		 * (default on), device → 00, so ports and VFs of one adapter

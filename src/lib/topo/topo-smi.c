@@ -59,8 +59,13 @@ static enum smi_label nccl_tree_label(const struct facts *f, int a, int b,
 	if (numa_of(f, top_a) == NUMA_UNREADABLE ||
 	    numa_of(f, top_b) == NUMA_UNREADABLE)
 		return SMI_NONE;
-	if (numa_of(f, top_a) != numa_of(f, top_b))
+	if (numa_of(f, top_a) != numa_of(f, top_b)) {
+		/* A made-up key (two <cpu> with one numaid): same NUMA node. */
+		if (numa_of(f, top_a) >= FACTS_NUMA_SYNTHETIC ||
+		    numa_of(f, top_b) >= FACTS_NUMA_SYNTHETIC)
+			return SMI_NONE;
 		return SMI_SYS;
+	}
 	if (na && nb && aa[na - 1] == ab[nb - 1])
 		return SMI_PIX;
 	for (int i = 0; i < na; i++)

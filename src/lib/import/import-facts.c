@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+#include "import.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/facts-json.h"
+#include "../util/cleanup.h"
+#include "import-internal.h"
+
+/* A facts file nests four levels; anything deeper is not one. */
+#define MAX_JSON_DEPTH 32
+
+static long line_at(const char *buf, size_t off)
+{
+	long line = 1;
+
+	for (size_t i = 0; i < off && buf[i]; i++)
+		line += buf[i] == '\n';
+	return line;
+}
+
+static void tokener_freep(json_tokener **t)
+{
+	if (*t)
+		json_tokener_free(*t);
+}
+
+static void json_putp(json_object **o)
+{
+	json_object_put(*o);
+}
+
+int import_facts_json_buffer(const char *buf, size_t len, const char *name,
+			     struct facts *f, char *err, size_t errsz)
+{
+	_cleanup_(tokener_freep) json_tokener *tok = NULL;
+	_cleanup_(json_putp) json_object *doc = NULL;
+	enum json_tokener_error jerr;
+	char msg[256];
+	size_t off;
+	int r;
+
+	if (len == 0)
+		return import_fail(err, errsz, -EINVAL, name, 0, "empty file");
+	if (len > IMPORT_MAX_BYTES || len > INT32_MAX)
+		return import_fail(err, errsz, -EFBIG, name, 0,
+				   "larger than %u MiB", IMPORT_MAX_BYTES >> 20);
+	if (memchr(buf, '\0', len))
+		return import_fail(err, errsz, -EINVAL, name, 0,
+				   "binary data (a NUL byte) in a JSON file");
+	tok = json_tokener_new_ex(MAX_JSON_DEPTH);
+	if (!tok)
+		return -ENOMEM;
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	off = tok->char_offset;
+	if (jerr == json_tokener_continue)
+		return import_fail(err, errsz, -EINVAL, name,
+				   line_at(buf, len), "truncated JSON");
+	if (jerr != json_tokener_success)
+		return import_fail(err, errsz, -EINVAL, name, line_at(buf, off),
+				   "invalid JSON: %s", json_tokener_error_desc(jerr));
+	/* One document only: anything but whitespace after it is garbage. */
+	for (; off < len; off++)
+		if (!strchr(" \t\r\n", buf[off]))
+			return import_fail(err, errsz, -EINVAL, name,
+					   line_at(buf, off),
+					   "invalid JSON: data after the document");
+	r = facts_from_json(doc, f, msg, sizeof(msg));
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return import_fail(err, errsz, r, name, 0, "%s", msg);
+	free(f->source_path);
+	f->source_path = strdup(name);
+	return f->source_path ? 0 : -ENOMEM;
+}
+
+int import_facts_json(const char *path, struct facts *f, char *err,
+		      size_t errsz)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r;
+
+	r = import_read_file(path, IMPORT_MAX_BYTES, &buf, &len);
+	if (r == -EFBIG)
+		return import_fail(err, errsz, r, path, 0,
+				   "larger than %u MiB; not a facts file",
+				   IMPORT_MAX_BYTES >> 20);
+	if (r < 0)
+		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
+				   strerror(-r));
+	return import_facts_json_buffer(buf, len, path, f, err, errsz);
+}

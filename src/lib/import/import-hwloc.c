@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+#include "import.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/gpu-ids.h"
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+#include "../util/strv.h"
+#include "import-internal.h"
+
+/*
+ * hwloc XML (lstopo topo.xml, hwloc 1.x and 2.x formats as libhwloc reads
+ * them). hwloc keeps every bridge, so the PCI tree is the sysfs one: host
+ * bridges give `host`, PCI bridges the parents, and the NUMA node of each
+ * device's locality its numa_node. OpenFabrics OS devices (mlx5_0) are the
+ * NICs; NVIDIA 0x03 class functions, or functions carrying a CUDA or NVML OS
+ * device, are the GPUs.
+ */
+
+#define PCI_VENDOR_NVIDIA 0x10de
+
+static void topology_destroyp(hwloc_topology_t *t)
+{
+	if (*t)
+		hwloc_topology_destroy(*t);
+}
+
+struct hwloc_ctx {
+	struct facts *f;
+	hwloc_topology_t topo;
+	const char *name;
+	char *err;
+	size_t errsz;
+};
+
+static const struct hwloc_pcidev_attr_s *pci_attr(hwloc_obj_t o)
+{
+	if (o->type == HWLOC_OBJ_PCI_DEVICE)
+		return &o->attr->pcidev;
+	if (o->type == HWLOC_OBJ_BRIDGE &&
+	    o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI)
+		return &o->attr->bridge.upstream.pci;
+	return NULL;
+}
+
+static void bdf_of(const struct hwloc_pcidev_attr_s *a, char *buf, size_t size)
+{
+	snprintf(buf, size, "%04x:%02x:%02x.%01x", (unsigned)a->domain, a->bus,
+		 a->dev, a->func);
+}
+
+static bool is_host_bridge(hwloc_obj_t o)
+{
+	return o->type == HWLOC_OBJ_BRIDGE &&
+	       o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST;
+}
+
+/* The NUMA node of the device's locality, -1 when it spans several (as sysfs). */
+static int64_t numa_of(hwloc_obj_t o, hwloc_obj_t *ret_anc)
+{
+	hwloc_obj_t anc = o;
+
+	while (anc && (anc->type == HWLOC_OBJ_BRIDGE ||
+		       anc->type == HWLOC_OBJ_PCI_DEVICE ||
+		       anc->type == HWLOC_OBJ_OS_DEVICE ||
+		       anc->type == HWLOC_OBJ_MISC))
+		anc = anc->parent;
+	*ret_anc = anc;
+	if (!anc || !anc->nodeset || hwloc_bitmap_weight(anc->nodeset) != 1)
+		return -1;
+	return hwloc_bitmap_first(anc->nodeset);
+}
+
+static int add_pci(struct hwloc_ctx *c, hwloc_obj_t o)
+{
+	const struct hwloc_pcidev_attr_s *a = pci_attr(o);
+	struct facts *f = c->f;
+	struct pci_dev *p;
+	hwloc_obj_t anc;
+	char bdf[BDF_LEN];
+	int r;
+
+	bdf_of(a, bdf, sizeof(bdf));
+	if (facts_find_pci(f, bdf) >= 0)
+		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
+				   "duplicate bus id %s", bdf);
+	r = import_pci_add(f, bdf, &p);
+	if (r == -E2BIG)
+		return import_fail(c->err, c->errsz, r, c->name, 0,
+				   "more than %d PCI devices", IMPORT_MAX_DEVICES);
+	if (r < 0)
+		return r;
+	/* hwloc keeps the 16-bit class; the programming interface is lost. */
+	fact_int_set(&p->class_code, (int64_t)a->class_id << 8);
+	fact_int_set(&p->vendor, a->vendor_id);
+	fact_int_set(&p->device, a->device_id);
+	fact_int_set(&p->subsys_vendor, a->subvendor_id);
+	fact_int_set(&p->subsys_device, a->subdevice_id);
+	fact_int_set(&p->numa_node, numa_of(o, &anc));
+	if (anc && anc->cpuset && !hwloc_bitmap_iszero(anc->cpuset)) {
+		_cleanup_free_ char *list = NULL;
+
+		if (hwloc_bitmap_list_asprintf(&list, anc->cpuset) < 0)
+			return -ENOMEM;
+		if (fact_str_set(&p->local_cpulist, list) < 0)
+			return -ENOMEM;
+	}
+	if (o->parent && pci_attr(o->parent))
+		bdf_of(pci_attr(o->parent), p->parent, sizeof(p->parent));
+	for (hwloc_obj_t up = o->parent; up; up = up->parent) {
+		if (is_host_bridge(up)) {
+			snprintf(p->host, sizeof(p->host), "pci%04x:%02x",
+				 (unsigned)up->attr->bridge.downstream.pci.domain,
+				 up->attr->bridge.downstream.pci.secondary_bus);
+			break;
+		}
+		if (up->type != HWLOC_OBJ_BRIDGE)
+			break;
+	}
+	return 0;
+}
+
+static struct gpu *gpu_for(struct hwloc_ctx *c, const char *bdf)
+{
+	for (size_t i = 0; i < c->f->n_gpus; i++)
+		if (strcmp(c->f->gpus[i].bdf, bdf) == 0)
+			return &c->f->gpus[i];
+	return NULL;
+}
+
+/* One GPU per PCI function, whether found by class, CUDA or NVML. */
+static int add_gpu(struct hwloc_ctx *c, hwloc_obj_t pcio, const char *model)
+{
+	struct facts *f = c->f;
+	const struct hwloc_pcidev_attr_s *a = pci_attr(pcio);
+	struct gpu_id_info info = { 0 };
+	const char *pciname;
+	char bdf[BDF_LEN];
+	struct gpu *g;
+	int idx;
+
+	bdf_of(a, bdf, sizeof(bdf));
+	g = gpu_for(c, bdf);
+	if (g) {
+		if (model && !g->model.v && fact_str_set(&g->model, model) < 0)
+			return -ENOMEM;
+		return 0;
+	}
+	if (f->n_gpus >= IMPORT_MAX_DEVICES)
+		return import_fail(c->err, c->errsz, -E2BIG, c->name, 0,
+				   "more than %d GPUs", IMPORT_MAX_DEVICES);
+	g = realloc(f->gpus, (f->n_gpus + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	f->gpus = g;
+	g = &f->gpus[f->n_gpus++];
+	memset(g, 0, sizeof(*g));
+	memcpy(g->bdf, bdf, sizeof(g->bdf));
+	idx = facts_find_pci(f, bdf);
+	g->pci = idx;
+	if (idx >= 0)
+		g->numa = f->pci[idx].numa_node;
+	if (a->vendor_id == PCI_VENDOR_NVIDIA &&
+	    gpu_id_lookup(a->device_id, &info)) {
+		g->arch = info.arch;
+		g->cc = info.cc;
+		g->geforce = info.geforce;
+		g->coherent = info.coherent;
+	}
+	if (model && fact_str_set(&g->model, model) < 0)
+		return -ENOMEM;
+	pciname = hwloc_obj_get_info_by_name(pcio, "PCIDevice");
+	if (model)
+		g->name = strdup(model);
+	else if (info.name)
+		g->name = strdup(info.name);
+	else if (pciname)
+		g->name = strdup(pciname);
+	else
+		g->name = xasprintf("NVIDIA GPU [10de:%04x]", a->device_id);
+	if (!g->name)
+		return -ENOMEM;
+	if (strstr(g->name, "GeForce"))
+		g->geforce = true;
+	return 0;
+}
+
+static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
+{
+	struct facts *f = c->f;
+	hwloc_obj_t pcio = os->parent;
+	const char *guid;
+	struct nic *n;
+	int r;
+
+	if (!os->name || !*os->name || strlen(os->name) >= sizeof(n->name))
+		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
+				   "OpenFabrics device without a usable name");
+	if (!pcio || pcio->type != HWLOC_OBJ_PCI_DEVICE)
+		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
+				   "NIC '%s' has no PCI parent", os->name);
+	for (size_t i = 0; i < f->n_nics; i++)
+		if (strcmp(f->nics[i].name, os->name) == 0)
+			return import_fail(c->err, c->errsz, -EINVAL, c->name,
+					   0, "NIC '%s' listed twice", os->name);
+	if (f->n_nics >= IMPORT_MAX_DEVICES)
+		return import_fail(c->err, c->errsz, -E2BIG, c->name, 0,
+				   "more than %d NICs", IMPORT_MAX_DEVICES);
+	n = realloc(f->nics, (f->n_nics + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->nics = n;
+	n = &f->nics[f->n_nics++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", os->name);
+	bdf_of(pci_attr(pcio), n->bdf, sizeof(n->bdf));
+	n->pci = facts_find_pci(f, n->bdf);
+	if (n->pci >= 0)
+		n->numa = f->pci[n->pci].numa_node;
+	n->netdevs = calloc(1, sizeof(char *));
+	if (!n->netdevs)
+		return -ENOMEM;
+	/* The function's network interfaces are its sibling OS devices. */
+	for (hwloc_obj_t s = pcio->io_first_child; s; s = s->next_sibling) {
+		if (s->type != HWLOC_OBJ_OS_DEVICE ||
+		    s->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !s->name)
+			continue;
+		r = strv_push(&n->netdevs, NULL, s->name);
+		if (r < 0)
+			return r;
+	}
+	guid = hwloc_obj_get_info_by_name(os, "NodeGUID");
+	if (guid && fact_str_set(&n->node_guid, guid) < 0)
+		return -ENOMEM;
+	/* Port<N>State: the IB port state number (4 = ACTIVE). */
+	for (unsigned p = 1; p <= 16; p++) {
+		char key[32];
+		const char *v;
+		int64_t st;
+		struct nic_port *ports;
+
+		snprintf(key, sizeof(key), "Port%uState", p);
+		v = hwloc_obj_get_info_by_name(os, key);
+		if (!v)
+			continue;
+		ports = realloc(n->ports, (n->n_ports + 1) * sizeof(*ports));
+		if (!ports)
+			return -ENOMEM;
+		n->ports = ports;
+		ports = &n->ports[n->n_ports++];
+		memset(ports, 0, sizeof(*ports));
+		ports->num = p;
+		if (safe_atoi64(v, &st) == 0)
+			fact_int_set(&ports->state, st);
+		else
+			fact_int_fail(&ports->state, -EINVAL);
+	}
+	return 0;
+}
+
+static bool is_nvidia_gpu_osdev(hwloc_obj_t os)
+{
+	const char *backend = hwloc_obj_get_info_by_name(os, "Backend");
+
+	if (os->subtype && strcmp(os->subtype, "CUDA") == 0)
+		return true;
+	if (backend && (strcmp(backend, "CUDA") == 0 || strcmp(backend, "NVML") == 0))
+		return true;
+	return os->name && (startswith(os->name, "cuda") ||
+			    startswith(os->name, "nvml")) &&
+	       (os->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC ||
+		os->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU);
+}
+
+static int walk(struct hwloc_ctx *c)
+{
+	hwloc_topology_t t = c->topo;
+	hwloc_obj_t o;
+	int r;
+
+	for (o = NULL; (o = hwloc_get_next_bridge(t, o));) {
+		if (!pci_attr(o))
+			continue;
+		r = add_pci(c, o);
+		if (r < 0)
+			return r;
+	}
+	for (o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+		r = add_pci(c, o);
+		if (r < 0)
+			return r;
+	}
+	facts_link_pci(c->f);
+	for (o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+		const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
+
+		if (a->vendor_id == PCI_VENDOR_NVIDIA && (a->class_id >> 8) == 0x03) {
+			r = add_gpu(c, o, NULL);
+			if (r < 0)
+				return r;
+		}
+	}
+	for (o = NULL; (o = hwloc_get_next_osdev(t, o));) {
+		if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS) {
+			r = add_nic(c, o);
+		} else if (is_nvidia_gpu_osdev(o) && o->parent &&
+			   o->parent->type == HWLOC_OBJ_PCI_DEVICE) {
+			r = add_gpu(c, o->parent,
+				    hwloc_obj_get_info_by_name(o, "GPUModel"));
+		} else {
+			r = 0;
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int add_numa_nodes(struct hwloc_ctx *c)
+{
+	struct facts *f = c->f;
+	int n = hwloc_get_nbobjs_by_type(c->topo, HWLOC_OBJ_NUMANODE);
+
+	if (n <= 0)
+		return 0;
+	f->numa = calloc((size_t)n, sizeof(*f->numa));
+	if (!f->numa)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(c->topo, HWLOC_OBJ_NUMANODE,
+						      (unsigned)i);
+		_cleanup_free_ char *list = NULL;
+		struct numa_node *nn = &f->numa[f->n_numa];
+
+		if (!o)
+			continue;
+		nn->id = (int)o->os_index;
+		if (o->cpuset && hwloc_bitmap_list_asprintf(&list, o->cpuset) < 0)
+			return -ENOMEM;
+		if (list && fact_str_set(&nn->cpulist, list) < 0)
+			return -ENOMEM;
+		f->n_numa++;
+	}
+	return 0;
+}
+
+/*
+ * Check the file with libxml2 before libhwloc sees it: hwloc's own parser is
+ * recursive and trusts its input, so depth, entities and well-formedness are
+ * settled here, with a line number for the user.
+ */
+static int precheck(const char *buf, size_t len, const char *name, char *err,
+		    size_t errsz)
+{
+	xmlDocPtr doc = NULL;
+	xmlNodePtr root;
+	int r;
+
+	r = import_xml_parse(buf, len, name, &doc, err, errsz);
+	if (r < 0)
+		return r;
+	root = xmlDocGetRootElement(doc);
+	if (!import_xml_is(root, "topology")) {
+		r = import_fail(err, errsz, -EINVAL, name, xmlGetLineNo(root),
+				"root element is <%.32s>, not hwloc's <topology>",
+				(const char *)root->name);
+	} else {
+		_cleanup_(xmlFreep_) char *ver = import_xml_attr(root, "version");
+		unsigned have = hwloc_get_api_version() >> 16;
+		int64_t major = 1;
+
+		/* hwloc 1.x files carry no version; 2.x says "2.0". */
+		if (ver && (safe_atoi64(ver, &major) < 0 || major < 1)) {
+			char *dot = strchr(ver, '.');
+
+			if (dot)
+				*dot = '\0';
+			if (safe_atoi64(ver, &major) < 0 || major < 1)
+				major = -1;
+		}
+		if (major < 0)
+			r = import_fail(err, errsz, -EINVAL, name,
+					xmlGetLineNo(root),
+					"unknown hwloc XML version");
+		else if ((uint64_t)major > have)
+			r = import_fail(err, errsz, -EINVAL, name,
+					xmlGetLineNo(root),
+					"hwloc XML version %lld needs libhwloc %lld or later to read; this gdrcheck uses libhwloc %u",
+					(long long)major, (long long)major, have);
+	}
+	xmlFreeDoc(doc);
+	return r;
+}
+
+int import_hwloc_xml(const char *path, struct facts *f, char *err,
+		     size_t errsz)
+{
+	_cleanup_(topology_destroyp) hwloc_topology_t topo = NULL;
+	_cleanup_free_ char *buf = NULL;
+	struct hwloc_ctx c = { .f = f, .name = path, .err = err, .errsz = errsz };
+	const char *host;
+	size_t len;
+	int r;
+
+	r = import_read_file(path, IMPORT_MAX_BYTES, &buf, &len);
+	if (r == -EFBIG)
+		return import_fail(err, errsz, r, path, 0,
+				   "larger than %u MiB; not a topology file",
+				   IMPORT_MAX_BYTES >> 20);
+	if (r < 0)
+		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
+				   strerror(-r));
+	r = precheck(buf, len, path, err, errsz);
+	if (r < 0)
+		return r;
+
+	if (hwloc_topology_init(&topo) < 0)
+		return -ENOMEM;
+	/* Every bridge and I/O device: the PCI tree must be whole. */
+	if (hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) < 0 ||
+	    hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
+	    hwloc_topology_set_xmlbuffer(topo, buf, (int)len + 1) < 0)
+		return import_fail(err, errsz, -EINVAL, path, 0,
+				   "libhwloc refused its XML settings: %s",
+				   strerror(errno));
+	if (hwloc_topology_load(topo) < 0)
+		return import_fail(err, errsz, -EINVAL, path, 0,
+				   "libhwloc cannot load it as an hwloc XML topology: %s",
+				   strerror(errno ? errno : EINVAL));
+	c.topo = topo;
+
+	f->source = SOURCE_HWLOC_XML;
+	f->tree = PCI_TREE_SYSFS;
+	free(f->source_path);
+	f->source_path = strdup(path);
+	if (!f->source_path)
+		return -ENOMEM;
+	host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "HostName");
+	if (host && fact_str_set(&f->host.hostname, host) < 0)
+		return -ENOMEM;
+	host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "OSRelease");
+	if (host && fact_str_set(&f->host.kernel_release, host) < 0)
+		return -ENOMEM;
+	r = walk(&c);
+	if (r >= 0)
+		r = import_check_pairs(f, path, err, errsz);
+	if (r >= 0)
+		r = add_numa_nodes(&c);
+	if (r < 0)
+		return r;
+	facts_sort(f);
+	return 0;
+}

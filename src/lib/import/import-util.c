@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+#include "import-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+int import_read_file(const char *path, size_t max, char **ret,
+		     size_t *ret_len)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+
+	/* O_NONBLOCK: a FIFO given by mistake must not hang us before fstat. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	/* Read what is there; a file that grows past its stat size is cut. */
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+int import_fail(char *err, size_t errsz, int r, const char *name, long line,
+		const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (err && errsz) {
+		if (line > 0)
+			snprintf(err, errsz, "%s:%ld: %s", name, line, msg);
+		else
+			snprintf(err, errsz, "%s: %s", name, msg);
+	}
+	return r;
+}
+
+struct parse_state {
+	bool entity;
+	long entity_line;
+};
+
+/*
+ * NCCL's and hwloc's own files never declare entities; a file that does is
+ * either hand-made or hostile (billion laughs, external entities). Stop at
+ * the declaration, before anything can be expanded.
+ */
+static void refuse_entity(void *ctx, const xmlChar *name, int type,
+			  const xmlChar *public_id, const xmlChar *system_id,
+			  xmlChar *content)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	struct parse_state *st = ctxt->_private;
+
+	if (!st->entity) {
+		st->entity = true;
+		st->entity_line = xmlSAX2GetLineNumber(ctxt);
+	}
+	xmlStopParser(ctxt);
+}
+
+/* Keep libxml2 quiet: the error is read back from the context. */
+static void silent_error(void *data, xmlErrorPtr e)
+{
+}
+
+int import_xml_parse(const char *buf, size_t len, const char *name,
+		     xmlDocPtr *ret, char *err, size_t errsz)
+{
+	struct parse_state st = { 0 };
+	xmlParserCtxtPtr ctxt;
+	xmlDocPtr doc;
+	int r = 0;
+
+	if (len > IMPORT_MAX_BYTES)
+		return import_fail(err, errsz, -EFBIG, name, 0,
+				   "larger than %u MiB", IMPORT_MAX_BYTES >> 20);
+	if (len == 0)
+		return import_fail(err, errsz, -EINVAL, name, 0, "empty file");
+	xmlInitParser();
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		return -ENOMEM;
+	ctxt->_private = &st;
+	ctxt->sax->entityDecl = refuse_entity;
+	ctxt->sax->serror = silent_error;
+	/*
+	 * No XML_PARSE_NOENT (entities are never substituted), no DTDLOAD or
+	 * DTDVALID (nothing external is read), NONET for good measure, and no
+	 * XML_PARSE_HUGE, which keeps libxml2's depth and size limits.
+	 */
+	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL,
+				XML_PARSE_NONET | XML_PARSE_NOERROR |
+					XML_PARSE_NOWARNING |
+					XML_PARSE_BIG_LINES);
+	if (st.entity) {
+		r = import_fail(err, errsz, -EINVAL, name, st.entity_line,
+				"entity declarations are not allowed in a topology file");
+	} else if (!doc || !ctxt->wellFormed) {
+		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+		char msg[256] = "not well-formed XML";
+
+		if (e && e->message) {
+			char *hint;
+
+			snprintf(msg, sizeof(msg), "%s", e->message);
+			/* libxml2's advice to the programmer, not to the user. */
+			hint = strstr(msg, " use XML_PARSE_HUGE");
+			if (hint)
+				*hint = '\0';
+			strstrip(msg);
+		}
+		r = import_fail(err, errsz, -EINVAL, name, e ? e->line : 0,
+				"%s", msg);
+	} else if (!xmlDocGetRootElement(doc)) {
+		r = import_fail(err, errsz, -EINVAL, name, 0, "no root element");
+	}
+	if (r < 0) {
+		xmlFreeDoc(doc);
+		xmlFreeParserCtxt(ctxt);
+		return r;
+	}
+	xmlFreeParserCtxt(ctxt);
+	*ret = doc;
+	return 0;
+}
+
+char *import_xml_attr(xmlNodePtr n, const char *name)
+{
+	/* xmlGetNoNsProp: entity references cannot occur (refused above). */
+	return (char *)xmlGetNoNsProp(n, (const xmlChar *)name);
+}
+
+bool import_xml_is(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE &&
+	       xmlStrcmp(n->name, (const xmlChar *)name) == 0;
+}
+
+int import_pci_add(struct facts *f, const char *bdf, struct pci_dev **ret)
+{
+	struct pci_dev *v;
+
+	if (f->n_pci >= IMPORT_MAX_DEVICES)
+		return -E2BIG;
+	v = realloc(f->pci, (f->n_pci + 1) * sizeof(*f->pci));
+	if (!v)
+		return -ENOMEM;
+	f->pci = v;
+	v = &f->pci[f->n_pci++];
+	memset(v, 0, sizeof(*v));
+	v->parent_idx = -1;
+	bdf_normalize(bdf, v->bdf, sizeof(v->bdf));
+	*ret = v;
+	return 0;
+}
+
+/* Append "a" or "a-b" to the list. */
+static int list_add(char **list, size_t *len, size_t *cap, unsigned a,
+		    unsigned b)
+{
+	char item[32];
+	int n = a == b ? snprintf(item, sizeof(item), "%s%u", *len ? "," : "", a) :
+			 snprintf(item, sizeof(item), "%s%u-%u", *len ? "," : "",
+				  a, b);
+
+	if (*len + (size_t)n + 1 > *cap) {
+		size_t nc = (*cap ? *cap * 2 : 64) + (size_t)n;
+		char *v = realloc(*list, nc);
+
+		if (!v)
+			return -ENOMEM;
+		*list = v;
+		*cap = nc;
+	}
+	memcpy(*list + *len, item, (size_t)n + 1);
+	*len += (size_t)n;
+	return 0;
+}
+
+int import_mask_to_list(const char *mask, char **ret)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t len = 0, cap = 0, ndigits = 0;
+	unsigned bit = 0;
+	long start = -1;
+	int r;
+
+	/* Count hex digits: bit 0 is the last digit's lowest bit. */
+	for (const char *p = mask; *p; p++) {
+		if (*p == ',')
+			continue;
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
+		      (*p >= 'A' && *p <= 'F')))
+			return -EINVAL;
+		ndigits++;
+	}
+	if (!ndigits || ndigits > 4096)
+		return -EINVAL;
+	for (size_t i = strlen(mask); i-- > 0;) {
+		char c = mask[i];
+		unsigned v;
+
+		if (c == ',')
+			continue;
+		v = c <= '9' ? (unsigned)(c - '0') :
+			       (unsigned)((c | 0x20) - 'a' + 10);
+		for (int b = 0; b < 4; b++, bit++) {
+			if (v & (1u << b)) {
+				if (start < 0)
+					start = bit;
+			} else if (start >= 0) {
+				r = list_add(&list, &len, &cap, (unsigned)start,
+					     bit - 1);
+				if (r < 0)
+					return r;
+				start = -1;
+			}
+		}
+	}
+	if (start >= 0) {
+		r = list_add(&list, &len, &cap, (unsigned)start, bit - 1);
+		if (r < 0)
+			return r;
+	}
+	*ret = list ? TAKE_PTR(list) : strdup("");
+	return *ret ? 0 : -ENOMEM;
+}
+
+int import_check_pairs(const struct facts *f, const char *name, char *err,
+		       size_t errsz)
+{
+	if (f->n_gpus && f->n_nics > FACTS_MAX_PAIRS / f->n_gpus)
+		return import_fail(err, errsz, -E2BIG, name, 0,
+				   "%zu GPUs x %zu NICs is more than the %d pairs a node has",
+				   f->n_gpus, f->n_nics, FACTS_MAX_PAIRS);
+	return 0;
+}

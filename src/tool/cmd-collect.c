@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/model/facts-json.h"
+#include "../lib/render/render.h"
+#include "../lib/util/cleanup.h"
+#include "cli.h"
+
+static void collect_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck collect [-o FILE|-] [INPUT]\n"
+		"\n"
+		"Save every fact gdrcheck gathers about this node (PCI tree, GPUs, RDMA\n"
+		"devices, NUMA nodes, host and driver facts, NCCL settings) as one JSON\n"
+		"document (schema gdrcheck.facts/1, docs/facts-schema.md). Any command then\n"
+		"analyses that file with --facts FILE, on any machine, and answers exactly\n"
+		"as it does here: for support bundles and fleet audits.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE     write to FILE (replaced atomically); '-' or no -o: stdout\n"
+		"  -j, --json            accepted for symmetry: the output is always JSON\n"
+		"  -h, --help            this help\n"
+		CLI_INPUT_HELP
+		"  (with --nccl-xml or --hwloc-xml, collect converts that file to facts)\n"
+		"\n"
+		"Exit status: 0 written, 2 usage error, 3 input unreadable or output not written.\n");
+}
+
+/* Write next to the target and rename, so a reader never sees half a file. */
+static int write_atomic(const char *path, json_object *doc)
+{
+	_cleanup_free_ char *tmp = NULL;
+	FILE *out;
+	mode_t mask;
+	int fd, r;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	out = fdopen(fd, "w");
+	if (!out) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
+	r = render_json_print(out, doc);
+	if (fflush(out) != 0 && r >= 0)
+		r = -errno;
+	/* mkstemp makes 0600; give the file the mode a plain create would. */
+	mask = umask(0);
+	umask(mask);
+	if (r >= 0 && fchmod(fd, 0666 & ~mask) < 0)
+		r = -errno;
+	if (fclose(out) != 0 && r >= 0)
+		r = -errno;
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_OPTIONS,
+		{ 0 },
+	};
+	struct cli_input in = { 0 };
+	const char *output = NULL;
+	json_object *doc = NULL;
+	struct facts f;
+	int c, rc, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:jh", opts, NULL)) != -1) {
+		if (cli_input_option(&in, c, optarg))
+			continue;
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'j':
+			break;
+		case 'h':
+			collect_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("collect", c, optopt, argv);
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'", argv[optind]);
+		fprintf(stderr, "Try 'gdrcheck collect --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (output && !*output) {
+		cli_error("-o needs a file name (or '-' for stdout)");
+		return EXIT_USAGE;
+	}
+
+	facts_init(&f);
+	rc = cli_load_facts(&in, &f);
+	if (rc) {
+		facts_release(&f);
+		return rc;
+	}
+	r = facts_to_json(&f, &doc);
+	facts_release(&f);
+	if (r < 0) {
+		cli_error("cannot build the facts document: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	if (!output || strcmp(output, "-") == 0)
+		r = render_json_print(stdout, doc);
+	else
+		r = write_atomic(output, doc);
+	json_object_put(doc);
+	if (r < 0) {
+		cli_error("cannot write '%s': %s", output ? output : "stdout",
+			  strerror(-r));
+		return EXIT_INPUT;
+	}
+	return EXIT_CLEAN;
+}
