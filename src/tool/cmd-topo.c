@@ -99,6 +99,8 @@ int cmd_topo(int argc, char **argv)
 		if (f.n_nics)
 			printf("RDMA NICs: %zu (first: %s). GPUDirect RDMA needs a GPU; nothing to classify.\n",
 			       f.n_nics, f.nics[0].name);
+		for (size_t i = 0; f.notes && f.notes[i]; i++)
+			printf("note: %s\n", f.notes[i]);
 		r = 0;
 	} else {
 		r = render_topo_text(stdout, &f, &rep);

@@ -48,4 +48,16 @@ expect 0 "garbage level" -- env NCCL_NET_GDR_LEVEL=node "$bin" topo --json --roo
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["gdr_level"]; assert l["level"]=="P2C" and "ignores" in l["note"], l' "$tmp/out" ||
 	fail "garbage level"
 
+# A topology file holds no driver or module facts: those checks are unknown,
+# never "not loaded"; the path check still decides.
+xml=$fixtures/../data/realworld/A-azure-azhpc-images-ndv4/ndv4-topo.xml
+expect 0 "check on an NCCL XML" -- "$bin" check --nccl-xml "$xml" --gate 3 --fail-on fail
+grep -q '^  pass    direct.path' "$tmp/out" || fail "check --nccl-xml: direct.path not decided"
+grep -q '^  unknown direct.regpath .*not in a nccl-xml input' "$tmp/out" ||
+	fail "check --nccl-xml: regpath should be unknown"
+"$bin" check --nccl-xml "$xml" >"$tmp/out" 2>&1
+grep -q '^  unknown gpu.driver .*not in a nccl-xml input' "$tmp/out" ||
+	fail "check --nccl-xml: gpu.driver should be unknown, not 'not loaded'"
+n=$((n + 1))
+
 echo "$n passed, 0 failed"

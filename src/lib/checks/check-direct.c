@@ -93,6 +93,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_path = {
 	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail)",
 	direct_path,
+	.topology_only = true,
 };
 
 static int direct_gpu_gdr(const struct check_ctx *ctx, struct finding *out)
@@ -138,6 +139,7 @@ static int direct_gpu_gdr(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_gpu_gdr = {
 	"direct.gpu-gdr", GATE_DIRECT, "the GPU supports GPUDirect RDMA (not GeForce; CUDA attribute 116)",
 	direct_gpu_gdr,
+	.topology_only = true,
 };
 
 /* ACS on the bridges between each GPU and its nearest NIC(s). */
@@ -566,6 +568,7 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_nccl_env = {
 	"direct.nccl-env", GATE_DIRECT, "NCCL settings that turn GDR or DMA-BUF off",
 	direct_nccl_env,
+	.topology_only = true,
 };
 
 static int info_module(struct finding *out, const struct facts *f,

@@ -47,6 +47,7 @@ static int gpu_present(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_gpu_present = {
 	"gpu.present", GATE_GPU, "NVIDIA GPUs on PCI", gpu_present,
+	.topology_only = true,
 };
 
 static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
@@ -194,6 +195,7 @@ static int gpu_arch(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_gpu_arch = {
 	"gpu.arch", GATE_GPU, "Turing or newer (DMA-BUF needs it)", gpu_arch,
+	.topology_only = true,
 };
 
 static int gpu_devnodes(const struct check_ctx *ctx, struct finding *out)

@@ -88,6 +88,7 @@ static int nic_present(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_nic_present = {
 	"nic.present", GATE_RDMA, "RDMA-capable NICs", nic_present,
+	.topology_only = true,
 };
 
 static int nic_driver(const struct check_ctx *ctx, struct finding *out)

@@ -74,6 +74,12 @@ struct check {
 	enum gate gate;
 	const char *summary; /* what it checks, for --help and docs */
 	int (*run)(const struct check_ctx *ctx, struct finding *out);
+	/*
+	 * Decidable from a topology file alone (NCCL or hwloc XML): it reads
+	 * only the PCI tree, GPU/NIC identities and NCCL settings. Other checks
+	 * say "unknown" for such inputs instead of reading absent node files.
+	 */
+	bool topology_only;
 };
 
 /* Builders for check authors; all return 0 or -ENOMEM. */

@@ -186,6 +186,12 @@ static int run_one(const struct check *c, const struct check_ctx *ctx,
 	fd->id = c->id;
 	fd->gate = c->gate;
 	fd->status = ST_PASS;
+	/* A topology file says nothing of drivers, modules or files. */
+	if (!c->topology_only && (ctx->f->source == SOURCE_NCCL_XML ||
+				  ctx->f->source == SOURCE_HWLOC_XML))
+		return finding_set(fd, ST_UNKNOWN,
+				   "not in a %s input, which describes the PCI topology only; run gdrcheck check on the node, or on a file from gdrcheck collect",
+				   facts_source_name(ctx->f->source));
 	r = c->run(ctx, fd);
 	if (r < 0)
 		return r;

@@ -154,19 +154,25 @@ static const char *cell(enum smi_label l)
 	return s ? s : "?";
 }
 
-static enum smi_label peer_label(const struct topo_peer *v, size_t n, size_t a,
-				 size_t b)
+/*
+ * Pairs (a < b) are stored row by row: row a holds b = a+1 .. n-1, so the
+ * index is computed, not searched (a search made big matrices quartic).
+ */
+static enum smi_label peer_label(const struct topo_peer *v, size_t count,
+				 size_t n, size_t a, size_t b)
 {
+	size_t idx;
+
 	if (a > b) {
 		size_t t = a;
 
 		a = b;
 		b = t;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (v[i].a == a && v[i].b == b)
-			return v[i].smi;
-	return SMI_NONE;
+	idx = a * n - a * (a + 1) / 2 + (b - a - 1);
+	if (idx >= count || v[idx].a != a || v[idx].b != b)
+		return SMI_NONE;
+	return v[idx].smi;
 }
 
 static const char *tri(int v)
@@ -193,7 +199,7 @@ int render_topo_text(FILE *out, const struct facts *f,
 		for (size_t h = 0; h < ng; h++)
 			fprintf(out, "%s\t",
 				g == h ? " X " :
-					 cell(peer_label(r->gpu_pairs, r->n_gpu_pairs, g, h)));
+					 cell(peer_label(r->gpu_pairs, r->n_gpu_pairs, ng, g, h)));
 		for (size_t n = 0; n < nn; n++)
 			fprintf(out, "%s\t", cell(r->pairs[g * nn + n].smi));
 		fprintf(out, "%s\t\t", p && fact_str_ok(&p->local_cpulist) ?
@@ -210,7 +216,7 @@ int render_topo_text(FILE *out, const struct facts *f,
 		for (size_t m = 0; m < nn; m++)
 			fprintf(out, "%s\t",
 				n == m ? " X " :
-					 cell(peer_label(r->nic_pairs, r->n_nic_pairs, n, m)));
+					 cell(peer_label(r->nic_pairs, r->n_nic_pairs, nn, n, m)));
 		fprintf(out, "\n");
 	}
 
