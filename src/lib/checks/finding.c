@@ -100,16 +100,11 @@ int finding_fix(struct finding *f, const char *fmt, ...)
 int finding_evidence(struct finding *f, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
+	r = strv_pushv(&f->evidence, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = strv_push(&f->evidence, NULL, s);
-	free(s);
 	return r;
 }
 

@@ -166,16 +166,11 @@ struct probe_rdma *probe_rdma_get(struct probe_facts *p, const char *name)
 int probe_note(struct probe_facts *p, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
+	r = strv_pushv(&p->notes, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = strv_push(&p->notes, NULL, s);
-	free(s);
 	return r;
 }
 

@@ -215,15 +215,10 @@ void facts_sort(struct facts *f)
 int facts_note(struct facts *f, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
+	r = strv_pushv(&f->notes, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = strv_push(&f->notes, NULL, s);
-	free(s);
 	return r;
 }

@@ -2,6 +2,8 @@
 #include "strv.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,29 @@ int strv_push(char ***v, size_t *n, const char *s)
 	if (n)
 		*n = len + 1;
 	return 0;
+}
+
+int strv_pushv(char ***v, const char *fmt, va_list ap)
+{
+	char *s;
+	int r;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return -ENOMEM;
+	r = strv_push(v, NULL, s);
+	free(s);
+	return r;
+}
+
+int strv_pushf(char ***v, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = strv_pushv(v, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 bool strv_contains(char *const *v, const char *s)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,5 +10,10 @@
 void strv_free(char **v);
 size_t strv_len(char *const *v);
 int strv_push(char ***v, size_t *n, const char *s);
+/* Push a printf-formatted string. */
+int strv_pushf(char ***v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int strv_pushv(char ***v, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 bool strv_contains(char *const *v, const char *s);
 char **strv_copy(char *const *v);
