@@ -62,9 +62,9 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		}
 		if (path_is_near(p->nccl_pci)) {
 			TRY(finding_item(out, subj, ST_PASS, NULL,
-					 "nearest NIC %s: %s%s%s, NCCL %s; NCCL GDR %s (%s)",
+					 "nearest NIC %s: %s%s%sNCCL %s; NCCL GDR %s (%s)",
 					 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-					 smi ? "," : "", nccl_path_name(p->nccl_pci),
+					 smi ? ", " : "", nccl_path_name(p->nccl_pci),
 					 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 			continue;
 		}
@@ -73,8 +73,8 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		else
 			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (gdrcheck bw)");
 		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? "" : "",
+				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
+				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
 				 nccl_path_name(p->nccl_pci),
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
