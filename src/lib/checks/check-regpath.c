@@ -111,12 +111,19 @@ static int gpu_side(const struct facts *f, struct regpath *rp)
 	return v;
 }
 
-/* rdma-core "50.0" → 50; -1 when unknown. */
+/*
+ * rdma-core "50.0" → 50; -1 when unknown. MLNX_OFED/DOCA-OFED builds are
+ * named <yymm>mlnx<release> ("2410mlnx54.0" is DOCA 24.10 on v54).
+ */
 static int rdma_core_major(const struct facts *f)
 {
 	const struct fact_str *v = &f->host.rdma_core_version;
+	const char *mlnx;
 
-	return fact_str_ok(v) ? atoi(v->v) : -1;
+	if (!fact_str_ok(v))
+		return -1;
+	mlnx = strstr(v->v, "mlnx");
+	return atoi(mlnx ? mlnx + strlen("mlnx") : v->v);
 }
 
 static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
