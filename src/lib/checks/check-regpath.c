@@ -184,8 +184,12 @@ static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
 		    k->dmabuf_rdma_core, k->provider);
 	}
 	r->dmabuf = min3(rp->gpu_dmabuf, min3(kern, user));
-	if (rp->gpu_dmabuf == 0)
+	if (rp->gpu_dmabuf == 0) {
+		/* The NIC side may be ready: say which GPU prerequisite fails. */
+		add(r->dmabuf_why, sizeof(r->dmabuf_why), "; GPU side not ready: %s",
+		    rp->gpu_why);
 		r->dmabuf_fix = rp->gpu_fix;
+	}
 	if (r->dmabuf < 0 && !r->dmabuf_fix)
 		r->dmabuf_fix = PROBE_FIX;
 }
