@@ -6,10 +6,14 @@
  * hardware, so the seed-2 node (E810 ice+irdma, bond1 802.3ad, DSCP 24 →
  * priority 3 → TC3, PFC on 3) is written from the kernel's structures here.
  *
- *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma
+ *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma,
+ *                       DIR/seed2-fixture, DIR/seed2-fixture-bad
  *
- * The files are committed under tests/data/netlink/; a test regenerates
- * them and compares, so the generator and the bytes cannot drift apart.
+ * The files are committed: the first four under tests/data/netlink/, the
+ * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/ and
+ * tests/fixtures/seed2-b300-e810-misconfig/netlink/ (the replies of the node
+ * those trees describe). A test regenerates them all and compares, so the
+ * generator and the bytes cannot drift apart.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -314,7 +318,18 @@ static void privflags(const char *ifname, bool lldp_on)
 	error_msg(0);
 }
 
-static void drvinfo(const char *set, const char *ifname, const char *bus)
+struct drv_spec {
+	const char *driver;
+	const char *version;
+	const char *fw;
+	unsigned n_priv_flags;
+};
+
+static const struct drv_spec ice_inbox = { "ice", "6.12.0-211.el10.x86_64",
+					   "4.80 0x8001f6c4 1.3755.0", 5 };
+
+static void drvinfo(const char *set, const char *ifname, const char *bus,
+		    const struct drv_spec *drv)
 {
 	struct ethtool_drvinfo di;
 	unsigned char hdr[4] = { 0 };
@@ -322,11 +337,11 @@ static void drvinfo(const char *set, const char *ifname, const char *bus)
 
 	memset(&di, 0, sizeof(di));
 	di.cmd = ETHTOOL_GDRVINFO;
-	snprintf(di.driver, sizeof(di.driver), "ice");
-	snprintf(di.version, sizeof(di.version), "6.12.0-211.el10.x86_64");
-	snprintf(di.fw_version, sizeof(di.fw_version), "4.80 0x8001f6c4 1.3755.0");
+	snprintf(di.driver, sizeof(di.driver), "%s", drv->driver);
+	snprintf(di.version, sizeof(di.version), "%s", drv->version);
+	snprintf(di.fw_version, sizeof(di.fw_version), "%s", drv->fw);
 	snprintf(di.bus_info, sizeof(di.bus_info), "%s", bus);
-	di.n_priv_flags = 5;
+	di.n_priv_flags = drv->n_priv_flags;
 	snprintf(name, sizeof(name), "ethtool-drvinfo-%s.bin", ifname);
 	open_file(set, name);
 	fwrite(hdr, 1, sizeof(hdr), out);
@@ -395,7 +410,7 @@ static void seed2(const char *set, bool bad)
 		open_file(set, name);
 		privflags(nets[i], bad);
 		close_file();
-		drvinfo(set, nets[i], bus[i]);
+		drvinfo(set, nets[i], bus[i], &ice_inbox);
 	}
 	/* eno1 (onboard, no DCB) answers the way a driver without dcbnl does. */
 	open_file(set, "dcb-eno1.nl");
@@ -404,6 +419,91 @@ static void seed2(const char *set, bool bad)
 	open_file(set, "ethtool-privflags-eno1.nl");
 	error_msg(-EOPNOTSUPP);
 	close_file();
+}
+
+/*
+ * The node of the fixture tree tests/fixtures/seed2-b300-e810 (and its
+ * -misconfig twin): two dual-port E810 (0000:19:00.x, 0000:9b:00.x) with
+ * Intel's out-of-tree ice/irdma, RDMA devices irdma0..3, bond1 (802.3ad)
+ * over ens5f0np0 + ens6f0np0. Good: DSCP 24 → priority 3 → TC3, PFC on 3
+ * only, host DCBX. Bad: the firmware LLDP agent in charge, PFC on priority
+ * 0, DSCP 24 not mapped.
+ */
+static void seed2_fixture(const char *set, bool bad)
+{
+	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
+	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
+					    "ens6f1np1" };
+	static const char *const bus[] = { "0000:19:00.0", "0000:19:00.1",
+					   "0000:9b:00.0", "0000:9b:00.1" };
+	static const struct drv_spec ice_oot = { "ice", "1.16.3",
+						 "4.80 0x8001f6c4 1.3755.0", 5 };
+	static const struct drv_spec bonding = { "bonding", "6.12.0-124.8.1.el10_1.x86_64",
+						 "2", 0 };
+	struct dcb_spec d = {
+		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
+			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
+		.pfc_en = bad ? 0x01 : 0x08,
+		.dscp24 = !bad,
+		.peer_pfc = !bad,
+	};
+	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
+	struct link_spec links[] = {
+		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
+		{ 2, "ens5f0np0", 9000, 6, 6, false, true, 0, 1 },
+		{ 3, "ens5f1np1", 9000, 6, 0, false, false, 0, 0 },
+		{ 4, "ens6f0np0", 9000, 6, 6, false, true, 0, 1 },
+		{ 5, "ens6f1np1", 9000, 6, 0, false, false, 0, 0 },
+		{ 6, "bond1", 9000, 6, 0, true, false, 0, 1 },
+	};
+	char name[64];
+
+	open_file(set, "rdma-sys.nl");
+	rdma_sys(1);
+	close_file();
+	open_file(set, "rdma-dev.nl");
+	for (int i = 0; i < 4; i++)
+		rdma_dev((uint32_t)i, devs[i], "1.71");
+	done();
+	close_file();
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "rdma-port-%s.nl", devs[i]);
+		open_file(set, name);
+		rdma_port((uint32_t)i, devs[i], (uint32_t)(2 + i), nets[i]);
+		done();
+		close_file();
+	}
+	open_file(set, "rtnl-link.nl");
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		rtnl_link(&links[i]);
+	done();
+	close_file();
+	open_file(set, "rtnl-addr.nl");
+	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
+	rtnl_addr(AF_INET, 3, "10.10.1.11", 24);
+	rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+	rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
+	done();
+	close_file();
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "dcb-%s.nl", nets[i]);
+		open_file(set, name);
+		dcb(nets[i], &d);
+		close_file();
+		snprintf(name, sizeof(name), "ethtool-privflags-%s.nl", nets[i]);
+		open_file(set, name);
+		privflags(nets[i], bad);
+		close_file();
+		drvinfo(set, nets[i], bus[i], &ice_oot);
+	}
+	/* The bond has no dcbnl ops and no private flags. */
+	open_file(set, "dcb-bond1.nl");
+	error_msg(-EOPNOTSUPP);
+	close_file();
+	open_file(set, "ethtool-privflags-bond1.nl");
+	error_msg(-EOPNOTSUPP);
+	close_file();
+	drvinfo(set, "bond1", "", &bonding);
 }
 
 static void malformed(void)
@@ -526,6 +626,8 @@ int main(int argc, char **argv)
 	mkdir(base, 0755);
 	seed2("seed2", false);
 	seed2("seed2-bad", true);
+	seed2_fixture("seed2-fixture", false);
+	seed2_fixture("seed2-fixture-bad", true);
 	malformed();
 	return 0;
 }

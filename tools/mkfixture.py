@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import shutil
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,6 +36,7 @@ GPU_MODELS = {
     "NVIDIA A100 80GB PCIe": ("0x20b5", 128 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1533"),
     "NVIDIA A800 80GB PCIe": ("0x20f5", 128 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1799"),
     "NVIDIA A40": ("0x2235", 64 * GIB, "16.0 GT/s PCIe", "0x030200", "0x145a"),
+    "NVIDIA L40S": ("0x26b9", 64 * GIB, "16.0 GT/s PCIe", "0x030200", "0x1851"),
     "NVIDIA L4": ("0x27b8", 32 * GIB, "16.0 GT/s PCIe", "0x030200", "0x16ca"),
     "NVIDIA GeForce RTX 3090": ("0x2204", 256 * MIB, "16.0 GT/s PCIe", "0x030000", "0x1454"),
     "NVIDIA GeForce RTX 4090": ("0x2684", 256 * MIB, "16.0 GT/s PCIe", "0x030000", "0x167c"),
@@ -137,8 +139,13 @@ class Tree:
         for p in sorted(self.files):
             full = os.path.join(out, p)
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w", newline="\n") as f:
-                f.write(self.files[p])
+            content = self.files[p]
+            if isinstance(content, bytes):
+                with open(full, "wb") as f:
+                    f.write(content)
+            else:
+                with open(full, "w", newline="\n") as f:
+                    f.write(content)
         for p in sorted(self.links):
             full = os.path.join(out, p)
             os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -163,6 +170,7 @@ class Builder:
         self.modules = spec.get("modules", {})
         self.gpus = []        # (bdf, path, node)
         self.ibdevs = []      # (bdf, name, pcipath, driver)
+        self.roce_devs = set()  # RDMA devices on Ethernet ports
         self.netdevs = {}     # ifname -> netdev dir
         self.bound = {}       # driver -> [(bdf, path)]
         self.endpoints = []   # (bdf, path) for iommu groups
@@ -238,6 +246,7 @@ class Builder:
                     node.get("subsystem_device", ids.get("subsystem_device", "0x0000")),
                     node.get("speed", ctx["speed"]), node.get("width", 16))
         self.bind("pcieport", bdf, path)
+        self.bridge_config(path, node, ids, vendor, device)
         if children:
             sec = ctx["next_bus"]
             ctx["next_bus"] += 1
@@ -248,8 +257,11 @@ class Builder:
         ids = {"vendor": node.get("vendor", "0x10b5"), "device": node.get("device", "0x8796"),
                "subsystem_vendor": node.get("subsystem_vendor", node.get("vendor", "0x10b5")),
                "subsystem_device": node.get("subsystem_device", node.get("device", "0x8796"))}
+        if "acs" in node:
+            ids["acs"] = node["acs"]
         sub = {k: v for k, v in node.items() if k in ("numa", "speed", "width")}
-        up = self.bridge(sub, parent, ctx, bus, dev, 0, None, ids)
+        up = self.bridge(dict(sub, **({"acs": node["upstream_acs"]} if "upstream_acs" in node else {})),
+                         parent, ctx, bus, dev, 0, None, ids)
         dsbus = ctx["next_bus"]
         ctx["next_bus"] += 1
         for i, port in enumerate(node.get("downstream", [])):
@@ -261,6 +273,30 @@ class Builder:
             pnode = dict(sub)
             pnode.update({k: v for k, v in port.items() if k != "children"})
             self.bridge(pnode, up, ctx, dsbus, pdev, 0, port.get("children", []), ids)
+
+    def bridge_config(self, path, node, ids, vendor, device):
+        """PCI config space of a bridge (only with a top-level pci_config).
+
+        4096 bytes: type 1 header, an AER extended capability at 0x100 and,
+        unless the port says "acs": null, ACS (0x000d) at 0x148 with the
+        capability and control words from pci_config.ports[<bdf>], else the
+        port's (or its switch's) "acs", else pci_config.acs."""
+        pc = self.spec.get("pci_config")
+        if not pc:
+            return
+        acs = node.get("acs", ids.get("acs", pc.get("acs", {})))
+        acs = pc.get("ports", {}).get(os.path.basename(path), acs)
+        cfg = bytearray(4096)
+        struct.pack_into("<HH", cfg, 0, int(vendor, 16), int(device, 16))
+        struct.pack_into("<I", cfg, 8, 0x06040000)
+        cfg[0x0e] = 0x01
+        nxt = 0x148 if acs is not None else 0
+        struct.pack_into("<I", cfg, 0x100, 0x0001 | 2 << 16 | nxt << 20)
+        if acs is not None:
+            struct.pack_into("<IHH", cfg, 0x148, 0x000d | 1 << 16,
+                             int(str(acs.get("cap", "0x005f")), 16),
+                             int(str(acs.get("ctrl", "0x0000")), 16))
+        self.t.file(path + "/config", bytes(cfg))
 
     def alloc32(self, size):
         base = (self.mmio32 + size - 1) // size * size
@@ -391,6 +427,7 @@ class Builder:
             t.line(p + "/gids/0", "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4)))
             t.line(p + "/gid_attrs/types/0", "IB/RoCE v1")
         else:
+            self.roce_devs.add(name)
             t.line(p + "/lid", "0x0")
             ndev = f.get("gid_ndev", ifname)
             ll = "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4))
@@ -430,7 +467,12 @@ class Builder:
         # modules
         for m, ver in sorted(self.modules.items()):
             t.line("sys/module/%s/initstate" % m, "live")
-            if ver:
+            if isinstance(ver, dict):
+                if ver.get("version"):
+                    t.line("sys/module/%s/version" % m, ver["version"])
+                if ver.get("srcversion"):
+                    t.line("sys/module/%s/srcversion" % m, ver["srcversion"])
+            elif ver:
                 t.line("sys/module/%s/version" % m, ver)
         # OS
         osr = s.get("os", {})
@@ -494,12 +536,47 @@ class Builder:
                     t.file("dev/infiniband/uverbs%d" % n, "")
             if devn and "rdma_ucm" in self.modules:
                 t.file("dev/infiniband/rdma_cm", "")
+            # ib_umad: one umad per port (every RDMA device here has port 1)
+            if "ib_umad" in self.modules:
+                t.line("sys/class/infiniband_mad/abi_version", "5")
+                for n, (bdf, name, path, drv) in enumerate(ibs):
+                    md = path + "/infiniband_mad/umad%d" % n
+                    t.line(md + "/ibdev", name)
+                    t.line(md + "/port", "1")
+                    t.line(md + "/dev", "231:%d" % n)
+                    t.link("sys/class/infiniband_mad/umad%d" % n, md)
+                    if devn:
+                        t.file("dev/infiniband/umad%d" % n, "")
+            # RDMA-CM configfs defaults and irdma's DCQCN knob, per RoCE device
+            cm = s.get("rdma_cm")
+            for bdf, name, path, drv in ibs:
+                if name not in self.roce_devs:
+                    continue
+                if cm:
+                    d = "sys/kernel/config/rdma_cm/%s/ports/1" % name
+                    if "default_roce_tos" in cm:
+                        t.line(d + "/default_roce_tos", cm["default_roce_tos"])
+                    if "default_roce_mode" in cm:
+                        t.line(d + "/default_roce_mode", cm["default_roce_mode"])
+                if drv == "ice" and "irdma_dcqcn" in s:
+                    t.line("sys/kernel/config/irdma/%s/roce_dcqcn_enable" % name,
+                           1 if s["irdma_dcqcn"] else 0)
+        self.userspace()
+        if s.get("kallsyms"):
+            t.file("proc/kallsyms", "".join(line + "\n" for line in s["kallsyms"]))
+        for peer, ver in sorted(s.get("memory_peers", {}).items()):
+            t.line("sys/kernel/mm/memory_peers/%s/version" % peer, ver)
+        if s.get("hostname"):
+            t.line("proc/sys/kernel/hostname", s["hostname"])
         # bonds
         for b in s.get("bonds", []):
             self.bond(b)
         # IOMMU
         io = s.get("iommu")
         if io:
+            for u in io.get("units", []):
+                t.file("sys/devices/virtual/iommu/%s/uevent" % u, "")
+                t.link("sys/class/iommu/" + u, "sys/devices/virtual/iommu/" + u)
             for g, (bdf, path) in enumerate(sorted(self.endpoints)):
                 gd = "sys/kernel/iommu_groups/%d" % (g + int(io.get("first_group", 0)))
                 t.line(gd + "/type", io.get("type", "identity"))
@@ -507,6 +584,19 @@ class Builder:
                 t.link(path + "/iommu_group", gd)
         for p, content in sorted(s.get("extra_files", {}).items()):
             t.file(p, content)
+
+    def userspace(self):
+        """rdma-core: libibverbs.so.1 -> libibverbs.so.1.<abi>.<release>.0 and
+        the provider plugins <libdir>/libibverbs/lib<p>-rdmav34.so (empty files)."""
+        rc = self.spec.get("rdma_core")
+        if not rc:
+            return
+        libdir = rc.get("libdir", "usr/lib64").strip("/")
+        real = "libibverbs.so.1.%s.%s" % (rc.get("abi", "14"), rc["version"])
+        self.t.file(libdir + "/" + real, "")
+        self.t.link(libdir + "/libibverbs.so.1", libdir + "/" + real)
+        for p in rc.get("providers", []):
+            self.t.file("%s/libibverbs/lib%s-rdmav34.so" % (libdir, p), "")
 
     def bond(self, b):
         t = self.t
@@ -598,6 +688,16 @@ def main(argv):
             lines.append("golden = %s" % g)
         if spec.get("expect_mismatches"):
             lines.append("known_mismatches = %d" % len(spec["expect_mismatches"]))
+        runs = spec.get("runs")
+        if runs:
+            # extra runs come on top of the two topo runs every fixture has
+            runs = dict({"topo-txt": "topo", "topo-json": "topo --json"}, **runs)
+            for k in sorted(runs):
+                lines.append("run.%s = %s" % (k, runs[k]))
+            for k, v in sorted(spec.get("rc", {}).items()):
+                lines.append("rc.%s = %d" % (k, v))
+        if spec.get("env"):
+            lines.append("env = %s" % spec["env"])
         with open(a.ini, "w") as f:
             f.write("\n".join(lines) + "\n")
     if a.resolved:

@@ -73,8 +73,8 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		else
 			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw --use_cuda=<gpu> between two nodes)");
 		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? "" : "",
+				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
+				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
 				 nccl_path_name(p->nccl_pci),
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));

@@ -177,23 +177,29 @@ static int check_roce_lag(const struct roce_facts *r, const struct bond_view *b,
 			  char *const *slaves, struct finding *out)
 {
 	const struct roce_rdma_dev *lag = lag_dev(r, b->name);
-	size_t ice = 0, mlx = 0, with_rdma = 0;
-	const struct roce_rdma_dev *first = NULL;
+	size_t ice = 0, mlx = 0, with_rdma = 0, len = 0;
+	char names[160] = "";
 
 	for (size_t i = 0; slaves[i]; i++) {
 		const struct roce_link *l = roce_link_find(r, slaves[i]);
+		const struct roce_rdma_dev *d = NULL;
 
 		if (l && str_is(&l->driver, "ice"))
 			ice++;
 		if (l && str_is(&l->driver, "mlx5_core"))
 			mlx++;
-		with_rdma += rdma_on(r, slaves[i], &first) > 0;
+		if (rdma_on(r, slaves[i], &d) > 0) {
+			with_rdma++;
+			if (len < sizeof(names))
+				len += (size_t)snprintf(names + len, sizeof(names) - len,
+							"%s%s", len ? ", " : "", d->name);
+		}
 	}
 	if (ice) {
 		if (with_rdma)
 			return finding_item(out, b->name, ST_PASS, NULL,
 					    "RDMA present on bonded E810 ports (%s): inbox ice removes irdma when a PF joins a bond, so this takes Intel's out-of-tree ice/irdma with RDMA LAG",
-					    first ? first->name : "?");
+					    names);
 		return finding_item(out, b->name, ST_WARN,
 				    "run RoCE on unbonded E810 ports, or install Intel's out-of-tree ice/irdma with RDMA LAG support",
 				    "no RDMA device on the bonded E810 ports: inbox ice disables RDMA when a PF joins a bond");

@@ -108,11 +108,15 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 		const struct pci_dev *p = facts_pci(f, n->pci);
 		const struct kmod *core = k->pci_driver ? host_kmod(h, k->pci_driver) : NULL;
 		const char *drv = p && fact_str_ok(&p->driver) ? p->driver.v : NULL;
-		char verbuf[96] = "";
+		const struct kmod *rmod = k->rdma_module ? host_kmod(h, k->rdma_module) : NULL;
+		char verbuf[96] = "", rverbuf[96] = "";
 
 		nic_subject(n, subj, sizeof(subj));
 		if (core && fact_str_ok(&core->version))
 			snprintf(verbuf, sizeof(verbuf), " %s", core->version.v);
+		/* An out-of-tree RDMA driver (Intel irdma) carries a version. */
+		if (rmod && fact_str_ok(&rmod->version) && rmod != core)
+			snprintf(rverbuf, sizeof(rverbuf), " %s", rmod->version.v);
 		if (k->rdma_module && !host_kmod_present(h, k->rdma_module) &&
 		    k->kind != NIC_RXE) {
 			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
@@ -120,10 +124,10 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 					 drv ? drv : "no PCI driver", k->rdma_module));
 			continue;
 		}
-		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s + %s (%s), firmware %s",
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s + %s%s (%s), firmware %s",
 				 drv ? drv : "no PCI function", verbuf,
-				 k->rdma_module ? k->rdma_module : "unknown RDMA driver",
-				 ofed == 1 ? "MLNX_OFED/DOCA-OFED" : ofed == 0 ? "inbox" : "stack unknown",
+				 k->rdma_module ? k->rdma_module : "unknown RDMA driver", rverbuf,
+				 ofed == 1 ? "MLNX_OFED/DOCA-OFED stack" : ofed == 0 ? "inbox stack" : "stack unknown",
 				 fact_str_ok(&n->fw_ver) ? n->fw_ver.v : "not in sysfs"));
 	}
 	for (size_t i = 0; i < f->n_netfns; i++) {

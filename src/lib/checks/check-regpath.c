@@ -111,12 +111,19 @@ static int gpu_side(const struct facts *f, struct regpath *rp)
 	return v;
 }
 
-/* rdma-core "50.0" → 50; -1 when unknown. */
+/*
+ * rdma-core "50.0" → 50; -1 when unknown. MLNX_OFED/DOCA-OFED builds are
+ * named <yymm>mlnx<release> ("2410mlnx54.0" is DOCA 24.10 on v54).
+ */
 static int rdma_core_major(const struct facts *f)
 {
 	const struct fact_str *v = &f->host.rdma_core_version;
+	const char *mlnx;
 
-	return fact_str_ok(v) ? atoi(v->v) : -1;
+	if (!fact_str_ok(v))
+		return -1;
+	mlnx = strstr(v->v, "mlnx");
+	return atoi(mlnx ? mlnx + strlen("mlnx") : v->v);
 }
 
 static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
@@ -177,8 +184,12 @@ static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
 		    k->dmabuf_rdma_core, k->provider);
 	}
 	r->dmabuf = min3(rp->gpu_dmabuf, min3(kern, user));
-	if (rp->gpu_dmabuf == 0)
+	if (rp->gpu_dmabuf == 0) {
+		/* The NIC side may be ready: say which GPU prerequisite fails. */
+		add(r->dmabuf_why, sizeof(r->dmabuf_why), "; GPU side not ready: %s",
+		    rp->gpu_why);
 		r->dmabuf_fix = rp->gpu_fix;
+	}
 	if (r->dmabuf < 0 && !r->dmabuf_fix)
 		r->dmabuf_fix = PROBE_FIX;
 }

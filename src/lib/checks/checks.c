@@ -35,8 +35,12 @@ static const struct check *const checks[] = {
 	&check_net_bond,
 	&check_roce_gid,
 	&check_roce_mtu,
-	&check_roce_dscp_map,
+	/*
+	 * Trust before the DCB settings: the fix plan keeps this order, and ice
+	 * refuses dcb app/pfc/ets changes while its firmware LLDP agent is on.
+	 */
 	&check_roce_trust,
+	&check_roce_dscp_map,
 	&check_roce_pfc,
 	&check_roce_ets,
 	&check_roce_ecn,
