@@ -60,4 +60,16 @@ grep -q '^  unknown gpu.driver .*not in a nccl-xml input' "$tmp/out" ||
 	fail "check --nccl-xml: gpu.driver should be unknown, not 'not loaded'"
 n=$((n + 1))
 
+# Facts collected on a real H200 virtual machine: BAR1 behind a 64-bit BAR0,
+# the open module, no RDMA NIC.
+facts=$fixtures/../data/device/h200-vm-facts.json
+expect 1 "check on real H200 facts" -- "$bin" check --facts "$facts"
+grep -q '^  pass    gpu.bar1 ' "$tmp/out" || fail "h200 facts: gpu.bar1 should pass (256 GiB BAR1)"
+grep -q 'BAR1 256 GiB' "$tmp/out" || fail "h200 facts: BAR1 size"
+grep -q '^  pass    gpu.kmod-flavor ' "$tmp/out" || fail "h200 facts: open module"
+grep -q '^  fail    nic.present ' "$tmp/out" || fail "h200 facts: no RDMA NIC"
+expect 0 "topo on real H200 facts" -- "$bin" topo --facts "$facts" --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g=d["gpus"]; assert len(g)==1 and g[0]["name"]=="NVIDIA H200" and g[0]["bdf"]=="0000:00:06.0", g' "$tmp/out" ||
+	fail "topo on real H200 facts"
+
 echo "$n passed, 0 failed"
