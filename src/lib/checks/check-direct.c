@@ -17,6 +17,16 @@ static const char *tri(int v)
 	return v < 0 ? "unknown" : v ? "enabled" : "disabled";
 }
 
+/* Both endpoints sit directly on the same root bus: no bridge at all. */
+static bool flat_pair(const struct facts *f, size_t g, size_t n)
+{
+	const struct pci_dev *a = facts_pci(f, f->gpus[g].pci);
+	const struct pci_dev *b = facts_pci(f, f->nics[n].pci);
+
+	return f->tree == PCI_TREE_SYSFS && a && b && !a->parent[0] &&
+	       !b->parent[0] && a->host[0] && strcmp(a->host, b->host) == 0;
+}
+
 static int direct_path(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
@@ -70,6 +80,9 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		}
 		if (p->nccl_pci == PATH_SYS)
 			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
+		else if (flat_pair(f, g, (size_t)b))
+			/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
+			snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
 		else
 			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw --use_cuda=<gpu> between two nodes)");
 		TRY(finding_item(out, subj, ST_FAIL, fix,
