@@ -7,11 +7,12 @@
  * priority 3 → TC3, PFC on 3) is written from the kernel's structures here.
  *
  *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma,
- *                       DIR/seed2-fixture, DIR/seed2-fixture-bad
+ *                       DIR/seed2-fixture, DIR/seed2-fixture-bad, DIR/seed2-fixture-untuned
  *
  * The files are committed: the first four under tests/data/netlink/, the
- * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/ and
- * tests/fixtures/seed2-b300-e810-misconfig/netlink/ (the replies of the node
+ * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/,
+ * tests/fixtures/seed2-b300-e810-misconfig/netlink/ and
+ * tests/fixtures/seed2-b300-e810-untuned/netlink/ (the replies of the node
  * those trees describe). A test regenerates them all and compares, so the
  * generator and the bytes cannot drift apart.
  */
@@ -232,6 +233,7 @@ struct dcb_spec {
 	unsigned char pfc_en;
 	bool dscp24;
 	bool peer_pfc;
+	bool ets_default; /* every priority in TC0, TC0 all the bandwidth */
 };
 
 static void dcb(const char *ifname, const struct dcb_spec *s)
@@ -248,13 +250,20 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	memset(&ets, 0, sizeof(ets));
 	ets.ets_cap = 8;
-	ets.prio_tc[3] = 3;
-	ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
-	ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
-	ets.tc_rx_bw[0] = ets.tc_rx_bw[3] = 50;
-	for (int i = 1; i < 8; i++)
-		if (i != 3)
+	if (s->ets_default) {
+		ets.tc_tsa[0] = IEEE_8021QAZ_TSA_ETS;
+		ets.tc_tx_bw[0] = ets.tc_rx_bw[0] = 100;
+		for (int i = 1; i < 8; i++)
 			ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
+	} else {
+		ets.prio_tc[3] = 3;
+		ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
+		ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
+		ets.tc_rx_bw[0] = ets.tc_rx_bw[3] = 50;
+		for (int i = 1; i < 8; i++)
+			if (i != 3)
+				ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
+	}
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
 	memset(&pfc, 0, sizeof(pfc));
 	pfc.pfc_cap = 8;
@@ -427,10 +436,16 @@ static void seed2(const char *set, bool bad)
  * Intel's out-of-tree ice/irdma, RDMA devices irdma0..3, bond1 (802.3ad)
  * over ens5f0np0 + ens6f0np0. Good: DSCP 24 → priority 3 → TC3, PFC on 3
  * only, host DCBX. Bad: the firmware LLDP agent in charge, PFC on priority
- * 0, DSCP 24 not mapped.
+ * 0, DSCP 24 not mapped. Untuned: the good DCBX, PFC and DSCP map, but ETS
+ * left at its default (every priority in TC0), every netdev at MTU 1500 and
+ * no address on the two unbonded ports.
  */
-static void seed2_fixture(const char *set, bool bad)
+enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED };
+
+static void seed2_fixture(const char *set, enum seed2_variant var)
 {
+	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
+	unsigned mtu = untuned ? 1500 : 9000;
 	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
 					    "ens6f1np1" };
@@ -446,15 +461,16 @@ static void seed2_fixture(const char *set, bool bad)
 		.pfc_en = bad ? 0x01 : 0x08,
 		.dscp24 = !bad,
 		.peer_pfc = !bad,
+		.ets_default = untuned,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
 		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
-		{ 2, "ens5f0np0", 9000, 6, 6, false, true, 0, 1 },
-		{ 3, "ens5f1np1", 9000, 6, 0, false, false, 0, 0 },
-		{ 4, "ens6f0np0", 9000, 6, 6, false, true, 0, 1 },
-		{ 5, "ens6f1np1", 9000, 6, 0, false, false, 0, 0 },
-		{ 6, "bond1", 9000, 6, 0, true, false, 0, 1 },
+		{ 2, "ens5f0np0", mtu, 6, 6, false, true, 0, 1 },
+		{ 3, "ens5f1np1", mtu, 6, 0, false, false, 0, 0 },
+		{ 4, "ens6f0np0", mtu, 6, 6, false, true, 0, 1 },
+		{ 5, "ens6f1np1", mtu, 6, 0, false, false, 0, 0 },
+		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
 	};
 	char name[64];
 
@@ -480,8 +496,10 @@ static void seed2_fixture(const char *set, bool bad)
 	close_file();
 	open_file(set, "rtnl-addr.nl");
 	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
-	rtnl_addr(AF_INET, 3, "10.10.1.11", 24);
-	rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+	if (!untuned) {
+		rtnl_addr(AF_INET, 3, "10.10.1.11", 24);
+		rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+	}
 	rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
 	done();
 	close_file();
@@ -626,8 +644,9 @@ int main(int argc, char **argv)
 	mkdir(base, 0755);
 	seed2("seed2", false);
 	seed2("seed2-bad", true);
-	seed2_fixture("seed2-fixture", false);
-	seed2_fixture("seed2-fixture-bad", true);
+	seed2_fixture("seed2-fixture", SEED2_GOOD);
+	seed2_fixture("seed2-fixture-bad", SEED2_BAD);
+	seed2_fixture("seed2-fixture-untuned", SEED2_UNTUNED);
 	malformed();
 	return 0;
 }

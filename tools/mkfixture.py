@@ -45,6 +45,7 @@ GPU_MODELS = {
     "NVIDIA B200": ("0x2901", 256 * GIB, "32.0 GT/s PCIe", "0x030200", "0x1999"),
     "NVIDIA GB200": ("0x2941", 256 * GIB, "32.0 GT/s PCIe", "0x030200", "0x2046"),
     "NVIDIA B300 SXM6 AC": ("0x3182", 256 * GIB, "64.0 GT/s PCIe", "0x030200", "0x20e6"),
+    "Tesla V100-PCIE-32GB": ("0x1db6", 32 * GIB, "8.0 GT/s PCIe", "0x030200", "0x124a"),
 }
 
 # (vendor, device) -> defaults for NIC functions
@@ -232,6 +233,8 @@ class Builder:
         t.link(path + "/subsystem", "sys/bus/pci")
 
     def bind(self, drv, bdf, path):
+        if drv is None:  # "driver": null - no driver bound
+            return
         self.t.link(path + "/driver", "sys/bus/pci/drivers/" + drv)
         self.bound.setdefault(drv, []).append((bdf, path))
 
@@ -353,7 +356,14 @@ class Builder:
         cls = node.get("class", "0x020700")
         drv = node.get("driver", "mlx5_core" if vendor == "0x15b3" else "ice")
         model = NIC_MODELS.get((vendor, device), NIC_MODELS[("0x15b3", "0x1021")])
-        funcs = node.get("functions") or [{}]
+        funcs = list(node.get("functions") or [{}])
+        # fn_overrides: {rdma or netdev name: {key: value or null}} changes one function of a base spec
+        ov = self.spec.get("fn_overrides", {})
+        for i, f in enumerate(funcs):
+            o = ov.get(f.get("rdma")) or ov.get(f.get("netdev"))
+            if o:
+                f = dict(f, **o)
+                funcs[i] = {k: v for k, v in f.items() if v is not None}
         multi = len(funcs) > 1
         for fn, f in enumerate(funcs):
             fn = int(f.get("fn", fn))

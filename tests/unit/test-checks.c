@@ -167,6 +167,16 @@ static void test_hopper_proprietary(void **state)
 	assert_int_equal(STATUS(&run, "gpu.kmod-flavor"), ST_FAIL);
 	assert_true(run_mentions(&run, "gpu.kmod-flavor", "Blackwell"));
 	run_release(&run);
+
+	/* R470 has no open module: the fix names a current branch, not 470-open */
+	begin(&run, "hopper-proprietary");
+	fact_str_set(&run.f.host.nvidia_version,
+		     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  Thu May  2 14:37:44 UTC 2024");
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "gpu.kmod-flavor"), ST_WARN);
+	assert_true(run_mentions(&run, "gpu.kmod-flavor", "R515 or newer"));
+	assert_false(run_mentions(&run, "gpu.kmod-flavor", "470-open"));
+	run_release(&run);
 }
 
 static void test_peermem_inbox(void **state)

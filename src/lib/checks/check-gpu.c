@@ -152,6 +152,9 @@ static int gpu_kmod_flavor(const struct check_ctx *ctx, struct finding *out)
 	}
 	TRY(finding_evidence(out, "GPU Operator: driver.kernelModuleType 'auto' picks open from R570; below R570 it must be set to 'open' (driver branch here: %s)",
 			     branch > 0 ? ver : "unknown"));
+	/* The open module exists from R515 on: no -open package of an older branch. */
+	if (branch > 0 && branch < 515)
+		return finding_fix(out, "switch to the open kernel module, which needs R515 or newer: GPU Operator --set driver.kernelModuleType=open with a current driver version; on a host install, the -open driver packages of a current branch (e.g. nvidia-driver-580-open, or dnf module install nvidia-driver:580-open)");
 	return finding_fix(out, "switch to the open kernel module: GPU Operator --set driver.kernelModuleType=open; on a host install, the -open driver packages (e.g. nvidia-driver-%d-open, or dnf module install nvidia-driver:%d-open)",
 			   branch > 0 ? branch : 580, branch > 0 ? branch : 580);
 }

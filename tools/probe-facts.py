@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Write a fixture's probed facts file: `gdrcheck collect` of its tree plus the
+CUDA attributes a live probe reads on every GPU (116 GPUDirect RDMA supported,
+124 DMA-BUF supported), so `gdrcheck check --facts` sees a probed node.
+
+  tools/probe-facts.py GDRCHECK FIXTURE_DIR           write FIXTURE_DIR/probed-facts.json
+  tools/probe-facts.py GDRCHECK FIXTURE_DIR --check   compare instead (exit 1 on a difference)
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--check"]
+    if len(args) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    gdrcheck, fixture = os.path.abspath(args[0]), args[1]
+    p = subprocess.run([gdrcheck, "collect", "--root", "root"], cwd=fixture,
+                       env={"LC_ALL": "C", "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
+                       capture_output=True, text=True, check=True)
+    facts = json.loads(p.stdout)
+    for g in facts["gpus"]:
+        g["attr_gdr"] = 1
+        g["attr_dmabuf"] = 1
+    text = json.dumps(facts, indent=1) + "\n"
+    path = os.path.join(fixture, "probed-facts.json")
+    if "--check" in sys.argv:
+        with open(path, encoding="utf-8") as f:
+            if f.read() != text:
+                print("%s differs from collect + probe attributes; rerun %s without --check" % (path, sys.argv[0]))
+                return 1
+        return 0
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
