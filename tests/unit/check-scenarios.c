@@ -328,6 +328,7 @@ static void sc_finish(struct facts *f)
 #define OPEN_580 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 25 00:00:00 UTC 2025"
 #define OPEN_570 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.195.03  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Sat Sep 20 00:47:16 UTC 2025"
 #define PROP_535 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.216.03  Thu Apr  3 01:14:19 UTC 2025"
+#define PROP_470 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  Thu May  2 14:37:44 UTC 2024"
 
 /*
  * The seed PoC node: RHEL 10.2, 8x B300 (each under its own PCIe switch),
@@ -494,6 +495,33 @@ static void build_peermem_inbox(struct facts *f)
 	fact_int_set(&f->host.peer_module, 1);
 }
 
+/* The HGX node with V100s on the R470 proprietary driver (pre-Turing). */
+static void make_volta(struct facts *f)
+{
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		struct gpu *g = &f->gpus[i];
+
+		g->arch = GPU_ARCH_VOLTA;
+		g->cc = 70;
+		free(g->name);
+		g->name = strdup("Tesla V100-SXM2-32GB");
+		if (g->pci >= 0)
+			fact_int_set(&f->pci[g->pci].device, 0x1db5);
+	}
+}
+
+static void build_volta_r470(struct facts *f)
+{
+	build_hgx(f, PROP_470, false);
+	make_volta(f);
+}
+
+static void build_volta_r470_doca(struct facts *f)
+{
+	build_hgx(f, PROP_470, true);
+	make_volta(f);
+}
+
 static void build_acs_redirect(struct facts *f)
 {
 	build_hgx(f, OPEN_570, true);
@@ -615,6 +643,8 @@ const struct scenario scenarios[] = {
 	{ "geforce", build_geforce },
 	{ "hgx-h100-doca", build_hgx_doca },
 	{ "empty", build_empty },
+	{ "volta-r470", build_volta_r470 },
+	{ "volta-r470-doca", build_volta_r470_doca },
 	{ NULL, NULL },
 };
 

@@ -251,6 +251,41 @@ static void test_geforce(void **state)
 	run_release(&run);
 }
 
+static bool helm_has(const struct run *run, const char *key, const char *value)
+{
+	for (size_t i = 0; i < run->r.advice.n_helm; i++)
+		if (strcmp(run->r.advice.helm[i].key, key) == 0)
+			return !value || strcmp(run->r.advice.helm[i].value, value) == 0;
+	return false;
+}
+
+/*
+ * Pre-Turing GPUs: DMA-BUF is out whatever the driver, so the advice must not
+ * ask for the open module; with the inbox stack nothing works, with DOCA-OFED
+ * nvidia-peermem is the path.
+ */
+static void test_volta(void **state)
+{
+	struct run run;
+
+	run_scenario(&run, "volta-r470");
+	assert_int_equal(run.r.advice.path, REG_PATH_NONE);
+	assert_non_null(strstr(run.r.advice.path_why, "older than Turing"));
+	assert_false(helm_has(&run, "driver.kernelModuleType", NULL));
+	assert_false(helm_has(&run, "driver.rdma.enabled", "false"));
+	assert_true(run_mentions(&run, "direct.regpath", "Turing or newer GPU"));
+	/* R470 is CUDA 11.4: irrelevant when DMA-BUF is out anyway */
+	assert_int_equal(STATUS(&run, "gpu.cuda-driver"), ST_INFO);
+	assert_int_equal(STATUS(&run, "gpu.kmod-flavor"), ST_INFO);
+	run_release(&run);
+
+	run_scenario(&run, "volta-r470-doca");
+	assert_int_equal(run.r.advice.path, REG_PATH_PEERMEM);
+	assert_true(helm_has(&run, "driver.rdma.enabled", "true"));
+	assert_false(helm_has(&run, "driver.kernelModuleType", NULL));
+	run_release(&run);
+}
+
 static void test_hgx_healthy(void **state)
 {
 	struct run run;
@@ -708,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_iommu),
 		cmocka_unit_test(test_phb_only),
 		cmocka_unit_test(test_geforce),
+		cmocka_unit_test(test_volta),
 		cmocka_unit_test(test_hgx_healthy),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_gpu_checks),

@@ -72,7 +72,9 @@ static enum reg_path choose(const struct facts *f, const struct regpath *rp,
 		snprintf(why, size, "DMA-BUF is the only candidate (nvidia-peermem cannot work here); whether the NIC driver registers dma-bufs is decided by the live probe (gdrcheck probe)");
 		return REG_PATH_UNKNOWN;
 	}
-	if (rp->gpu_dmabuf == 0 && rp->gpu_fix)
+	if (rp->gpu_pre_turing)
+		snprintf(why, size, "DMA-BUF cannot work on GPUs older than Turing, and nvidia-peermem needs ib_core with the PeerDirect API (MLNX_OFED/DOCA-OFED with a ConnectX NIC), which this node lacks");
+	else if (rp->gpu_dmabuf == 0 && rp->gpu_fix)
 		snprintf(why, size, "neither path works as the node is: for DMA-BUF, %s; nvidia-peermem needs MLNX_OFED/DOCA-OFED with a ConnectX NIC",
 			 rp->gpu_fix);
 	else
@@ -86,7 +88,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 	const struct facts *f = ctx->f;
 	struct regpath rp;
 	char why[512], set[256] = "", ofed_why[256];
-	bool mlx5 = false, dmabuf_like;
+	bool mlx5 = false, dmabuf_like, pre_turing;
 	int r, ofed = ofed_stack(f, ofed_why, sizeof(ofed_why));
 
 	memset(a, 0, sizeof(*a));
@@ -94,6 +96,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 	if (r < 0)
 		return r;
 	a->path = choose(f, &rp, why, sizeof(why));
+	pre_turing = rp.gpu_pre_turing;
 	regpath_release(&rp);
 	a->path_why = strdup(why);
 	if (!a->path_why)
@@ -109,15 +112,17 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		if (rep->gates[g - 1].status == ST_UNKNOWN)
 			a->first_gate = g;
 
-	dmabuf_like = a->path == REG_PATH_DMABUF || a->path == REG_PATH_UNKNOWN ||
-		      (a->path == REG_PATH_NONE && f->n_gpus && f->n_nics &&
-		       nvidia_flavor(f) == KMOD_PROPRIETARY);
+	/* Pre-Turing GPUs: the open module and DMA-BUF are out; peermem is the path. */
+	dmabuf_like = !pre_turing &&
+		      (a->path == REG_PATH_DMABUF || a->path == REG_PATH_UNKNOWN ||
+		       (a->path == REG_PATH_NONE && f->n_gpus && f->n_nics &&
+			nvidia_flavor(f) == KMOD_PROPRIETARY));
 	if (dmabuf_like) {
 		TRY(add_helm(a, "driver.kernelModuleType", "open",
 			     "DMA-BUF needs the open GPU kernel module ('auto' picks it only from R570 on)"));
 		TRY(add_helm(a, "driver.rdma.enabled", "false",
 			     "nvidia-peermem is not needed with DMA-BUF"));
-	} else if (a->path == REG_PATH_PEERMEM) {
+	} else if (a->path == REG_PATH_PEERMEM || (pre_turing && mlx5)) {
 		TRY(add_helm(a, "driver.rdma.enabled", "true",
 			     "the driver pod loads nvidia-peermem (nvidia-peermem-ctr)"));
 		TRY(add_helm(a, "driver.rdma.useHostMofed", ofed == 1 ? "true" : "false",
@@ -139,7 +144,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		if (a->path == REG_PATH_PEERMEM)
 			TRY(add_step(a, xasprintf("check nvidia-peermem: kubectl logs -n gpu-operator ds/nvidia-driver-daemonset -c nvidia-peermem-ctr shows \"successfully loaded nvidia-peermem module\"")));
 		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then a pod test: ib_write_bw --use_cuda=0%s",
-					  a->path == REG_PATH_PEERMEM ? "" : " --use_cuda_dmabuf")));
+					  dmabuf_like ? " --use_cuda_dmabuf" : "")));
 	} else {
 		TRY(add_step(a, xasprintf("NIC firmware, its netdev and RDMA drivers and rdma-core on the host (OS tooling; the Network Operator targets ConnectX and is not needed here)")));
 		TRY(add_step(a, xasprintf("host-to-host RoCE test before any GPU work: ib_write_bw between two nodes")));

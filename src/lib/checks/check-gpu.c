@@ -375,6 +375,16 @@ static int gpu_cuda_driver(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_evidence(out, "driver %s: branch R%d supports CUDA up to %d.%d (driver-branch table; gdrcheck probe asks libcuda)",
 				     ver, nvidia_branch(f, ver, sizeof(ver)), v / 1000, (v % 1000) / 10));
 	if (v < 11070) {
+		bool pre_turing = true;
+
+		for (size_t i = 0; i < f->n_gpus; i++)
+			pre_turing &= f->gpus[i].arch != GPU_ARCH_UNKNOWN &&
+				      f->gpus[i].arch < GPU_ARCH_TURING;
+		/* DMA-BUF is out for pre-Turing GPUs anyway: the version decides nothing. */
+		if (pre_turing)
+			return finding_set(out, ST_INFO,
+					   "CUDA driver %d.%d: older than 11.7, which only DMA-BUF needs, and these pre-Turing GPUs cannot use DMA-BUF",
+					   v / 1000, (v % 1000) / 10);
 		TRY(finding_set(out, ST_FAIL, "CUDA driver %d.%d is older than 11.7, which DMA-BUF needs",
 				v / 1000, (v % 1000) / 10));
 		return finding_fix(out, "upgrade the NVIDIA driver to R515 or newer (a current production branch: R580)");

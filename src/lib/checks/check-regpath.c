@@ -89,8 +89,10 @@ static int gpu_side(const struct facts *f, struct regpath *rp)
 	for (size_t i = 0; i < f->n_gpus; i++) {
 		if (f->gpus[i].arch == GPU_ARCH_UNKNOWN)
 			v = min3(v, -1);
-		else if (f->gpus[i].arch < GPU_ARCH_TURING)
+		else if (f->gpus[i].arch < GPU_ARCH_TURING) {
 			v = 0;
+			rp->gpu_pre_turing = true;
+		}
 	}
 	if (cuda < 0)
 		v = min3(v, -1);
@@ -98,6 +100,9 @@ static int gpu_side(const struct facts *f, struct regpath *rp)
 		v = 0;
 		rp->gpu_fix = "upgrade the NVIDIA driver to R515 or newer";
 	}
+	/* Decisive, so it wins over the fixes above: no driver or module helps. */
+	if (rp->gpu_pre_turing)
+		rp->gpu_fix = "none for DMA-BUF: it needs a Turing or newer GPU (the open module does not run on older ones); register GPU memory with nvidia-peermem (MLNX_OFED/DOCA-OFED ib_core and a ConnectX NIC)";
 	if (!f->n_gpus)
 		v = 0;
 	snprintf(rp->gpu_why, sizeof(rp->gpu_why),

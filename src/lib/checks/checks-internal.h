@@ -145,6 +145,7 @@ struct regpath {
 	int gpu_dmabuf; /* the GPU side of DMA-BUF, node-wide */
 	char gpu_why[256];
 	const char *gpu_fix;
+	bool gpu_pre_turing; /* a GPU older than Turing: DMA-BUF never works */
 	int api;        /* ib_core exports the PeerDirect API */
 	char api_why[256];
 	struct regpath_nic *nics; /* one per facts NIC */
