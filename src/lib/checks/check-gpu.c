@@ -253,8 +253,13 @@ static int gpu_devnodes(const struct check_ctx *ctx, struct finding *out)
 	}
 	TRY(finding_evidence(out, "/dev: %zu nvidia* entries", strv_len(d->names)));
 	if (missing) {
+		const struct kmod *m = host_kmod(&f->host, "nvidia");
+
 		TRY(finding_set(out, ST_FAIL, "%d NVIDIA device node%s missing", missing,
 				missing == 1 ? "" : "s"));
+		/* nvidia-modprobe comes with the driver: without it, install that first. */
+		if (!m || !m->present)
+			return finding_fix(out, "install and load the NVIDIA driver first (gpu.driver); it creates the nodes");
 		return finding_fix(out, "nvidia-modprobe -u -c 0 (creates /dev/nvidiactl, /dev/nvidia0 and /dev/nvidia-uvm; repeat -c N per GPU)");
 	}
 	return finding_set(out, out->status, out->status == ST_PASS ?
