@@ -98,3 +98,16 @@ int fact_str_load(json_object *parent, const char *key, struct fact_str *f)
 		return load_state(v, &f->state, &f->err);
 	return -EINVAL;
 }
+
+int json_get_array(json_object *o, const char *key, json_object **ret)
+{
+	json_object *v;
+
+	*ret = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_array))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}

@@ -130,20 +130,6 @@ json_object *facts_json_host(const struct host_facts *h)
 	return o;
 }
 
-/* An optional array: missing or null → *ret NULL, wrong type → -EINVAL. */
-static int get_array(json_object *o, const char *key, json_object **ret)
-{
-	json_object *v;
-
-	*ret = NULL;
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return 0;
-	if (!json_object_is_type(v, json_type_array))
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 static int get_object(json_object *o, const char *key, json_object **ret)
 {
 	json_object *v;
@@ -207,7 +193,7 @@ static int load_name_list(json_object *o, const char *key,
 	r = fact_int_load(n, "listed", &l->listed);
 	if (r < 0)
 		return r;
-	r = get_array(n, "names", &a);
+	r = json_get_array(n, "names", &a);
 	if (r < 0 || !a)
 		return r;
 	return load_strv(a, &l->names);
@@ -226,7 +212,7 @@ static int load_chardev_list(json_object *o, const char *key,
 		return r;
 	r = fact_int_load(n, "listed", &l->listed);
 	if (r >= 0)
-		r = get_array(n, "devices", &a);
+		r = json_get_array(n, "devices", &a);
 	if (r < 0 || !a)
 		return r;
 	len = json_object_array_length(a);
@@ -258,7 +244,7 @@ static int load_modules(json_object *o, struct host_facts *h)
 {
 	json_object *a;
 	size_t len;
-	int r = get_array(o, "modules", &a);
+	int r = json_get_array(o, "modules", &a);
 
 	if (r < 0 || !a)
 		return r;
@@ -296,7 +282,7 @@ static int load_groups(json_object *o, struct host_facts *h)
 {
 	json_object *a;
 	size_t len;
-	int r = get_array(o, "iommu_groups", &a);
+	int r = json_get_array(o, "iommu_groups", &a);
 
 	if (r < 0 || !a)
 		return r;
@@ -327,7 +313,7 @@ static int load_acs(json_object *o, struct host_facts *h)
 {
 	json_object *a;
 	size_t len;
-	int r = get_array(o, "acs", &a);
+	int r = json_get_array(o, "acs", &a);
 
 	if (r < 0 || !a)
 		return r;

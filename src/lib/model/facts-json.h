@@ -26,6 +26,8 @@ json_object *fact_str_json(const struct fact_str *f);
 /* Missing key or null → UNSET; wrong type → -EINVAL. */
 int fact_int_load(json_object *parent, const char *key, struct fact_int *f);
 int fact_str_load(json_object *parent, const char *key, struct fact_str *f);
+/* An optional array member: missing or null → *ret NULL, wrong type → -EINVAL. */
+int json_get_array(json_object *o, const char *key, json_object **ret);
 /* Add key only when the fact was looked at. */
 void fact_int_add(json_object *obj, const char *key, const struct fact_int *f);
 void fact_str_add(json_object *obj, const char *key, const struct fact_str *f);

@@ -600,24 +600,10 @@ static int get_name(json_object *o, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-/* Optional array member; missing → NULL. */
-static int get_array(json_object *o, const char *key, json_object **ret)
-{
-	json_object *v;
-
-	*ret = NULL;
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return 0;
-	if (!json_object_is_type(v, json_type_array))
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 static int load_strv(json_object *o, const char *key, char ***ret)
 {
 	json_object *a;
-	int r = get_array(o, key, &a);
+	int r = json_get_array(o, key, &a);
 
 	*ret = NULL;
 	if (r < 0 || !a)
@@ -819,7 +805,7 @@ static int load_fact_array(json_object *o, const char *key,
 			   struct fact_int *v, size_t n)
 {
 	json_object *a;
-	int r = get_array(o, key, &a);
+	int r = json_get_array(o, key, &a);
 
 	if (r < 0 || !a)
 		return r;
@@ -911,7 +897,7 @@ static int load_port(json_object *o, struct roce_rdma_dev *d)
 		return -ENOMEM;
 	r = jf_load(o, p, port_fields, N(port_fields));
 	if (r >= 0)
-		r = get_array(o, "gids", &gids);
+		r = json_get_array(o, "gids", &gids);
 	if (r < 0 || !gids)
 		return r;
 	p->gids = calloc(json_object_array_length(gids) + 1, sizeof(*p->gids));
@@ -956,7 +942,7 @@ static int load_dev(json_object *o, struct roce_facts *rf)
 	if (r >= 0)
 		r = load_strv(o, "netdevs", &d->netdevs);
 	if (r >= 0)
-		r = get_array(o, "ports", &ports);
+		r = json_get_array(o, "ports", &ports);
 	for (size_t i = 0; r >= 0 && ports && i < json_object_array_length(ports); i++) {
 		json_object *e = json_object_array_get_idx(ports, i);
 
@@ -981,7 +967,7 @@ static int load_bond(json_object *o, struct roce_facts *rf)
 		return -ENOMEM;
 	r = jf_load(o, b, bond_fields, N(bond_fields));
 	if (r >= 0)
-		r = get_array(o, "slaves", &sl);
+		r = json_get_array(o, "slaves", &sl);
 	if (r < 0 || !sl)
 		return r;
 	b->slaves = calloc(json_object_array_length(sl) + 1, sizeof(*b->slaves));
@@ -1024,7 +1010,7 @@ int facts_json_load_roce(json_object *o, struct roce_facts *r)
 	for (size_t l = 0; ret >= 0 && l < N(lists); l++) {
 		json_object *a;
 
-		ret = get_array(o, lists[l].key, &a);
+		ret = json_get_array(o, lists[l].key, &a);
 		for (size_t i = 0; ret >= 0 && a && i < json_object_array_length(a); i++) {
 			json_object *e = json_object_array_get_idx(a, i);
 
