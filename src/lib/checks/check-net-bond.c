@@ -11,11 +11,6 @@
 
 #define BOND_MODE_8023AD 4
 
-static bool str_is(const struct fact_str *f, const char *s)
-{
-	return fact_str_ok(f) && strcmp(f->v, s) == 0;
-}
-
 /* One bond as the checks see it: procfs when present, rtnetlink otherwise. */
 struct bond_view {
 	const char *name;
@@ -101,7 +96,7 @@ static const struct roce_rdma_dev *lag_dev(const struct roce_facts *r,
 		if (strv_contains(d->netdevs, bond) || startswith(d->name, "mlx5_bond"))
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
-			if (str_is(&d->ports[p].ndev_name, bond))
+			if (fact_str_is(&d->ports[p].ndev_name, bond))
 				return d;
 	}
 	return NULL;
@@ -184,9 +179,9 @@ static int check_roce_lag(const struct roce_facts *r, const struct bond_view *b,
 		const struct roce_link *l = roce_link_find(r, slaves[i]);
 		const struct roce_rdma_dev *d = NULL;
 
-		if (l && str_is(&l->driver, "ice"))
+		if (l && fact_str_is(&l->driver, "ice"))
 			ice++;
-		if (l && str_is(&l->driver, "mlx5_core"))
+		if (l && fact_str_is(&l->driver, "mlx5_core"))
 			mlx++;
 		if (rdma_on(r, slaves[i], &d) > 0) {
 			with_rdma++;
@@ -251,16 +246,6 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 }
 
 
-static bool has_roce_port(const struct facts *f)
-{
-	for (size_t i = 0; i < f->n_nics; i++)
-		for (size_t p = 0; p < f->nics[i].n_ports; p++)
-			if (fact_str_ok(&f->nics[i].ports[p].link_layer) &&
-			    strcmp(f->nics[i].ports[p].link_layer.v, "Ethernet") == 0)
-				return true;
-	return false;
-}
-
 static int run_bond(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct roce_facts *r = &ctx->f->roce;
@@ -278,7 +263,7 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 		const struct roce_link *l = &r->links[i];
 		struct bond_view b = { l->name, NULL, l };
 
-		if (!str_is(&l->kind, "bond") || roce_bond_find(r, l->name))
+		if (!fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name))
 			continue;
 		ret = one_bond(ctx, &b, out);
 		n++;
@@ -291,7 +276,7 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 		 * it matters only where RDMA runs over Ethernet (RoCE).
 		 */
 		if (r->rtnl.state == FACT_UNSET && r->n_links == 0 &&
-		    has_roce_port(ctx->f))
+		    roce_first_ethernet_nic(ctx->f))
 			return finding_set(out, ST_UNKNOWN,
 					   "network links were not collected (no rtnetlink: run on the node or pass --netlink-replay)");
 		return finding_set(out, ST_SKIP, "no bond on this node");

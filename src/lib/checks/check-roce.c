@@ -16,11 +16,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static bool str_is(const struct fact_str *f, const char *s)
-{
-	return fact_str_ok(f) && strcmp(f->v, s) == 0;
-}
-
 bool roce_link_is_slave_of(const struct roce_facts *r,
 			   const struct roce_link *l, const struct roce_link *bond)
 {
@@ -40,7 +35,7 @@ bool roce_link_is_slave_of(const struct roce_facts *r,
 
 static bool is_bond(const struct roce_facts *r, const struct roce_link *l)
 {
-	return str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
+	return fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
 }
 
 /* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
@@ -60,7 +55,7 @@ static bool port_is_roce(const struct roce_rdma_dev *d,
 {
 	if (fact_str_ok(&p->link_layer))
 		return strcmp(p->link_layer.v, "Ethernet") == 0;
-	return str_is(&d->protocol, "roce");
+	return fact_str_is(&d->protocol, "roce");
 }
 
 size_t roce_targets(const struct roce_facts *r, struct roce_target *out,
@@ -315,18 +310,24 @@ int64_t nccl_gid_pick(const struct roce_port *p, const struct nccl_gid_env *e)
 
 /* ------------------------------------------------------ check plumbing */
 
+const struct nic *roce_first_ethernet_nic(const struct facts *f)
+{
+	for (size_t i = 0; i < f->n_nics; i++)
+		for (size_t p = 0; p < f->nics[i].n_ports; p++)
+			if (fact_str_is(&f->nics[i].ports[p].link_layer, "Ethernet"))
+				return &f->nics[i];
+	return NULL;
+}
+
 /* Nothing to check, or nothing known: never a silent pass. */
 static int no_targets(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct facts *f = ctx->f;
+	const struct nic *n = roce_first_ethernet_nic(ctx->f);
 
-	for (size_t i = 0; i < f->n_nics; i++)
-		for (size_t p = 0; p < f->nics[i].n_ports; p++)
-			if (str_is(&f->nics[i].ports[p].link_layer, "Ethernet") &&
-			    f->roce.n_devs == 0)
-				return finding_set(out, ST_UNKNOWN,
-						   "RoCE facts were not collected for %s (the input has no RoCE section)",
-						   f->nics[i].name);
+	if (n && ctx->f->roce.n_devs == 0)
+		return finding_set(out, ST_UNKNOWN,
+				   "RoCE facts were not collected for %s (the input has no RoCE section)",
+				   n->name);
 	return finding_set(out, ST_SKIP,
 			   "no RoCE port (RDMA device on Ethernet) on this node");
 }
@@ -492,7 +493,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
 		 ctx->opts->roce_dscp, ctx->opts->roce_prio);
-	if (str_is(&l->driver, "ice")) {
+	if (fact_str_is(&l->driver, "ice")) {
 		/* ice: the firmware LLDP agent owns DCB until it is turned off. */
 		lldp = roce_link_privflag(l, "fw-lldp-agent");
 		finding_evidence(out, "ethtool --show-priv-flags %s: fw-lldp-agent %s",
@@ -519,7 +520,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_FAIL, fix,
 				    "fw-lldp-agent off but no DSCP app entry: ice still classifies by VLAN priority (PCP)");
 	}
-	if (str_is(&l->driver, "mlx5_core")) {
+	if (fact_str_is(&l->driver, "mlx5_core")) {
 		if (fact_str_ok(&l->qos_trust)) {
 			snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp", l->name);
 			return finding_item(out, l->name,
@@ -972,7 +973,7 @@ static const struct roce_gid *v2_gid_for(const struct roce_port *p,
 		return NULL;
 	for (size_t i = 0; i < p->n_gids; i++)
 		if (roce_gid_parse(p->gids[i].gid, b) == 0 &&
-		    memcmp(b, want, 16) == 0 && str_is(&p->gids[i].type, "RoCE v2"))
+		    memcmp(b, want, 16) == 0 && fact_str_is(&p->gids[i].type, "RoCE v2"))
 			return &p->gids[i];
 	return NULL;
 }
@@ -1033,7 +1034,7 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 				    il->name, v4);
 	}
 	if (g && gid_valid(b) && gid_family(b) == AF_INET &&
-	    str_is(&g->type, "RoCE v2"))
+	    fact_str_is(&g->type, "RoCE v2"))
 		return finding_item(out, subj, ST_PASS, NULL,
 				    "NCCL uses GID %lld (%s, RoCE v2%s%s)",
 				    (long long)idx, g->gid,

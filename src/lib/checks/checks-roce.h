@@ -19,6 +19,9 @@ extern const struct check check_roce_gid;
 extern const struct check check_net_bond;
 extern const struct check check_rdma_netns;
 
+/* The first RDMA NIC with a port on Ethernet (RoCE), or NULL. */
+const struct nic *roce_first_ethernet_nic(const struct facts *f);
+
 /* NCCL's RoCE GID settings (net_ib ncclIbGetGidIndex), from the facts. */
 struct nccl_gid_env {
 	int64_t gid_index;    /* NCCL_IB_GID_INDEX, -1 = pick dynamically */

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * Every collected value records how it was obtained, so that a missing file
@@ -40,6 +41,12 @@ static inline bool fact_ok(const struct fact_int *f)
 static inline bool fact_str_ok(const struct fact_str *f)
 {
 	return f->state == FACT_OK && f->v;
+}
+
+/* Read, and equal to @s. */
+static inline bool fact_str_is(const struct fact_str *f, const char *s)
+{
+	return fact_str_ok(f) && strcmp(f->v, s) == 0;
 }
 
 void fact_str_release(struct fact_str *f);
