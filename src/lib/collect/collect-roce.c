@@ -281,7 +281,7 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 		m = roce_link_find(r, path_basename(buf));
 		if (m && m->ifindex > 0)
 			fact_int_set(&l->master, m->ifindex);
-		if (m && fact_str_ok(&m->kind) && strcmp(m->kind.v, "bond") == 0 &&
+		if (m && fact_str_is(&m->kind, "bond") &&
 		    fact_str_set(&l->slave_kind, "bond") < 0) {
 			strv_free(names);
 			return -ENOMEM;
@@ -293,7 +293,7 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 
 static bool is_bond(const struct roce_link *l)
 {
-	return fact_str_ok(&l->kind) && strcmp(l->kind.v, "bond") == 0;
+	return fact_str_is(&l->kind, "bond");
 }
 
 /* Links worth DCB/ethtool queries: RDMA netdevs, bonds and their slaves, NICs. */
@@ -303,7 +303,7 @@ static bool interesting(const struct gc_root *root, const struct roce_facts *r,
 	char path[512];
 
 	if (is_bond(l) ||
-	    (fact_str_ok(&l->slave_kind) && strcmp(l->slave_kind.v, "bond") == 0))
+	    (fact_str_is(&l->slave_kind, "bond")))
 		return true;
 	for (size_t i = 0; i < r->n_devs; i++) {
 		const struct roce_rdma_dev *d = &r->devs[i];

@@ -74,10 +74,10 @@ static void link_info(const struct nlattr *li, struct roce_link *l)
 	nl_fact_str(tb[IFLA_INFO_KIND], &l->kind);
 	if (tb[IFLA_INFO_SLAVE_KIND])
 		nl_fact_str(tb[IFLA_INFO_SLAVE_KIND], &l->slave_kind);
-	if (fact_str_ok(&l->kind) && strcmp(l->kind.v, "bond") == 0 &&
+	if (fact_str_is(&l->kind, "bond") &&
 	    tb[IFLA_INFO_DATA])
 		bond_info(tb[IFLA_INFO_DATA], l);
-	if (fact_str_ok(&l->slave_kind) && strcmp(l->slave_kind.v, "bond") == 0 &&
+	if (fact_str_is(&l->slave_kind, "bond") &&
 	    tb[IFLA_INFO_SLAVE_DATA])
 		bond_slave_info(tb[IFLA_INFO_SLAVE_DATA], l);
 }
