@@ -25,8 +25,23 @@ static void chardev_list_release(struct chardev_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void host_facts_release_extra(struct host_facts *h)
+void host_facts_release(struct host_facts *h)
 {
+	fact_str_release(&h->hostname);
+	fact_str_release(&h->kernel_release);
+	fact_str_release(&h->os_id);
+	fact_str_release(&h->os_version_id);
+	fact_str_release(&h->os_pretty);
+	fact_str_release(&h->cmdline);
+	fact_str_release(&h->nvidia_version);
+	for (size_t i = 0; i < h->n_mods; i++) {
+		free(h->mods[i].name);
+		fact_str_release(&h->mods[i].version);
+		fact_str_release(&h->mods[i].srcversion);
+	}
+	free(h->mods);
+	h->mods = NULL;
+	h->n_mods = 0;
 	name_list_release(&h->dev_nvidia);
 	name_list_release(&h->dev_infiniband);
 	chardev_list_release(&h->uverbs);
@@ -51,6 +66,14 @@ void host_facts_release_extra(struct host_facts *h)
 	name_list_release(&h->rdma_providers);
 }
 
+const struct kmod *host_kmod(const struct host_facts *h, const char *name)
+{
+	for (size_t i = 0; i < h->n_mods; i++)
+		if (strcmp(h->mods[i].name, name) == 0)
+			return &h->mods[i];
+	return NULL;
+}
+
 bool host_kmod_present(const struct host_facts *h, const char *name)
 {
 	const struct kmod *m = host_kmod(h, name);
@@ -67,8 +90,7 @@ const struct chardev *chardev_find_ibdev(const struct chardev_list *l,
 					 const char *ibdev)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (fact_str_ok(&l->v[i].ibdev) &&
-		    strcmp(l->v[i].ibdev.v, ibdev) == 0)
+		if (fact_str_is(&l->v[i].ibdev, ibdev))
 			return &l->v[i];
 	return NULL;
 }

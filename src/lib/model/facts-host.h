@@ -110,8 +110,6 @@ struct host_facts {
 };
 
 void host_facts_release(struct host_facts *h);
-/* Release the fields above added after the foundation (called by it). */
-void host_facts_release_extra(struct host_facts *h);
 const struct kmod *host_kmod(const struct host_facts *h, const char *name);
 /* true when the module is present (loaded or built in). */
 bool host_kmod_present(const struct host_facts *h, const char *name);

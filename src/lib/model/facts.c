@@ -78,34 +78,6 @@ static void nic_release(struct nic *n)
 	free(n->ports);
 }
 
-void host_facts_release(struct host_facts *h)
-{
-	fact_str_release(&h->hostname);
-	fact_str_release(&h->kernel_release);
-	fact_str_release(&h->os_id);
-	fact_str_release(&h->os_version_id);
-	fact_str_release(&h->os_pretty);
-	fact_str_release(&h->cmdline);
-	fact_str_release(&h->nvidia_version);
-	for (size_t i = 0; i < h->n_mods; i++) {
-		free(h->mods[i].name);
-		fact_str_release(&h->mods[i].version);
-		fact_str_release(&h->mods[i].srcversion);
-	}
-	free(h->mods);
-	h->mods = NULL;
-	h->n_mods = 0;
-	host_facts_release_extra(h);
-}
-
-const struct kmod *host_kmod(const struct host_facts *h, const char *name)
-{
-	for (size_t i = 0; i < h->n_mods; i++)
-		if (strcmp(h->mods[i].name, name) == 0)
-			return &h->mods[i];
-	return NULL;
-}
-
 void facts_release(struct facts *f)
 {
 	free(f->source_path);
