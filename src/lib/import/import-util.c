@@ -21,7 +21,8 @@ int import_read_file(const char *path, size_t max, char **ret,
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
 	struct stat st;
-	size_t len = 0;
+	size_t len;
+	ssize_t n;
 
 	/* O_NONBLOCK: a FIFO given by mistake must not hang us before fstat. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -39,18 +40,10 @@ int import_read_file(const char *path, size_t max, char **ret,
 	if (!buf)
 		return -ENOMEM;
 	/* Read what is there; a file that grows past its stat size is cut. */
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	n = read_full(fd, buf, (size_t)st.st_size);
+	if (n < 0)
+		return (int)n;
+	len = (size_t)n;
 	buf[len] = '\0';
 	*ret = TAKE_PTR(buf);
 	if (ret_len)

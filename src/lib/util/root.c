@@ -218,7 +218,8 @@ int root_read_alloc(const struct gc_root *root, const char *path, size_t max,
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
+	size_t len;
+	ssize_t n;
 
 	fd = root_open_file(root, path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
@@ -227,20 +228,12 @@ int root_read_alloc(const struct gc_root *root, const char *path, size_t max,
 	if (!buf)
 		return -ENOMEM;
 	/* sysfs reports sizes it does not honour: read until EOF. */
-	for (;;) {
-		ssize_t n = read(fd, buf + len, max + 1 - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > max)
-			return -EFBIG;
-	}
+	n = read_full(fd, buf, max + 1);
+	if (n < 0)
+		return (int)n;
+	len = (size_t)n;
+	if (len > max)
+		return -EFBIG;
 	buf[len] = '\0';
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
@@ -270,24 +263,11 @@ int root_read_bin(const struct gc_root *root, const char *path, void *buf,
 		  size_t size)
 {
 	_cleanup_close_ int fd = -1;
-	size_t len = 0;
 
 	fd = root_open_file(root, path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return fd;
-	while (len < size) {
-		ssize_t n = read(fd, (char *)buf + len, size - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	return (int)len;
+	return (int)read_full(fd, buf, size);
 }
 
 FILE *root_fopen(const struct gc_root *root, const char *path)

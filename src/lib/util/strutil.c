@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char *strstrip(char *s)
 {
@@ -208,4 +209,23 @@ char *xasprintf(const char *fmt, ...)
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	return n < 0 ? NULL : s;
+}
+
+ssize_t read_full(int fd, void *buf, size_t size)
+{
+	size_t len = 0;
+
+	while (len < size) {
+		ssize_t n = read(fd, (char *)buf + len, size - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Checked number parsing: the whole string (after trimming) must be a number. */
 int safe_atoi64(const char *s, int64_t *ret);
@@ -35,6 +36,9 @@ bool is_host_bridge_name(const char *s);
 
 /* Parse "16.0 GT/s PCIe" / "8 GT/s" → tenths of GT/s; -EINVAL for "Unknown". */
 int parse_link_speed(const char *s, int *ret_tenths);
+
+/* read() until @size bytes or end of file; bytes read or -errno. */
+ssize_t read_full(int fd, void *buf, size_t size);
 
 /* snprintf that reports truncation as -ENAMETOOLONG. */
 int xsnprintf(char *buf, size_t size, const char *fmt, ...)
