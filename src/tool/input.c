@@ -113,33 +113,6 @@ static int load_root(const struct cli_input *in, const char *dir,
  * environment gdrcheck runs in (so "what if NCCL_NET_GDR_LEVEL=SYS" can be
  * asked), never from this machine's conf files, which belong to another node.
  */
-static int env_settings(struct facts *f)
-{
-	for (size_t i = 0; environ && environ[i]; i++) {
-		const char *e = environ[i], *eq = strchr(e, '=');
-		struct nccl_setting *v;
-
-		if (!startswith(e, "NCCL_") || !eq)
-			continue;
-		v = realloc(f->nccl, (f->n_nccl + 1) * sizeof(*f->nccl));
-		if (!v)
-			return -ENOMEM;
-		f->nccl = v;
-		v = &f->nccl[f->n_nccl];
-		v->name = strndup(e, (size_t)(eq - e));
-		v->value = strdup(eq + 1);
-		v->source = strdup("environment");
-		if (!v->name || !v->value || !v->source) {
-			free(v->name);
-			free(v->value);
-			free(v->source);
-			return -ENOMEM;
-		}
-		f->n_nccl++;
-	}
-	return 0;
-}
-
 static int load_file(const struct cli_input *in, struct facts *f)
 {
 	char err[640];
@@ -159,7 +132,7 @@ static int load_file(const struct cli_input *in, struct facts *f)
 		cli_error("%s", err);
 		return EXIT_INPUT;
 	}
-	if (!in->facts && env_settings(f) < 0) {
+	if (!in->facts && collect_nccl_environment(environ, f) < 0) {
 		cli_error("out of memory");
 		return EXIT_INPUT;
 	}

@@ -82,10 +82,8 @@ static int read_conf(const struct gc_root *root, struct facts *f,
 	return 0;
 }
 
-int collect_nccl_env(const struct gc_root *root, char *const *envp,
-		     struct facts *f)
+int collect_nccl_environment(char *const *envp, struct facts *f)
 {
-	const char *conf, *home;
 	int r;
 
 	for (size_t i = 0; envp && envp[i]; i++) {
@@ -104,7 +102,18 @@ int collect_nccl_env(const struct gc_root *root, char *const *envp,
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
 
+int collect_nccl_env(const struct gc_root *root, char *const *envp,
+		     struct facts *f)
+{
+	const char *conf, *home;
+	int r;
+
+	r = collect_nccl_environment(envp, f);
+	if (r < 0)
+		return r;
 	conf = env_get(envp, "NCCL_CONF_FILE");
 	home = env_get(envp, "HOME");
 	if (conf && conf[0] == '/') {

@@ -27,6 +27,8 @@ int collect_kernel(const struct gc_root *root, struct facts *f);
 int collect_rdma_userspace(const struct gc_root *root, struct facts *f);
 int collect_nccl_env(const struct gc_root *root, char *const *envp,
 		     struct facts *f);
+/* Only the NCCL_* variables of @envp (no conf files). */
+int collect_nccl_environment(char *const *envp, struct facts *f);
 
 /* Helpers shared by collectors. */
 bool pci_is_nvidia_gpu(const struct pci_dev *p);
