@@ -66,6 +66,8 @@ int cli_load_facts(const struct cli_input *in, struct facts *f);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
+/* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
+int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);

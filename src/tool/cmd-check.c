@@ -145,8 +145,8 @@ int cmd_check(int argc, char **argv)
 			return cli_usage_error("check", c, optopt, argv);
 		}
 	}
-	if (optind < argc)
-		return usage("unexpected argument", argv[optind]);
+	if (cli_no_operands("check", argc, argv))
+		return EXIT_USAGE;
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);

@@ -106,11 +106,8 @@ int cmd_collect(int argc, char **argv)
 			return cli_usage_error("collect", c, optopt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		fprintf(stderr, "Try 'gdrcheck collect --help'.\n");
+	if (cli_no_operands("collect", argc, argv))
 		return EXIT_USAGE;
-	}
 	if (output && !*output) {
 		cli_error("-o needs a file name (or '-' for stdout)");
 		return EXIT_USAGE;

@@ -165,11 +165,8 @@ int cmd_probe(int argc, char **argv)
 			return cli_usage_error("probe", c, optopt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		fprintf(stderr, "Try 'gdrcheck probe --help'.\n");
+	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
-	}
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);

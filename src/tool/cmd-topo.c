@@ -67,11 +67,8 @@ int cmd_topo(int argc, char **argv)
 			return cli_usage_error("topo", c, optopt, argv);
 		}
 	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		fprintf(stderr, "Try 'gdrcheck topo --help'.\n");
+	if (cli_no_operands("topo", argc, argv))
 		return EXIT_USAGE;
-	}
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);

@@ -38,6 +38,15 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv)
 	return EXIT_USAGE;
 }
 
+int cli_no_operands(const char *cmd, int argc, char *const *argv)
+{
+	if (optind >= argc)
+		return 0;
+	cli_error("unexpected argument '%s'", argv[optind]);
+	fprintf(stderr, "Try 'gdrcheck %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
 bool cli_input_option(struct cli_input *in, int opt, const char *arg)
 {
 	switch (opt) {
