@@ -407,14 +407,9 @@ int import_hwloc_xml(const char *path, struct facts *f, char *err,
 	size_t len;
 	int r;
 
-	r = import_read_file(path, IMPORT_MAX_BYTES, &buf, &len);
-	if (r == -EFBIG)
-		return import_fail(err, errsz, r, path, 0,
-				   "larger than %u MiB; not a topology file",
-				   IMPORT_MAX_BYTES >> 20);
+	r = import_load_input(path, "topology file", &buf, &len, err, errsz);
 	if (r < 0)
-		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
-				   strerror(-r));
+		return r;
 	r = precheck(buf, len, path, err, errsz);
 	if (r < 0)
 		return r;

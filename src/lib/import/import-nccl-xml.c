@@ -655,13 +655,8 @@ int import_nccl_xml(const char *path, struct facts *f, char *err,
 	size_t len;
 	int r;
 
-	r = import_read_file(path, IMPORT_MAX_BYTES, &buf, &len);
-	if (r == -EFBIG)
-		return import_fail(err, errsz, r, path, 0,
-				   "larger than %u MiB; not a topology file",
-				   IMPORT_MAX_BYTES >> 20);
+	r = import_load_input(path, "topology file", &buf, &len, err, errsz);
 	if (r < 0)
-		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
-				   strerror(-r));
+		return r;
 	return import_nccl_xml_buffer(buf, len, path, f, err, errsz);
 }

@@ -51,6 +51,21 @@ int import_read_file(const char *path, size_t max, char **ret,
 	return 0;
 }
 
+int import_load_input(const char *path, const char *what, char **ret,
+		      size_t *ret_len, char *err, size_t errsz)
+{
+	int r = import_read_file(path, IMPORT_MAX_BYTES, ret, ret_len);
+
+	if (r == -EFBIG)
+		return import_fail(err, errsz, r, path, 0,
+				   "larger than %u MiB; not a %s",
+				   IMPORT_MAX_BYTES >> 20, what);
+	if (r < 0)
+		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
+				   strerror(-r));
+	return 0;
+}
+
 int import_fail(char *err, size_t errsz, int r, const char *name, long line,
 		const char *fmt, ...)
 {

@@ -42,3 +42,9 @@ int import_facts_json_buffer(const char *buf, size_t len, const char *name,
  */
 int import_read_file(const char *path, size_t max, char **ret,
 		     size_t *ret_len);
+/*
+ * import_read_file() with the IMPORT_MAX_BYTES cap and the one-line error
+ * every importer gives ("larger than 16 MiB; not a @what", "cannot read").
+ */
+int import_load_input(const char *path, const char *what, char **ret,
+		      size_t *ret_len, char *err, size_t errsz);
