@@ -87,9 +87,6 @@ const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
 /* Whether a fact could not be read for lack of privilege. */
 bool fact_needs_root(enum fact_state st, int err);
 
-/* The pair of the topology report for GPU @g and NIC @n, or NULL. */
-const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
-				     size_t n);
 /*
  * The NIC closest to GPU @g by NCCL's path type (then nvidia-smi's label);
  * -1 when the node has no NIC.

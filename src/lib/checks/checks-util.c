@@ -294,17 +294,6 @@ bool fact_needs_root(enum fact_state st, int err)
 	return st == FACT_UNREADABLE && (err == EACCES || err == EPERM);
 }
 
-const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
-				     size_t n)
-{
-	size_t i = g * t->n_nics + n;
-
-	if (!t->pairs || i >= t->n_pairs || t->pairs[i].gpu != g ||
-	    t->pairs[i].nic != n)
-		return NULL;
-	return &t->pairs[i];
-}
-
 /* Rank a path for "closest": unknown sorts last. */
 static int path_rank(int p)
 {

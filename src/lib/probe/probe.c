@@ -37,18 +37,9 @@ static int add_pair(struct probe_facts *p, const struct gpu *g,
 	return 0;
 }
 
-static const struct topo_pair *topo_pair_of(const struct topo_report *t,
-					    size_t gi, size_t ni)
-{
-	for (size_t i = 0; t && i < t->n_pairs; i++)
-		if (t->pairs[i].gpu == gi && t->pairs[i].nic == ni)
-			return &t->pairs[i];
-	return NULL;
-}
-
 static int pair_path(const struct topo_report *t, size_t gi, size_t ni)
 {
-	const struct topo_pair *tp = topo_pair_of(t, gi, ni);
+	const struct topo_pair *tp = t ? topo_pair_of(t, gi, ni) : NULL;
 
 	return tp ? tp->nccl_pci : PATH_UNKNOWN;
 }

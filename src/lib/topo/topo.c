@@ -363,6 +363,17 @@ int topo_analyse(const struct facts *f, struct topo_report *r)
 	return 0;
 }
 
+const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
+				     size_t n)
+{
+	size_t i = g * t->n_nics + n;
+
+	if (!t->pairs || i >= t->n_pairs || t->pairs[i].gpu != g ||
+	    t->pairs[i].nic != n)
+		return NULL;
+	return &t->pairs[i];
+}
+
 void topo_report_release(struct topo_report *r)
 {
 	free(r->level_note);

@@ -103,6 +103,9 @@ struct topo_report {
 };
 
 int topo_analyse(const struct facts *f, struct topo_report *ret);
+/* The pair for GPU @g and NIC @n (pairs are GPU-major), or NULL. */
+const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
+				     size_t n);
 void topo_report_release(struct topo_report *r);
 
 /* Label of any two PCI functions by nvidia-smi's rule (exported for tests). */
