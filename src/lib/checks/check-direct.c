@@ -480,8 +480,7 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	const struct topo_report *t = ctx->topo;
 	const struct nccl_setting *s;
 	char fix[256];
-	bool peermem = fact_ok(&f->host.peer_module) || fact_ok(&f->host.peer_nv_mem) ||
-		       fact_ok(&f->host.peer_nv_mem_nc);
+	bool peermem = host_peer_client(&f->host) != NULL;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");

@@ -74,6 +74,17 @@ const struct kmod *host_kmod(const struct host_facts *h, const char *name)
 	return NULL;
 }
 
+const char *host_peer_client(const struct host_facts *h)
+{
+	if (fact_ok(&h->peer_module))
+		return "nvidia-peermem (/sys/module/nvidia_peermem/version)";
+	if (fact_ok(&h->peer_nv_mem))
+		return "peer-memory client nv_mem (/sys/kernel/mm/memory_peers/nv_mem/version)";
+	if (fact_ok(&h->peer_nv_mem_nc))
+		return "peer-memory client nv_mem_nc (/sys/kernel/mm/memory_peers/nv_mem_nc/version)";
+	return NULL;
+}
+
 bool host_kmod_present(const struct host_facts *h, const char *name)
 {
 	const struct kmod *m = host_kmod(h, name);

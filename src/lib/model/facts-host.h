@@ -111,6 +111,11 @@ struct host_facts {
 
 void host_facts_release(struct host_facts *h);
 const struct kmod *host_kmod(const struct host_facts *h, const char *name);
+/*
+ * The peer-memory client NCCL finds (its three probe files), described with
+ * the file that showed it, or NULL when none is there.
+ */
+const char *host_peer_client(const struct host_facts *h);
 /* true when the module is present (loaded or built in). */
 bool host_kmod_present(const struct host_facts *h, const char *name);
 bool name_list_has(const struct name_list *l, const char *name);

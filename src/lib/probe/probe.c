@@ -86,12 +86,6 @@ int probe_select(struct facts *f, const struct topo_report *topo,
 
 /* --------------------------------------------------------- conclusions */
 
-static bool peer_client_loaded(const struct facts *f)
-{
-	return fact_ok(&f->host.peer_module) || fact_ok(&f->host.peer_nv_mem) ||
-	       fact_ok(&f->host.peer_nv_mem_nc);
-}
-
 static const char *dmabuf_refusal(int e)
 {
 	switch (e) {
@@ -325,7 +319,7 @@ static int register_peermem(const struct facts *f, const struct ibv_table *t,
 	/* Without a client ib_core tries to pin the address as host memory. */
 	if (e == EFAULT || e == EINVAL)
 		return probe_attempt_set(a, PROBE_REFUSED, e, "ibv_reg_mr",
-					 peer_client_loaded(f) ?
+					 host_peer_client(&f->host) ?
 						 "a peer-memory client is loaded but did not take this buffer (nvidia-peermem built against another ib_core?)" :
 						 "no peer-memory client");
 	return set_errno_attempt(a, PROBE_REFUSED, e, "ibv_reg_mr", NULL);

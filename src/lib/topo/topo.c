@@ -67,25 +67,6 @@ static int read_env(const struct facts *f, struct gdr_env *e,
 	return 0;
 }
 
-static bool peermem_loaded(const struct facts *f, const char **how)
-{
-	const struct host_facts *h = &f->host;
-
-	if (fact_ok(&h->peer_module)) {
-		*how = "nvidia-peermem (/sys/module/nvidia_peermem/version)";
-		return true;
-	}
-	if (fact_ok(&h->peer_nv_mem)) {
-		*how = "peer-memory client nv_mem (/sys/kernel/mm/memory_peers/nv_mem/version)";
-		return true;
-	}
-	if (fact_ok(&h->peer_nv_mem_nc)) {
-		*how = "peer-memory client nv_mem_nc (/sys/kernel/mm/memory_peers/nv_mem_nc/version)";
-		return true;
-	}
-	return false;
-}
-
 static int set_support(struct topo_support *s, int v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -142,7 +123,8 @@ static int nic_support(const struct facts *f, const struct gdr_env *e,
 	if (e->ib_off)
 		return set_support(s, 0,
 				   "NCCL_IB_DISABLE=1: NCCL uses TCP sockets, which never do GPUDirect RDMA");
-	if (peermem_loaded(f, &how))
+	how = host_peer_client(&f->host);
+	if (how)
 		return set_support(s, 1, "%s", how);
 	if (!e->dmabuf)
 		return set_support(s, 0,
