@@ -490,7 +490,9 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	if (!f->n_nccl)
 		TRY(finding_evidence(out, "no NCCL_* setting in the environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
 
-	if ((s = facts_nccl_get(f, "NCCL_IB_DISABLE")) && strcmp(s->value, "1") == 0) {
+	/* Integer settings are read as NCCL (and the topology engine) reads them. */
+	if ((s = facts_nccl_get(f, "NCCL_IB_DISABLE")) &&
+	    nccl_setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1) {
 		snprintf(fix, sizeof(fix), "remove NCCL_IB_DISABLE=1 (%s)", s->source);
 		TRY(finding_item(out, "NCCL_IB_DISABLE", ST_FAIL, fix,
 				 "=1: NCCL uses TCP sockets, never GPUDirect RDMA"));
@@ -522,13 +524,15 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 						 "=%s: NCCL allows GDR up to %s", s->value, nccl_path_name(lvl)));
 		}
 	}
-	if ((s = facts_nccl_get(f, "NCCL_DMABUF_ENABLE")) && strcmp(s->value, "0") == 0) {
+	if ((s = facts_nccl_get(f, "NCCL_DMABUF_ENABLE")) &&
+	    nccl_setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) == 0) {
 		snprintf(fix, sizeof(fix), "remove NCCL_DMABUF_ENABLE=0 (%s)", s->source);
 		TRY(finding_item(out, "NCCL_DMABUF_ENABLE", peermem ? ST_WARN : ST_FAIL, fix,
 				 peermem ? "=0: NCCL skips DMA-BUF and relies on nvidia-peermem (NVIDIA recommends DMA-BUF)" :
 					   "=0: NCCL skips DMA-BUF and no peer-memory client is loaded, so GDR is off"));
 	}
-	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_READ")) && strcmp(s->value, "0") == 0) {
+	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_READ")) &&
+	    nccl_setting_long(f, "NCCL_NET_GDR_READ", -2, NULL) == 0) {
 		snprintf(fix, sizeof(fix), "remove NCCL_NET_GDR_READ=0 (%s)", s->source);
 		TRY(finding_item(out, "NCCL_NET_GDR_READ", ST_WARN, fix,
 				 "=0: the send side stages through host memory"));

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/strutil.h"
+
 static const char *const path_names[] = {
 	"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C",
 	"PXN", "PHB", "SYS", "NET", "DIS",
@@ -63,4 +65,19 @@ int nccl_parse_level(const char *s)
 	if (n > 5)
 		n = 5;
 	return old_to_new[n];
+}
+
+long nccl_setting_long(const struct facts *f, const char *name, long def,
+		       bool *set)
+{
+	const struct nccl_setting *s = facts_nccl_get(f, name);
+	int64_t v;
+
+	if (set)
+		*set = false;
+	if (!s || safe_atoi64(s->value, &v) < 0)
+		return def;
+	if (set)
+		*set = true;
+	return (long)v;
 }

@@ -21,28 +21,13 @@ struct gdr_env {
 	bool c2c;       /* NCCL_NET_GDR_C2C != 0 */
 };
 
-static long setting_long(const struct facts *f, const char *name, long def,
-			 bool *set)
-{
-	const struct nccl_setting *s = facts_nccl_get(f, name);
-	int64_t v;
-
-	if (set)
-		*set = false;
-	if (!s || safe_atoi64(s->value, &v) < 0)
-		return def;
-	if (set)
-		*set = true;
-	return (long)v;
-}
-
 static int read_env(const struct facts *f, struct gdr_env *e,
 		    struct topo_report *r)
 {
 	const struct nccl_setting *lvl;
 	bool set;
 
-	e->c2c = setting_long(f, "NCCL_NET_GDR_C2C", 1, NULL) != 0;
+	e->c2c = nccl_setting_long(f, "NCCL_NET_GDR_C2C", 1, NULL) != 0;
 	/* 2.29+: default level P2C when C2C GDR is allowed, else PXB. */
 	e->level = e->c2c ? PATH_P2C : PATH_PXB;
 	e->level_from = "default";
@@ -61,9 +46,9 @@ static int read_env(const struct facts *f, struct gdr_env *e,
 				return -ENOMEM;
 		}
 	}
-	e->gdr_read = (int)setting_long(f, "NCCL_NET_GDR_READ", -2, &set);
-	e->dmabuf = setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) != 0;
-	e->ib_off = setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1;
+	e->gdr_read = (int)nccl_setting_long(f, "NCCL_NET_GDR_READ", -2, &set);
+	e->dmabuf = nccl_setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) != 0;
+	e->ib_off = nccl_setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1;
 	return 0;
 }
 

@@ -50,6 +50,13 @@ const char *nccl_path_name(int p);            /* "unknown" for -1 */
  */
 int nccl_parse_level(const char *s);
 
+/*
+ * An integer NCCL setting as NCCL reads it, or @def when unset or not a
+ * number; *set (may be NULL) says whether the value was used.
+ */
+long nccl_setting_long(const struct facts *f, const char *name, long def,
+		       bool *set);
+
 enum gdr_mode {
 	GDR_MODE_NONE = 0, /* GDR not used (or unknown) */
 	GDR_MODE_DEFAULT,
