@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#include "parse-sysfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
+#define PCI_EXT_CAP_START 0x100
+#define PCI_EXT_CAP_ID_ACS 0x000d
+
+static uint32_t le32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+static uint16_t le16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+
+static void acs_fail(struct pci_acs *a, int negerr)
+{
+	fact_int_fail(&a->cap, negerr);
+	fact_int_fail(&a->ctrl, negerr);
+}
+
+void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a)
+{
+	unsigned off = PCI_EXT_CAP_START;
+
+	if (len <= PCI_CFG_USER) {
+		acs_fail(a, -EACCES);
+		return;
+	}
+	/* Only a list read to its end within a whole config space proves absence. */
+	if (len > PCI_CFG_SIZE)
+		len = PCI_CFG_SIZE;
+	for (int hops = 0; hops < (PCI_CFG_SIZE - PCI_EXT_CAP_START) / 4; hops++) {
+		uint32_t hdr;
+
+		if (off + 8 > len) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EINVAL);
+			return;
+		}
+		hdr = le32(cfg + off);
+		if (hdr == 0) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EOPNOTSUPP);
+			return;
+		}
+		/* All ones: the device did not answer the config read. */
+		if (hdr == 0xffffffff) {
+			acs_fail(a, -EIO);
+			return;
+		}
+		if ((hdr & 0xffff) == PCI_EXT_CAP_ID_ACS) {
+			fact_int_set(&a->cap, le16(cfg + off + 4));
+			fact_int_set(&a->ctrl, le16(cfg + off + 6));
+			return;
+		}
+		off = (hdr >> 20) & 0xffc;
+		if (!off) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EOPNOTSUPP);
+			return;
+		}
+		if (off < PCI_EXT_CAP_START)
+			break;
+	}
+	/* A pointer below 0x100 or a list that loops. */
+	acs_fail(a, -EINVAL);
+}
+
+void pci_parse_bar1(char *buf, struct fact_int *f)
+{
+	char *save = NULL, *line;
+	int seen = 0, n = 0;
+
+	for (line = strtok_r(buf, "\n", &save); line && n < 6;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		unsigned long long start, end, flags;
+
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3 ||
+		    end < start) {
+			fact_int_fail(f, -EINVAL);
+			return;
+		}
+		if (start == 0 && end == 0)
+			continue;
+		if (++seen == 2) {
+			/* A size that does not fit a fact is not a size. */
+			if (end - start >= (unsigned long long)INT64_MAX)
+				fact_int_fail(f, -ERANGE);
+			else
+				fact_int_set(f, (int64_t)(end - start + 1));
+			return;
+		}
+	}
+	/* Fewer than two BARs among all six lines: BAR1 is missing. A file
+	 * cut before the sixth line proves nothing. */
+	if (n < 6)
+		fact_int_fail(f, -ENODATA);
+	else
+		fact_int_set(f, 0);
+}

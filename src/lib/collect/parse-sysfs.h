@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/facts.h"
+
+/*
+ * The pure halves of the sysfs/procfs collectors: bytes in, facts out, no
+ * file access. The collectors read, these parse; the fuzz targets
+ * (tests/fuzz/) call them directly. Every value is hostile input: a parser
+ * that cannot prove a value sets the fact unreadable or invalid, never OK.
+ */
+
+/* Size of a complete PCIe config space: only all of it proves an absence. */
+#define PCI_CFG_SIZE 4096
+
+/*
+ * The ACS capability and control words from @len bytes of a PCI config
+ * dump. UNSUPPORTED only when all 4096 bytes were read and the extended
+ * capability list ends without ACS; any shorter dump without ACS is
+ * UNREADABLE (ENODATA), a looping or out-of-range list INVALID.
+ */
+void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a);
+
+/*
+ * NVIDIA's BAR1 (the framebuffer aperture) is the GPU's second memory BAR.
+ * sysfs lists a 64-bit BAR at its lower register index and leaves the next
+ * line zero, so BAR1 is resource line 1 when BAR0 is 32-bit and line 2 when
+ * BAR0 is 64-bit (seen on an H200: 16 MiB, 256 GiB, 32 MiB at lines 0, 2, 4).
+ * Take the second non-empty line among the six BAR lines of @buf (the text
+ * of a sysfs "resource" file, modified in place); 0 when all six lines are
+ * there and BAR1 is not.
+ */
+void pci_parse_bar1(char *buf, struct fact_int *f);

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hostile input, one regression per finding of the hardening review: each
+ * test feeds what an attacker (or a broken kernel) can put in front of a
+ * parser and checks that the answer is honest, bounded and safe.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "collect/collect.h"
+#include "fixture-builder.h"
+#include "model/facts.h"
+#include "util/root.h"
+
+/* Finding 8: a PCI config file cut short proves nothing about ACS. */
+static void short_config_is_not_absence(void **state)
+{
+	static const size_t lens[] = { 264, 300, 328, 1024, 4095 };
+	uint8_t cfg[4096];
+
+	(void)state;
+	memset(cfg, 0, sizeof(cfg));
+	/* A first extended capability (AER, id 1) pointing past the cut. */
+	cfg[0x100] = 0x01;
+	cfg[0x102] = 0x01;
+	cfg[0x103] = 0xf0; /* next at 0xf00 */
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		char *dir = tt_mkdtemp();
+		struct facts f;
+		struct gc_root *root = NULL;
+		const struct pci_acs *a;
+
+		tt_write_bin(dir, "sys/devices/pci0000:00/0000:00:01.0/config", cfg,
+			     lens[i]);
+		facts_init(&f);
+		tb_bridge(&f, "0000:00:01.0", "", "pci0000:00", 0);
+		f.pci[0].sysfs_path = strdup("/sys/devices/pci0000:00/0000:00:01.0");
+		tb_gpu(&f, "0000:01:00.0", "0000:00:01.0", "pci0000:00", 0x2330, 0);
+		tb_done(&f);
+		assert_int_equal(root_open(dir, &root), 0);
+		assert_int_equal(collect_iommu(root, &f), 0);
+		a = host_acs(&f.host, "0000:00:01.0");
+		assert_non_null(a);
+		/* Not "no ACS capability": the rest of the list was never read. */
+		assert_int_not_equal(a->ctrl.state, FACT_UNSUPPORTED);
+		assert_int_not_equal(a->ctrl.state, FACT_OK);
+		root_free(root);
+		facts_release(&f);
+		tt_rmrf(dir);
+	}
+}
+
+/* Finding 8, same pattern: a resource file cut short hides BAR1. */
+static void short_resource_is_not_absence(void **state)
+{
+	char *dir = tt_mkdtemp();
+	struct facts f;
+	struct gc_root *root = NULL;
+	char cut[] = "0x00000000fa000000 0x00000000faffffff 0x0000000000040200\n";
+	char full[512] = "";
+
+	(void)state;
+	facts_init(&f);
+	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/resource", cut);
+	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/class", "0x030200\n");
+	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/vendor", "0x10de\n");
+	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/device", "0x2330\n");
+	tt_link(dir, "sys/bus/pci/devices/0000:01:00.0",
+		"../../../devices/pci0000:00/0000:01:00.0");
+	assert_int_equal(root_open(dir, &root), 0);
+	assert_int_equal(collect_pci(root, &f), 0);
+	assert_int_equal(collect_gpus(root, &f), 0);
+	assert_int_equal(f.n_gpus, 1);
+	assert_int_not_equal(f.gpus[0].bar1_bytes.state, FACT_OK);
+	facts_release(&f);
+
+	/* All six BAR lines, one BAR assigned: BAR1 is proven missing. */
+	strcat(full, cut);
+	for (int i = 0; i < 5; i++)
+		strcat(full, "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
+	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/resource", full);
+	facts_init(&f);
+	assert_int_equal(collect_pci(root, &f), 0);
+	assert_int_equal(collect_gpus(root, &f), 0);
+	assert_int_equal(f.gpus[0].bar1_bytes.state, FACT_OK);
+	assert_int_equal(f.gpus[0].bar1_bytes.v, 0);
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(short_config_is_not_absence),
+		cmocka_unit_test(short_resource_is_not_absence),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
