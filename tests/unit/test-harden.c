@@ -21,6 +21,7 @@
 #include "collect/collect.h"
 #include "fixture-builder.h"
 #include "model/facts.h"
+#include "nl/nl.h"
 #include "util/root.h"
 
 /* Finding 8: a PCI config file cut short proves nothing about ACS. */
@@ -100,11 +101,72 @@ static void short_resource_is_not_absence(void **state)
 	tt_rmrf(dir);
 }
 
+static int count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	++*(int *)data;
+	return MNL_CB_OK;
+}
+
+/* A message header of @len claimed bytes, then @real bytes in all. */
+static size_t hostile_msg(uint8_t *buf, uint32_t claimed, size_t real)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+	memset(buf, 0, real);
+	nlh->nlmsg_len = claimed;
+	nlh->nlmsg_type = 0x1401; /* RDMA_NL_GET_TYPE(NLDEV, GET) */
+	return real;
+}
+
+/*
+ * Findings 1 and 2: nlmsg_len >= 2^31 crashed libmnl (it compares as int),
+ * 0xffffffff made MNL_ALIGN wrap to 0 and spin on one message. Every header
+ * is checked before libmnl sees the buffer; alarm() turns a hang into a
+ * failure.
+ */
+static void netlink_header_lengths(void **state)
+{
+	static const uint32_t lens[] = { 0x80000000u, 0xffffffffu, 0xfffffffcu,
+					 0, 8, 15, 4096 };
+	uint8_t buf[256] __attribute__((aligned(4)));
+
+	(void)state;
+	alarm(10);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		int n = 0;
+		size_t len = hostile_msg(buf, lens[i], 64);
+
+		assert_int_equal(nl_run(buf, len, count_cb, &n), -EBADMSG);
+		assert_int_equal(n, 0);
+		assert_int_equal(nl_msgs_check(buf, len), -EBADMSG);
+	}
+	/* A good message followed by a bad one: nothing runs at all. */
+	{
+		int n = 0;
+
+		hostile_msg(buf, 32, 32);
+		hostile_msg(buf + 32, 0xffffffffu, 32);
+		assert_int_equal(nl_run(buf, 64, count_cb, &n), -EBADMSG);
+		assert_int_equal(n, 0);
+		/* Trailing bytes too short for a header are garbage too. */
+		assert_int_equal(nl_msgs_check(buf, 40), -EBADMSG);
+		assert_int_equal(nl_msgs_check(buf, 32), 0);
+		/* An unaligned length is walked aligned, as the kernel pads. */
+		hostile_msg(buf, 30, 32);
+		assert_int_equal(nl_msgs_check(buf, 32), 0);
+		assert_int_equal(nl_run(buf, 32, count_cb, &n), 0);
+		assert_int_equal(n, 1);
+	}
+	alarm(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(short_config_is_not_absence),
 		cmocka_unit_test(short_resource_is_not_absence),
+		cmocka_unit_test(netlink_header_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
