@@ -161,12 +161,45 @@ static void netlink_header_lengths(void **state)
 	alarm(0);
 }
 
+/*
+ * Finding 3: a FIFO where a file belongs hung open() for ever. Every input
+ * path opens non-blocking and refuses what is not a regular file.
+ */
+static void fifo_inputs_refused(void **state)
+{
+	char *dir = tt_mkdtemp();
+	char path[512], *buf = NULL;
+	struct nl_src s = { .mode = NL_REPLAY };
+	struct gc_root *root = NULL;
+	size_t len;
+
+	(void)state;
+	alarm(10);
+	snprintf(path, sizeof(path), "%s/rdma-sys.nl", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	s.replay_dir = dir;
+	assert_int_equal(nl_read_file(dir, "rdma-sys.nl", 1024, &buf, &len), -EINVAL);
+	assert_int_equal(nl_query(&s, NETLINK_RDMA, "rdma-sys", NULL, count_cb, NULL),
+			 -EINVAL);
+	/* The same for a --root tree: a FIFO is not a sysfs attribute. */
+	tt_mkdir(dir, "proc");
+	snprintf(path, sizeof(path), "%s/proc/cmdline", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(root_open(dir, &root), 0);
+	assert_int_equal(root_read_alloc(root, "/proc/cmdline", 4096, &buf), -EINVAL);
+	assert_null(root_fopen(root, "/proc/cmdline"));
+	root_free(root);
+	alarm(0);
+	tt_rmrf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(short_config_is_not_absence),
 		cmocka_unit_test(short_resource_is_not_absence),
 		cmocka_unit_test(netlink_header_lengths),
+		cmocka_unit_test(fifo_inputs_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

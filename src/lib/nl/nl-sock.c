@@ -41,13 +41,9 @@ int nl_read_file(const char *dir, const char *name, size_t max, char **ret,
 
 	if (!path)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open_input_file(path, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return fd == -EISDIR ? -EINVAL : fd;
 	if ((uint64_t)st.st_size > max)
 		return -E2BIG;
 	buf = malloc((size_t)st.st_size + 1);
