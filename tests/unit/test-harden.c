@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "collect/collect.h"
+#include "collect/parse-sysfs.h"
 #include "fixture-builder.h"
 #include "model/facts.h"
 #include "nl/nl.h"
@@ -193,6 +194,47 @@ static void fifo_inputs_refused(void **state)
 	tt_rmrf(dir);
 }
 
+/* Finding 11: numbers beyond their range are invalid, never wrapped. */
+static void numbers_out_of_range(void **state)
+{
+	int64_t v = -1;
+
+	(void)state;
+	assert_int_equal(parse_port_rate("400 Gb/sec (4X NDR)", &v), 0);
+	assert_int_equal(v, 400);
+	assert_int_equal(parse_port_rate("2.5 Gb/sec (1X SDR)", &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(parse_port_rate("18446744073709551617 Gb/sec", &v), -ERANGE);
+	assert_int_equal(parse_port_rate("9223372036854775808 Gb/sec", &v), -ERANGE);
+	assert_int_equal(parse_port_rate("100001 Gb/sec", &v), -ERANGE);
+	assert_int_equal(parse_port_rate("Gb/sec", &v), -EINVAL);
+
+	/* A PCI id wider than 16 bits, a NUMA node no kernel has. */
+	{
+		char *dir = tt_mkdtemp();
+		struct gc_root *root = NULL;
+		struct facts f;
+
+		facts_init(&f);
+		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/class", "0x1030200\n");
+		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/vendor", "0x110de\n");
+		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/device", "0x2330\n");
+		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/numa_node", "99999999999\n");
+		tt_link(dir, "sys/bus/pci/devices/0000:01:00.0",
+			"../../../devices/pci0000:00/0000:01:00.0");
+		assert_int_equal(root_open(dir, &root), 0);
+		assert_int_equal(collect_pci(root, &f), 0);
+		assert_int_equal(f.n_pci, 1);
+		assert_int_equal(f.pci[0].class_code.state, FACT_INVALID);
+		assert_int_equal(f.pci[0].vendor.state, FACT_INVALID);
+		assert_int_equal(f.pci[0].device.state, FACT_OK);
+		assert_int_equal(f.pci[0].numa_node.state, FACT_INVALID);
+		facts_release(&f);
+		root_free(root);
+		tt_rmrf(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +242,7 @@ int main(void)
 		cmocka_unit_test(short_resource_is_not_absence),
 		cmocka_unit_test(netlink_header_lengths),
 		cmocka_unit_test(fifo_inputs_refused),
+		cmocka_unit_test(numbers_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

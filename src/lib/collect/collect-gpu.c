@@ -70,7 +70,8 @@ static void read_information(const struct gc_root *root, struct gpu *g)
 			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
 				model = true;
 		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
-			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0) {
+			/* Minors 0-254; 255 is nvidiactl. */
+			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0 && v < 255) {
 				fact_int_set(&g->minor, v);
 				minor = true;
 			}

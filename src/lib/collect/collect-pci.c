@@ -69,21 +69,22 @@ static void place_device(struct pci_dev *p, const char *path)
 static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 			   const char *dir)
 {
+	/* The range each register allows: beyond it the file is garbage. */
 	static const struct {
 		const char *file;
 		size_t off;
+		int64_t min, max;
 	} ints[] = {
-		{ "class", offsetof(struct pci_dev, class_code) },
-		{ "vendor", offsetof(struct pci_dev, vendor) },
-		{ "device", offsetof(struct pci_dev, device) },
-		{ "subsystem_vendor", offsetof(struct pci_dev, subsys_vendor) },
-		{ "subsystem_device", offsetof(struct pci_dev, subsys_device) },
-		{ "numa_node", offsetof(struct pci_dev, numa_node) },
-		{ "current_link_width", offsetof(struct pci_dev, cur_width) },
-		{ "max_link_width", offsetof(struct pci_dev, max_width) },
+		{ "class", offsetof(struct pci_dev, class_code), 0, 0xffffff },
+		{ "vendor", offsetof(struct pci_dev, vendor), 0, 0xffff },
+		{ "device", offsetof(struct pci_dev, device), 0, 0xffff },
+		{ "subsystem_vendor", offsetof(struct pci_dev, subsys_vendor), 0, 0xffff },
+		{ "subsystem_device", offsetof(struct pci_dev, subsys_device), 0, 0xffff },
+		{ "numa_node", offsetof(struct pci_dev, numa_node), -1, 4095 },
+		{ "current_link_width", offsetof(struct pci_dev, cur_width), 0, 255 },
+		{ "max_link_width", offsetof(struct pci_dev, max_width), 0, 255 },
 	};
 	char path[4096];
-	bool hex;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
@@ -91,10 +92,8 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 		if (xsnprintf(path, sizeof(path), "%s/%s", dir, ints[i].file) < 0)
 			continue;
 		read_int_fact(root, path, f);
-		/* sysfs writes ids as 0x%04x; a bare decimal there is garbage. */
-		hex = i < 5;
-		if (hex && f->state == FACT_OK && f->v < 0)
-			fact_int_fail(f, -EINVAL);
+		if (f->state == FACT_OK && (f->v < ints[i].min || f->v > ints[i].max))
+			fact_int_fail(f, -ERANGE);
 	}
 	if (xsnprintf(path, sizeof(path), "%s/current_link_speed", dir) >= 0)
 		read_speed(root, path, &p->cur_speed);

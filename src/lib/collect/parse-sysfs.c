@@ -103,3 +103,18 @@ void pci_parse_bar1(char *buf, struct fact_int *f)
 	else
 		fact_int_set(f, 0);
 }
+
+int parse_port_rate(const char *s, int64_t *ret_gbps)
+{
+	int64_t v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s++ - '0');
+		if (v > PORT_RATE_MAX_GBPS)
+			return -ERANGE;
+	}
+	*ret_gbps = v;
+	return 0;
+}

@@ -34,3 +34,11 @@ void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a);
  * there and BAR1 is not.
  */
 void pci_parse_bar1(char *buf, struct fact_int *f);
+
+/*
+ * The leading integer of an InfiniBand port "rate" ("400 Gb/sec (4X NDR)",
+ * "2.5 Gb/sec (1X SDR)" → 2): -EINVAL without one, -ERANGE beyond
+ * PORT_RATE_MAX_GBPS (a value no link has, so no value at all).
+ */
+#define PORT_RATE_MAX_GBPS 100000
+int parse_port_rate(const char *s, int64_t *ret_gbps);
