@@ -235,6 +235,45 @@ static void numbers_out_of_range(void **state)
 	}
 }
 
+/*
+ * Finding 12: a huge /proc/kallsyms (a sparse file) was read to its end
+ * because only lines were capped. 96 MiB of zeros, then 65 MiB of one
+ * endless line: neither reads as "not exported".
+ */
+static void kallsyms_byte_cap(void **state)
+{
+	char *dir = tt_mkdtemp();
+	char path[512];
+	struct host_facts h = { 0 };
+	size_t big = 65u << 20;
+	char *mem;
+	FILE *fp;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(ftruncate(fileno(fp), 96 << 20), 0);
+	fclose(fp);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	kallsyms_scan(fp, &h);
+	fclose(fp);
+	assert_int_not_equal(h.peer_api.state, FACT_OK);
+	tt_rmrf(dir);
+
+	mem = malloc(big);
+	assert_non_null(mem);
+	memset(mem, 'a', big);
+	fp = fmemopen(mem, big, "r");
+	assert_non_null(fp);
+	kallsyms_scan(fp, &h);
+	fclose(fp);
+	free(mem);
+	assert_int_equal(h.peer_api.state, FACT_UNREADABLE);
+	assert_int_equal(h.peer_api.err, EFBIG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +282,7 @@ int main(void)
 		cmocka_unit_test(netlink_header_lengths),
 		cmocka_unit_test(fifo_inputs_refused),
 		cmocka_unit_test(numbers_out_of_range),
+		cmocka_unit_test(kallsyms_byte_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

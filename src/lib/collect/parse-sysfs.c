@@ -118,3 +118,53 @@ int parse_port_rate(const char *s, int64_t *ret_gbps)
 	*ret_gbps = v;
 	return 0;
 }
+
+#define PEER_SYMBOL "ib_register_peer_memory_client"
+
+void kallsyms_scan(FILE *fp, struct host_facts *h)
+{
+	char line[512];
+	unsigned n = 0;
+	size_t bytes = 0;
+
+	while (fgets(line, sizeof(line), fp)) {
+		char *save = NULL, *name, *mod;
+
+		size_t len = strlen(line);
+
+		/* A NUL inside a line (a sparse file): not a symbol table. */
+		if (len == 0 || (len < sizeof(line) - 1 && line[len - 1] != '\n' &&
+				 !feof(fp))) {
+			fact_int_fail(&h->peer_api, -EINVAL);
+			return;
+		}
+		bytes += len;
+		if (++n > KALLSYMS_MAX_LINES || bytes > KALLSYMS_MAX_BYTES) {
+			fact_int_fail(&h->peer_api, -EFBIG);
+			return;
+		}
+		if (!strstr(line, PEER_SYMBOL))
+			continue;
+		if (!strtok_r(line, " \t\n", &save) ||
+		    !strtok_r(NULL, " \t\n", &save))
+			continue;
+		name = strtok_r(NULL, " \t\n", &save);
+		if (!name || strcmp(name, PEER_SYMBOL) != 0)
+			continue;
+		mod = strtok_r(NULL, " \t\n", &save);
+		fact_int_set(&h->peer_api, 1);
+		if (mod && mod[0] == '[' && mod[strlen(mod) - 1] == ']') {
+			mod[strlen(mod) - 1] = '\0';
+			mod++;
+		} else {
+			mod = (char *)"";
+		}
+		if (fact_str_set(&h->peer_api_module, mod) < 0)
+			fact_str_fail(&h->peer_api_module, -ENOMEM);
+		return;
+	}
+	if (ferror(fp))
+		fact_int_fail(&h->peer_api, -EIO);
+	else
+		fact_int_set(&h->peer_api, 0);
+}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../model/facts.h"
@@ -42,3 +43,16 @@ void pci_parse_bar1(char *buf, struct fact_int *f);
  */
 #define PORT_RATE_MAX_GBPS 100000
 int parse_port_rate(const char *s, int64_t *ret_gbps);
+
+/*
+ * Whether /proc/kallsyms exports ib_register_peer_memory_client (the
+ * PeerDirect API nvidia-peermem links against), and from which module:
+ * "ffffffffc0a1b2c0 T ib_register_peer_memory_client\t[ib_core]". Non-root
+ * readers see zero addresses but the names, which is all this needs. A
+ * distribution kernel has a few hundred thousand symbols, about 15 MB; a
+ * stream longer than the caps below is not a symbol table (a sparse file, a
+ * device) and reads as unreadable (EFBIG), never as "not exported".
+ */
+#define KALLSYMS_MAX_LINES (8u << 20)
+#define KALLSYMS_MAX_BYTES (64u << 20)
+void kallsyms_scan(FILE *fp, struct host_facts *h);
