@@ -20,6 +20,7 @@
 
 #include "collect/collect.h"
 #include "collect/parse-sysfs.h"
+#include "import/import.h"
 #include "fixture-builder.h"
 #include "model/facts.h"
 #include "nl/nl.h"
@@ -274,6 +275,69 @@ static void kallsyms_byte_cap(void **state)
 	assert_int_equal(h.peer_api.err, EFBIG);
 }
 
+static const char hwloc_ok[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<topology version=\"2.0\">\n"
+	"<object type=\"Machine\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" allowed_cpuset=\"0x3\" nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n"
+	" <object type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"2\">\n"
+	"  <object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\"/>\n"
+	"  <object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
+	"  <object type=\"PU\" os_index=\"1\" cpuset=\"0x2\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"5\"/>\n"
+	" </object>\n"
+	"</object>\n"
+	"</topology>\n";
+
+/* hwloc_ok with the first @from replaced by @to, loaded from a file. */
+static int hwloc_variant(const char *from, const char *to, char *err, size_t errsz)
+{
+	char *dir = tt_mkdtemp(), path[512], *xml;
+	const char *at = strstr(hwloc_ok, from);
+	struct facts f;
+	int r;
+
+	assert_non_null(at);
+	xml = malloc(sizeof(hwloc_ok) + strlen(to));
+	assert_non_null(xml);
+	sprintf(xml, "%.*s%s%s", (int)(at - hwloc_ok), hwloc_ok, to, at + strlen(from));
+	tt_write(dir, "t.xml", xml);
+	free(xml);
+	snprintf(path, sizeof(path), "%s/t.xml", dir);
+	facts_init(&f);
+	r = import_hwloc_xml(path, &f, err, errsz);
+	facts_release(&f);
+	tt_rmrf(dir);
+	return r;
+}
+
+/*
+ * Findings 9 and 10: libhwloc trusts its XML. A Machine without
+ * complete_cpuset crashed it; a PU without os_index (or with 0xfffffffe)
+ * made it allocate 512 MiB. The libxml2 pre-check refuses both.
+ */
+static void hwloc_assumptions_checked(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(hwloc_variant("gp_index=\"1\"", "gp_index=\"1\"", err, sizeof(err)), 0);
+	assert_int_equal(hwloc_variant(" complete_cpuset=\"0x3\" allowed_cpuset", " allowed_cpuset",
+				       err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "complete_cpuset"));
+	assert_int_equal(hwloc_variant("type=\"PU\" os_index=\"1\"", "type=\"PU\"",
+				       err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "os_index"));
+	assert_int_equal(hwloc_variant("type=\"PU\" os_index=\"1\"",
+				       "type=\"PU\" os_index=\"4294967294\"", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(hwloc_variant("type=\"NUMANode\" os_index=\"0\"",
+				       "type=\"NUMANode\" os_index=\"99999\"", err, sizeof(err)),
+			 -EINVAL);
+	/* A normal object without a cpuset at all. */
+	assert_int_equal(hwloc_variant("type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\"",
+				       "type=\"Package\" os_index=\"0\"", err, sizeof(err)),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +347,7 @@ int main(void)
 		cmocka_unit_test(fifo_inputs_refused),
 		cmocka_unit_test(numbers_out_of_range),
 		cmocka_unit_test(kallsyms_byte_cap),
+		cmocka_unit_test(hwloc_assumptions_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
