@@ -21,6 +21,7 @@
 #include "collect/collect.h"
 #include "collect/parse-sysfs.h"
 #include "import/import.h"
+#include "model/facts-json.h"
 #include "fixture-builder.h"
 #include "model/facts.h"
 #include "nl/nl.h"
@@ -338,6 +339,87 @@ static void hwloc_assumptions_checked(void **state)
 			 -EINVAL);
 }
 
+/* collect's facts, written and loaded back as 'check --facts' does. */
+static int facts_round_trip(const struct facts *f)
+{
+	json_object *doc = NULL;
+	struct facts back;
+	char err[512];
+	int r;
+
+	assert_int_equal(facts_to_json(f, &doc), 0);
+	facts_init(&back);
+	r = facts_from_json(doc, &back, err, sizeof(err));
+	if (r < 0)
+		fprintf(stderr, "round trip: %s\n", err);
+	facts_release(&back);
+	json_object_put(doc);
+	return r;
+}
+
+static void gpu_dir(const char *dir, const char *bdf)
+{
+	char rel[256], target[256];
+
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/class", bdf);
+	tt_write(dir, rel, "0x030200\n");
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/vendor", bdf);
+	tt_write(dir, rel, "0x10de\n");
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/device", bdf);
+	tt_write(dir, rel, "0x2330\n");
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
+	snprintf(target, sizeof(target), "../../../devices/pci0000:00/%s", bdf);
+	tt_link(dir, rel, target);
+}
+
+/*
+ * Finding 6: 10,000 links in /sys/bus/pci/devices to one GPU made topo
+ * quadratic and collect write facts that --facts refused. Each device is
+ * collected once, by its resolved path; the device and pair caps of the
+ * importers hold on the --root path; what collect writes always loads.
+ */
+static void sysfs_aliases_collected_once(void **state)
+{
+	char *dir = tt_mkdtemp();
+	struct gc_root *root = NULL;
+	struct facts f;
+	char rel[256], *env[] = { NULL };
+
+	(void)state;
+	gpu_dir(dir, "0000:01:00.0");
+	for (int i = 0; i < 300; i++) {
+		snprintf(rel, sizeof(rel), "sys/bus/pci/devices/0000:%02x:%02x.%d",
+			 0x80 + i / 64, (i / 8) % 8 + 0x10, i % 8);
+		tt_link(dir, rel, "../../../devices/pci0000:00/0000:01:00.0");
+	}
+	assert_int_equal(root_open(dir, &root), 0);
+	facts_init(&f);
+	assert_int_equal(collect_node(root, env, &f), 0);
+	assert_int_equal(f.n_pci, 1);
+	assert_int_equal(f.n_gpus, 1);
+	assert_int_equal(facts_round_trip(&f), 0);
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+
+	/* More devices than an import may hold: capped, and still loadable. */
+	dir = tt_mkdtemp();
+	for (int i = 0; i < FACTS_MAX_DEVICES + 4; i++) {
+		char bdf[16];
+
+		snprintf(bdf, sizeof(bdf), "0000:%02x:%02x.%d", i / 256, (i / 8) % 32, i % 8);
+		gpu_dir(dir, bdf);
+	}
+	assert_int_equal(root_open(dir, &root), 0);
+	facts_init(&f);
+	assert_int_equal(collect_node(root, env, &f), 0);
+	assert_true(f.n_pci <= FACTS_MAX_DEVICES);
+	assert_int_equal(facts_round_trip(&f), 0);
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +430,7 @@ int main(void)
 		cmocka_unit_test(numbers_out_of_range),
 		cmocka_unit_test(kallsyms_byte_cap),
 		cmocka_unit_test(hwloc_assumptions_checked),
+		cmocka_unit_test(sysfs_aliases_collected_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,17 @@ int collect_nics(const struct gc_root *root, struct facts *f)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
+		/* The pair cap of every input: GPUs x NICs. */
+		if (f->n_nics >= FACTS_MAX_DEVICES ||
+		    (f->n_gpus && f->n_nics + 1 > FACTS_MAX_PAIRS / f->n_gpus)) {
+			r = facts_note(f, "more than %zu RDMA devices (%d GPU x NIC pairs at most): %zu ignored",
+				       f->n_nics, FACTS_MAX_PAIRS, n - i);
+			if (r < 0) {
+				strv_free(names);
+				return r;
+			}
+			break;
+		}
 		r = collect_one_nic(root, f, names[i]);
 		if (r < 0) {
 			strv_free(names);

@@ -118,6 +118,11 @@ struct netfn {
  * product, so a hostile file must not be able to ask for millions.
  */
 #define FACTS_MAX_PAIRS 4096
+/*
+ * Most PCI functions, GPUs, NICs or other entries of one kind a node's facts
+ * may hold, however they were gathered (collect, --root, imports, --facts).
+ */
+#define FACTS_MAX_DEVICES 4096
 
 struct numa_node {
 	int id;
