@@ -420,6 +420,57 @@ static void sysfs_aliases_collected_once(void **state)
 	tt_rmrf(dir);
 }
 
+/* A facts document: the schema and @body (an object member list). */
+static int facts_doc(const char *body, char *err, size_t errsz)
+{
+	char *doc = NULL;
+	struct facts f;
+	int r;
+
+	assert_true(asprintf(&doc, "{\"schema\": \"gdrcheck.facts/1\"%s}", body) > 0);
+	facts_init(&f);
+	r = import_facts_json_buffer(doc, strlen(doc), "t.json", &f, err, errsz);
+	facts_release(&f);
+	free(doc);
+	return r;
+}
+
+/*
+ * Finding 7: a 15.6 MB facts file took 230 MB (a whole json-c tree, no
+ * count cap). Every array and object holds at most FACTS_MAX_DEVICES
+ * entries, and the whole document at most FACTS_JSON_MAX_VALUES values,
+ * both counted on the bytes before json-c builds anything.
+ */
+static void facts_entry_caps(void **state)
+{
+	size_t cap = 64u << 20, len = 0;
+	char *body = malloc(cap), err[512];
+
+	(void)state;
+	assert_non_null(body);
+	/* 4097 PCI functions, each well-formed. */
+	len += (size_t)sprintf(body + len, ", \"pci\": [");
+	for (int i = 0; i <= FACTS_MAX_DEVICES; i++)
+		len += (size_t)sprintf(body + len, "%s{\"bdf\": \"0000:%02x:%02x.%d\"}",
+				       i ? ", " : "", i / 256, (i / 8) % 32, i % 8);
+	strcpy(body + len, "]");
+	assert_int_equal(facts_doc(body, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "4096"));
+
+	/* Many small values in many small arrays: the total is capped. */
+	len = (size_t)sprintf(body, ", \"x\": [");
+	for (int i = 0; i < 400; i++) {
+		len += (size_t)sprintf(body + len, "%s[", i ? ", " : "");
+		for (int k = 0; k < 4000; k++)
+			len += (size_t)sprintf(body + len, k ? ",0" : "0");
+		body[len++] = ']';
+	}
+	strcpy(body + len, "]");
+	assert_int_equal(facts_doc(body, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "values"));
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +482,7 @@ int main(void)
 		cmocka_unit_test(kallsyms_byte_cap),
 		cmocka_unit_test(hwloc_assumptions_checked),
 		cmocka_unit_test(sysfs_aliases_collected_once),
+		cmocka_unit_test(facts_entry_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
