@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include "fixture-builder.h"
 #include "model/facts.h"
 #include "nl/nl.h"
+#include "render/render.h"
 #include "util/root.h"
 
 /* Finding 8: a PCI config file cut short proves nothing about ACS. */
@@ -471,6 +473,86 @@ static void facts_entry_caps(void **state)
 	free(body);
 }
 
+/* RFC 3629, written here so the test does not trust the code it tests. */
+static bool is_utf8(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i], len, min, cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0)
+			len = 2, min = 0x80, cp = c & 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			len = 3, min = 0x800, cp = c & 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			len = 4, min = 0x10000, cp = c & 0x07;
+		else
+			return false;
+		if (i + len > n)
+			return false;
+		for (unsigned k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/*
+ * Finding 4: bytes that are not UTF-8 (a GPU model in procfs, a netlink
+ * string, a --facts string) reached --json output raw, which is then not
+ * JSON. A string fact repairs them to U+FFFD when set, and is marked
+ * (EILSEQ); whatever else reaches the JSON printer is repaired there.
+ */
+static void strings_are_utf8(void **state)
+{
+	static const char *const bad[] = {
+		"\xff\xfeNVIDIA\xc3", "\xc0\xafslash", "\xed\xa0\x80surrogate",
+		"\xf4\x90\x80\x80" "big", "\xe2\x82", "ok \xe2\x82\xac",
+	};
+	struct fact_str f = { 0 };
+	json_object *doc;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mem;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(fact_str_set(&f, bad[i]), 0);
+		assert_int_equal(f.state, FACT_OK);
+		assert_true(is_utf8((const unsigned char *)f.v, strlen(f.v)));
+		if (i < 5) {
+			assert_int_equal(f.err, EILSEQ);
+			assert_non_null(strstr(f.v, "\xef\xbf\xbd"));
+		} else {
+			assert_int_equal(f.err, 0); /* valid UTF-8 is kept as is */
+			assert_string_equal(f.v, bad[i]);
+		}
+	}
+	assert_string_equal((fact_str_set(&f, "\xff\xfe" "A"), f.v),
+			    "\xef\xbf\xbd\xef\xbf\xbd" "A");
+	fact_str_release(&f);
+
+	/* A name that is no fact, straight into the printer. */
+	doc = json_object_new_object();
+	json_object_object_add(doc, "name", json_object_new_string("mlx5_\xff\x80"));
+	mem = open_memstream(&out, &outlen);
+	assert_non_null(mem);
+	assert_int_equal(render_json_print(mem, doc), 0);
+	fclose(mem);
+	json_object_put(doc);
+	assert_true(is_utf8((const unsigned char *)out, outlen));
+	assert_non_null(strstr(out, "mlx5_\xef\xbf\xbd"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +565,7 @@ int main(void)
 		cmocka_unit_test(hwloc_assumptions_checked),
 		cmocka_unit_test(sysfs_aliases_collected_once),
 		cmocka_unit_test(facts_entry_caps),
+		cmocka_unit_test(strings_are_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
