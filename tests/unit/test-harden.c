@@ -27,6 +27,7 @@
 #include "model/facts.h"
 #include "nl/nl.h"
 #include "render/render.h"
+#include "topo/topo.h"
 #include "util/root.h"
 
 /* Finding 8: a PCI config file cut short proves nothing about ACS. */
@@ -553,6 +554,42 @@ static void strings_are_utf8(void **state)
 	free(out);
 }
 
+/*
+ * Finding 5: escape sequences in collected strings (a NIC name, a GPU
+ * model, a note) reached the terminal raw in text output: set-title,
+ * clear-screen, hidden text. The text renderers show them as \xNN.
+ */
+static void text_shows_controls(void **state)
+{
+	static const char evil[] = "\x1b]0;pwned\x07\x1b[2J\x1b[8mhidden\xc2\x9b";
+	struct facts f;
+	struct topo_report rep;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mem;
+
+	(void)state;
+	facts_init(&f);
+	tb_gpu(&f, "0000:01:00.0", "", "pci0000:00", 0x2330, 0);
+	tb_nic(&f, "mlx5_0", "0000:02:00.0", "", "pci0000:00", 0);
+	tb_done(&f);
+	snprintf(f.nics[0].name, sizeof(f.nics[0].name), "%s", evil);
+	assert_int_equal(fact_str_set(&f.pci[0].local_cpulist, evil), 0);
+	assert_int_equal(facts_note(&f, "%s", evil), 0);
+	assert_int_equal(topo_analyse(&f, &rep), 0);
+	mem = open_memstream(&out, &outlen);
+	assert_non_null(mem);
+	assert_int_equal(render_topo_text(mem, &f, &rep), 0);
+	fclose(mem);
+	assert_null(memchr(out, 0x1b, outlen));
+	assert_null(memchr(out, 0x07, outlen));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_non_null(strstr(out, "\\x1b]0;pwned\\x07"));
+	free(out);
+	topo_report_release(&rep);
+	facts_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +603,7 @@ int main(void)
 		cmocka_unit_test(sysfs_aliases_collected_once),
 		cmocka_unit_test(facts_entry_caps),
 		cmocka_unit_test(strings_are_utf8),
+		cmocka_unit_test(text_shows_controls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

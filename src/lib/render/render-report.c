@@ -169,22 +169,33 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 
 /* ---- text ---- */
 
+/* Text goes through f (control characters shown); colors straight to raw. */
 struct out {
 	FILE *f;
 	bool color;
+	FILE *raw;
 };
+
+static void color(const struct out *o, const char *code)
+{
+	if (!o->color)
+		return;
+	fflush(o->f);
+	fputs(code, o->raw);
+}
 
 static void tag(const struct out *o, enum check_status st)
 {
-	if (o->color)
-		fprintf(o->f, "%s%-7s\033[0m", status_color(st), check_status_name(st));
-	else
-		fprintf(o->f, "%-7s", check_status_name(st));
+	color(o, status_color(st));
+	fprintf(o->f, "%-7s", check_status_name(st));
+	color(o, "\033[0m");
 }
 
 static void bold(const struct out *o, const char *s)
 {
-	fprintf(o->f, o->color ? "\033[1m%s\033[0m" : "%s", s);
+	color(o, "\033[1m");
+	fputs(s, o->f);
+	color(o, "\033[0m");
 }
 
 static void text_finding(const struct out *o, const struct finding *fd)
@@ -207,10 +218,10 @@ static void text_finding(const struct out *o, const struct finding *fd)
 		fprintf(o->f, "          fix: %s\n", fd->fix);
 }
 
-int render_report_text(FILE *out, const struct facts *f, const struct report *r,
-		       bool color)
+static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
+			    const struct report *r, bool use_color)
 {
-	struct out o = { out, color };
+	struct out o = { out, use_color, raw };
 	const struct advice *a = &r->advice;
 	char line[160];
 
@@ -229,10 +240,9 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 			 gate_name((enum gate)g));
 		fputc('\n', out);
 		bold(&o, line);
-		if (color)
-			fprintf(out, "%s%s\033[0m", status_color(gr->status), sum);
-		else
-			fputs(sum, out);
+		color(&o, status_color(gr->status));
+		fputs(sum, out);
+		color(&o, "\033[0m");
 		if (gr->blocked_by)
 			fprintf(out, ", blocked by gate %d", gr->blocked_by);
 		fputc('\n', out);
@@ -281,4 +291,14 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 			fprintf(out, "  %s\n", f->notes[i]);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+int render_report_text(FILE *raw, const struct facts *f, const struct report *r,
+		       bool use_color)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, report_text_body(out, raw, f, r, use_color));
 }
