@@ -68,6 +68,28 @@ static void short_config_is_not_absence(void **state)
 	}
 }
 
+/* A PCI function under pci0000:00 and its /sys/bus/pci/devices link. */
+static void pci_dir(const char *dir, const char *bdf, const char *class_code,
+		    const char *vendor)
+{
+	char rel[256], target[256];
+
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/class", bdf);
+	tt_write(dir, rel, class_code);
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/vendor", bdf);
+	tt_write(dir, rel, vendor);
+	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/device", bdf);
+	tt_write(dir, rel, "0x2330\n");
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
+	snprintf(target, sizeof(target), "../../../devices/pci0000:00/%s", bdf);
+	tt_link(dir, rel, target);
+}
+
+static void gpu_dir(const char *dir, const char *bdf)
+{
+	pci_dir(dir, bdf, "0x030200\n", "0x10de\n");
+}
+
 /* Finding 8, same pattern: a resource file cut short hides BAR1. */
 static void short_resource_is_not_absence(void **state)
 {
@@ -80,11 +102,7 @@ static void short_resource_is_not_absence(void **state)
 	(void)state;
 	facts_init(&f);
 	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/resource", cut);
-	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/class", "0x030200\n");
-	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/vendor", "0x10de\n");
-	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/device", "0x2330\n");
-	tt_link(dir, "sys/bus/pci/devices/0000:01:00.0",
-		"../../../devices/pci0000:00/0000:01:00.0");
+	gpu_dir(dir, "0000:01:00.0");
 	assert_int_equal(root_open(dir, &root), 0);
 	assert_int_equal(collect_pci(root, &f), 0);
 	assert_int_equal(collect_gpus(root, &f), 0);
@@ -221,12 +239,8 @@ static void numbers_out_of_range(void **state)
 		struct facts f;
 
 		facts_init(&f);
-		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/class", "0x1030200\n");
-		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/vendor", "0x110de\n");
-		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/device", "0x2330\n");
+		pci_dir(dir, "0000:01:00.0", "0x1030200\n", "0x110de\n");
 		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/numa_node", "99999999999\n");
-		tt_link(dir, "sys/bus/pci/devices/0000:01:00.0",
-			"../../../devices/pci0000:00/0000:01:00.0");
 		assert_int_equal(root_open(dir, &root), 0);
 		assert_int_equal(collect_pci(root, &f), 0);
 		assert_int_equal(f.n_pci, 1);
@@ -336,6 +350,11 @@ static void hwloc_assumptions_checked(void **state)
 	assert_int_equal(hwloc_variant("type=\"NUMANode\" os_index=\"0\"",
 				       "type=\"NUMANode\" os_index=\"99999\"", err, sizeof(err)),
 			 -EINVAL);
+	/* Found by fuzz-hwloc-xml: a nodeset without complete_nodeset (SEGV). */
+	assert_int_equal(hwloc_variant("nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset",
+				       "nodeset=\"0x1\" allowed_nodeset", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "complete_nodeset"));
 	/* A normal object without a cpuset at all. */
 	assert_int_equal(hwloc_variant("type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\"",
 				       "type=\"Package\" os_index=\"0\"", err, sizeof(err)),
@@ -358,21 +377,6 @@ static int facts_round_trip(const struct facts *f)
 	facts_release(&back);
 	json_object_put(doc);
 	return r;
-}
-
-static void gpu_dir(const char *dir, const char *bdf)
-{
-	char rel[256], target[256];
-
-	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/class", bdf);
-	tt_write(dir, rel, "0x030200\n");
-	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/vendor", bdf);
-	tt_write(dir, rel, "0x10de\n");
-	snprintf(rel, sizeof(rel), "sys/devices/pci0000:00/%s/device", bdf);
-	tt_write(dir, rel, "0x2330\n");
-	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
-	snprintf(target, sizeof(target), "../../../devices/pci0000:00/%s", bdf);
-	tt_link(dir, rel, target);
 }
 
 /*

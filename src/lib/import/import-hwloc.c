@@ -367,8 +367,9 @@ static bool hwloc_type_has_cpuset(const char *type)
 
 /*
  * What libhwloc assumes of every <object> and does not check: a normal
- * object with a cpuset and a complete_cpuset (without one,
- * hwloc_topology_load dereferences NULL), a PU or NUMA node with an
+ * object with a cpuset and a complete_cpuset, a nodeset only with its
+ * complete_nodeset (else hwloc_topology_load dereferences NULL), a PU or
+ * NUMA node with an
  * os_index small enough to be a bitmap index (a missing one reads as
  * 0xffffffff, a 512 MiB bitmap).
  */
@@ -394,6 +395,17 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 						   "<object type=\"%.32s\"> without %s",
 						   type, sets[i]);
 		}
+	}
+	/* A nodeset goes with its complete_nodeset (found by fuzz-hwloc-xml). */
+	{
+		_cleanup_(xmlFreep_) char *ns = import_xml_attr(n, "nodeset");
+		_cleanup_(xmlFreep_) char *cns = import_xml_attr(n, "complete_nodeset");
+
+		if (!ns != !cns)
+			return import_fail(err, errsz, -EINVAL, name, line,
+					   "<object type=\"%.32s\"> with %s but without %s",
+					   type, ns ? "nodeset" : "complete_nodeset",
+					   ns ? "complete_nodeset" : "nodeset");
 	}
 	if (strcmp(type, "PU") == 0)
 		max = HWLOC_MAX_PU_INDEX;
