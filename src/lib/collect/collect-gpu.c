@@ -41,12 +41,9 @@ static void read_bar1(const struct gc_root *root, const struct pci_dev *p,
 	pci_parse_bar1(buf, f);
 }
 
-/* "Model: \t NVIDIA H100 80GB HBM3" lines of the driver's procfs file. */
 static void read_information(const struct gc_root *root, struct gpu *g)
 {
 	_cleanup_free_ char *path = NULL, *buf = NULL;
-	char *save = NULL;
-	bool model = false, minor = false;
 	int r;
 
 	path = xasprintf("/proc/driver/nvidia/gpus/%s/information", g->bdf);
@@ -58,29 +55,7 @@ static void read_information(const struct gc_root *root, struct gpu *g)
 		fact_int_fail(&g->minor, r);
 		return;
 	}
-	for (char *l = strtok_r(buf, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(l, ':');
-		int64_t v;
-
-		if (!colon)
-			continue;
-		*colon = '\0';
-		if (strcmp(strstrip(l), "Model") == 0) {
-			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
-				model = true;
-		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
-			/* Minors 0-254; 255 is nvidiactl. */
-			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0 && v < 255) {
-				fact_int_set(&g->minor, v);
-				minor = true;
-			}
-		}
-	}
-	if (!model)
-		fact_str_fail(&g->model, -EINVAL);
-	if (!minor)
-		fact_int_fail(&g->minor, -EINVAL);
+	nvidia_parse_information(buf, g);
 }
 
 int collect_gpus(const struct gc_root *root, struct facts *f)

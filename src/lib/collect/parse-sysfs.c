@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/strutil.h"
+
 #define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
 #define PCI_EXT_CAP_START 0x100
 #define PCI_EXT_CAP_ID_ACS 0x000d
@@ -168,3 +170,34 @@ void kallsyms_scan(FILE *fp, struct host_facts *h)
 	else
 		fact_int_set(&h->peer_api, 0);
 }
+
+void nvidia_parse_information(char *buf, struct gpu *g)
+{
+	char *save = NULL;
+	bool model = false, minor = false;
+
+	for (char *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':');
+		int64_t v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (strcmp(strstrip(l), "Model") == 0) {
+			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
+				model = true;
+		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
+			/* Minors 0-254; 255 is nvidiactl. */
+			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0 && v < 255) {
+				fact_int_set(&g->minor, v);
+				minor = true;
+			}
+		}
+	}
+	if (!model)
+		fact_str_fail(&g->model, -EINVAL);
+	if (!minor)
+		fact_int_fail(&g->minor, -EINVAL);
+}
+

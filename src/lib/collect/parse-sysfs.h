@@ -56,3 +56,12 @@ int parse_port_rate(const char *s, int64_t *ret_gbps);
 #define KALLSYMS_MAX_LINES (8u << 20)
 #define KALLSYMS_MAX_BYTES (64u << 20)
 void kallsyms_scan(FILE *fp, struct host_facts *h);
+
+/*
+ * "Model: \t NVIDIA H100 80GB HBM3" and "Device Minor: 0" lines of
+ * /proc/driver/nvidia/gpus/<bdf>/information (@buf, modified in place).
+ */
+void nvidia_parse_information(char *buf, struct gpu *g);
+
+/* KEY="value" lines of os-release(5) (collect-host.c). */
+void parse_os_release(const char *buf, struct host_facts *h);
