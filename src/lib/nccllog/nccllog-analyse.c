@@ -120,13 +120,15 @@ static const char *host_transport(const struct nccllog *log,
 				}
 		}
 	}
-	if (!net && h->ofi_provider)
+	if (!net && (h->ofi_provider || h->ofi))
 		return "OFI";
+	if (!net && h->ib_no_device)
+		return "Socket"; /* NCCL falls back to sockets */
 	if (!net)
 		return h->n_hcas ? "IB" : NULL;
 	if (strcmp(net, "Socket") == 0)
 		return "Socket";
-	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider)
+	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider || h->ofi)
 		return "OFI";
 	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7))
 		return "other";
@@ -283,7 +285,7 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 			g = h->ring_gdr[0] && h->ring_gdr[1] ? NCCLLOG_GDR_MIXED :
 			    h->ring_gdr[1]		   ? NCCLLOG_GDR_USED :
 							     NCCLLOG_GDR_NOT_USED;
-		else if (any_hca && all_off)
+		else if ((any_hca && all_off) || h->plugin_gdr_off)
 			g = NCCLLOG_GDR_NOT_USED;
 		else if (h->decisions_disabled || h->decisions_enabled)
 			g = h->decisions_disabled && h->decisions_enabled ? NCCLLOG_GDR_MIXED :
@@ -291,6 +293,26 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 									     NCCLLOG_GDR_NOT_USED;
 	}
 	h->gdr = g;
+}
+
+/* An external plugin: said so, or its name is in the connection lines. */
+static bool host_is_external(const struct nccllog *log, const struct nccllog_host *h,
+			     size_t hi)
+{
+	if (h->plugin_external >= 0)
+		return h->plugin_external == 1;
+	if (h->transport && strcmp(h->transport, "OFI") == 0)
+		return true;
+	for (size_t i = 0; i < log->n_ranks; i++) {
+		const struct nccllog_rank *r = &log->ranks[i];
+
+		for (size_t j = 0; r->host == hi && j < r->n_chans; j++)
+			if (startswith(r->chans[j].transport, "NET/") &&
+			    strncmp(r->chans[j].transport + 4, "IB", 2) == 0 &&
+			    strcmp(r->chans[j].transport + 4, "IB") != 0)
+				return true; /* NET/IBext, NET/IBext_v8 */
+	}
+	return false;
 }
 
 static bool host_has_reason(const struct nccllog *log, size_t hi)
@@ -305,20 +327,25 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 {
 	int r = 0;
 
-	if (h->gdr == NCCLLOG_GDR_USED || h->gdr == NCCLLOG_GDR_UNKNOWN)
+	if (h->gdr == NCCLLOG_GDR_USED)
 		return 0;
+	/* Sockets explain themselves even before a connection line. */
 	if (h->transport && strcmp(h->transport, "Socket") == 0)
 		r = socket_reasons(log, h, hi);
+	if (h->gdr == NCCLLOG_GDR_UNKNOWN)
+		return r;
 	if (r >= 0)
 		r = hca_reasons(log, h, hi);
 	if (r >= 0)
 		r = level_reasons(log, h, hi);
 	if (r >= 0)
 		r = env_reasons(log, h, hi);
-	if (r >= 0 && h->plugin_external == 1 && !host_has_reason(log, hi))
+	if (r >= 0 && host_is_external(log, h, hi) && !host_has_reason(log, hi))
 		r = reason(log, "plugin-no-gdr", hi, NULL,
-			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR (CUDA/dma-buf) support",
-				     h->plugin ? h->plugin : h->network ? h->network : "?"));
+			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR support and sees the peer memory (nvidia-peermem or DMA-BUF)%s",
+				     h->plugin ? h->plugin : h->network ? h->network : "?",
+				     h->transport && strcmp(h->transport, "OFI") == 0 ?
+					     "; for aws-ofi-nccl on EFA also FI_EFA_USE_DEVICE_RDMA=1 and a libfabric with FI_HMEM" : ""));
 	if (r >= 0 && !host_has_reason(log, hi))
 		r = reason(log, "no-reason-logged", hi, NULL,
 			   strdup("the log does not say why: NCCL prints its decision lines with NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV. The usual causes: the GPU-NIC path is beyond the GDR level (default PXB: GPU and NIC not under one PCIe switch), or neither a peer-memory module nor DMA-BUF works for the HCA"));
@@ -338,6 +365,8 @@ int nccllog_analyse(struct nccllog *log)
 		struct nccllog_host *h = &log->hosts[i];
 
 		h->transport = host_transport(log, h, i);
+		if (h->plugin_external < 0 && host_is_external(log, h, i))
+			h->plugin_external = 1;
 		host_verdict(log, h, i);
 		all = gdr_join(all, h->gdr);
 		if (h->transport) {

@@ -34,6 +34,14 @@ static bool split_level(struct line_ctx *c)
 		struct span rest = span_make(p + 5, (size_t)(end - p - 5));
 		char level;
 
+		if (span_startswith(rest, "version ")) {
+			/* Printed by rank 0 without a prefix (2.4 … 2.2x). */
+			c->level = 0;
+			c->prefix = span_make(c->line.p, (size_t)(p - c->line.p));
+			c->msg = span_make(p, (size_t)(end - p));
+			span_trim(&c->msg);
+			return true;
+		}
 		if (span_skip(&rest, "INFO"))
 			level = 'I';
 		else if (span_skip(&rest, "WARN"))
@@ -69,6 +77,18 @@ static struct span prefix_host(struct span pre)
 
 	while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
+	/* WARN puts "file.c:123 " between "[dev]" and the level. */
+	if (e > b && e[-1] != ']') {
+		const char *t = e;
+
+		while (t > b && t[-1] != ' ' && t[-1] != '\t')
+			t--;
+		if (t > b && memchr(t, ':', (size_t)(e - t))) {
+			e = t;
+			while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+		}
+	}
 	if (e > b && e[-1] == ']') {
 		while (e > b && e[-1] != '[')
 			e--;
@@ -91,6 +111,13 @@ static struct span prefix_host(struct span pre)
 	while (h > b && h[-1] != ' ' && h[-1] != '\t' && h[-1] != '>' &&
 	       h[-1] != ':' && h[-1] != ']' && h[-1] != '|')
 		h--;
+	/* "<cluster_name>:919:1150": a redacted host, not an mpirun tag. */
+	if (h == e && h > b && h[-1] == '>') {
+		while (h > b && h[-1] != '<' && h[-1] != ' ')
+			h--;
+		if (h > b && h[-1] == '<')
+			h--;
+	}
 	return span_make(h, (size_t)(e - h));
 }
 
@@ -497,6 +524,7 @@ static int parse_net(struct line_ctx *c)
 		h = ctx_host(c);
 		if (!h)
 			return 0;
+		h->ofi = true;
 		if (h->plugin_external < 1) {
 			h->plugin_external = 1;
 			if (!h->plugin && !(h->plugin = strdup("aws-ofi-nccl")))
@@ -512,11 +540,16 @@ static int parse_net(struct line_ctx *c)
 				return r;
 		}
 		if (span_contains(s, "disabling GDR") || span_contains(s, "GDR disabled") ||
-		    span_contains(s, "GDR not supported"))
+		    span_contains(s, "GDR not supported")) {
+			h->plugin_gdr_off = true;
 			return nccllog_finding_add(c->log, &c->log->reasons, &c->log->n_reasons,
 						   "plugin-no-gdr", host_index(c),
 						   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
+		}
 	}
+	/* Sockets never do GDR; their "Disabled for HCA 0 'eth0'" is no HCA. */
+	if (span_startswith(s, "NET/Socket"))
+		return 0;
 	/* "NET/IB : …", "NET/IBext_v8 : …", "NET/Libfabric_GDAKI : …" */
 	sub = span_after(s, " : ");
 	if (!sub.n)

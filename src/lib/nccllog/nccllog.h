@@ -93,6 +93,8 @@ struct nccllog_host {
 	int plugin_external; /* -1 not logged */
 	char *ofi_provider;
 	bool ib_no_device;
+	bool plugin_gdr_off; /* the plugin said it disabled GDR */
+	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
 	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
 	struct nccllog_hca hcas[NCCLLOG_MAX_HCAS];
 	size_t n_hcas;
