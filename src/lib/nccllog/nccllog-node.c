@@ -77,6 +77,20 @@ static int host_row(struct nccllog_node *n, const struct nccllog *log,
 				    f->n_nics, f->nics[0].name);
 		return r->text ? 0 : -ENOMEM;
 	}
+	if (strcmp(h->transport, "Socket") && f->n_nics && h->n_hcas) {
+		const char *missing = NULL;
+
+		for (size_t i = 0; i < h->n_hcas && !missing; i++)
+			if (facts_nic_by_name(f, h->hcas[i].name) < 0)
+				missing = h->hcas[i].name;
+		if (!(r = row_add(n, hi, -1)))
+			return -ENOMEM;
+		r->logged = h->gdr;
+		r->moved = missing ? NCCLLOG_MOVED_NODE : NCCLLOG_AGREE;
+		r->text = missing ? xasprintf("NCCL used %s, which this node does not have: the node changed, or the log is from another node", missing) :
+				    xasprintf("every device NCCL chose (%zu, first %s) is on this node", h->n_hcas, h->hcas[0].name);
+		return r->text ? 0 : -ENOMEM;
+	}
 	if (strcmp(h->transport, "Socket") && !f->n_nics && h->n_hcas) {
 		if (!(r = row_add(n, hi, -1)))
 			return -ENOMEM;
@@ -100,6 +114,7 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 	if (!hca && h->n_hcas == 1)
 		hca = &h->hcas[0];
 	struct nccllog_node_row *r = row_add(n, rk->host, rk->rank);
+	bool by_index = false;
 	int g, nic;
 
 	if (!r)
@@ -110,6 +125,14 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 	if (hca && !(r->nic = strdup(hca->name)))
 		return -ENOMEM;
 	g = rk->bus_id ? facts_gpu_by_bdf(f, rk->bus_id) : -1;
+	/* NVML's index is the GPU's place in PCI bus order, as in the facts. */
+	if (g < 0 && rk->nvml_dev >= 0 && (size_t)rk->nvml_dev < f->n_gpus) {
+		g = rk->nvml_dev;
+		by_index = true;
+		free(r->gpu);
+		if (!(r->gpu = strdup(f->gpus[g].bdf)))
+			return -ENOMEM;
+	}
 	nic = hca ? facts_nic_by_name(f, hca->name) : -1;
 	if (g < 0 || nic < 0) {
 		r->moved = NCCLLOG_MOVED_UNKNOWN;
@@ -118,6 +141,18 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 		return r->text ? 0 : -ENOMEM;
 	}
 	const struct topo_pair *p = topo_pair_of(t, (size_t)g, (size_t)nic);
+	if (by_index) {
+		char *note = xasprintf("rank %d: bus id %s is not on this node; its GPU was matched by NVML index %d (%s)",
+				       rk->rank, rk->bus_id ? rk->bus_id : "?", rk->nvml_dev, f->gpus[g].bdf);
+
+		if (!note)
+			return -ENOMEM;
+		if (!strv_contains(n->notes, note) && strv_pushf(&n->notes, "%s", note) < 0) {
+			free(note);
+			return -ENOMEM;
+		}
+		free(note);
+	}
 	if (!p) {
 		r->moved = NCCLLOG_MOVED_UNKNOWN;
 		r->text = strdup("the node's analysis has no such pair");
@@ -142,6 +177,15 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 		r->text = strdup("the job used GPUDirect RDMA here but the node, as read now, would not: it changed since the job ran (module, settings, firmware), or the log is from another node");
 	}
 	return r->text ? 0 : -ENOMEM;
+}
+
+static bool host_has_net(const struct nccllog *log, size_t hi)
+{
+	for (size_t i = 0; i < log->n_ranks; i++)
+		for (size_t j = 0; log->ranks[i].host == hi && j < log->ranks[i].n_chans; j++)
+			if (log->ranks[i].chans[j].net)
+				return true;
+	return false;
 }
 
 static bool log_has_host(const struct nccllog *log, const char *name)
@@ -184,6 +228,12 @@ int nccllog_compare_node(const struct nccllog *log, const struct facts *f,
 
 			if (rk->host != hi)
 				continue;
+			if (!host_has_net(log, hi)) {
+				/* Still say what the node predicts for the HCAs NCCL chose. */
+				for (size_t k = 0; r >= 0 && k < log->hosts[hi].n_hcas && k < 4; k++)
+					r = rank_row(&n, log, rk, log->hosts[hi].hcas[k].index, f, t);
+				continue;
+			}
 			/* One row per NIC the rank's NET connections went through. */
 			for (size_t j = 0; r >= 0 && j < rk->n_chans; j++) {
 				const struct nccllog_chan *ch = &rk->chans[j];

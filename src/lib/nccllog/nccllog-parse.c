@@ -627,8 +627,8 @@ static int parse_setting(struct line_ctx *c)
 static int parse_comm(struct line_ctx *c)
 {
 	struct span rs = span_after(c->msg, " rank "), ds = span_after(c->msg, " cudaDev "),
-		    bs = span_after(c->msg, " busId ");
-	long rank, dev = -1, bus;
+		    bs = span_after(c->msg, " busId "), ns = span_after(c->msg, " nvmlDev ");
+	long rank, dev = -1, nvml = -1, bus;
 	struct nccllog_rank *r;
 	size_t hi;
 
@@ -636,11 +636,14 @@ static int parse_comm(struct line_ctx *c)
 	    rank < 0)
 		return 0;
 	span_number(&ds, &dev, false);
+	span_number(&ns, &nvml, false);
 	hi = host_index(c);
 	if (hi == SIZE_MAX || !(r = nccllog_rank_get(c->log, hi, (int)rank)))
 		return 0;
 	if (dev >= 0)
 		r->cuda_dev = (int)dev;
+	if (nvml >= 0)
+		r->nvml_dev = (int)nvml;
 	if (!r->bus_id) {
 		/* NCCL's int64 bus id: domain, bus, device, function in hex. */
 		unsigned long b = (unsigned long)bus;

@@ -303,6 +303,7 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	r->host = host;
 	r->rank = rank;
 	r->cuda_dev = -1;
+	r->nvml_dev = -1;
 	if (map_insert(log->rank_map, hash, log->n_ranks) < 0)
 		return NULL;
 	log->n_ranks++;

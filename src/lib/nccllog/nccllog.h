@@ -75,6 +75,7 @@ struct nccllog_rank {
 	char *gpu;    /* what the channel lines put in brackets: CUDA device or busId */
 	char *bus_id; /* "0000:06:00.0" from ncclCommInitRank or nccl-tests, NULL */
 	int cuda_dev; /* -1 */
+	int nvml_dev; /* -1; NVML numbers GPUs in PCI bus order */
 	struct nccllog_chan chans[NCCLLOG_MAX_CHANS];
 	size_t n_chans;
 	unsigned long chans_dropped;
