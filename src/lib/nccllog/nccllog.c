@@ -227,14 +227,24 @@ static bool host_eq(const struct nccllog *log, size_t idx, const void *key)
 	return strlen(name) == s->n && memcmp(name, s->p, s->n) == 0;
 }
 
-struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span name)
+struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span raw)
 {
 	struct nccllog_host *h;
+	char buf[256];
+	struct span name;
 	uint64_t hash;
 	size_t idx, slot;
 
-	if (name.n > 255)
-		name.n = 255;
+	/* Names are stored cleaned; look them up the same way. */
+	if (raw.n > sizeof(buf) - 1)
+		raw.n = sizeof(buf) - 1;
+	for (size_t i = 0; i < raw.n; i++) {
+		unsigned char c = (unsigned char)raw.p[i];
+
+		buf[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	buf[raw.n] = '\0';
+	name = span_make(buf, raw.n);
 	/* Most lines come from the host of the line before. */
 	if (log->last_host < log->n_hosts &&
 	    host_eq(log, log->last_host, &name))
@@ -255,7 +265,7 @@ struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span name)
 	log->hosts = h;
 	h = &log->hosts[log->n_hosts];
 	memset(h, 0, sizeof(*h));
-	h->name = nccllog_strclean(name.p, name.n, 255);
+	h->name = strdup(buf);
 	if (!h->name || map_insert(log->host_map, hash, log->n_hosts) < 0) {
 		free(h->name);
 		return NULL;
