@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 
 #include "nccllog.h"
 
@@ -16,10 +17,35 @@ static inline struct span span_make(const char *p, size_t n)
 	return (struct span){ p, n };
 }
 
-bool span_startswith(struct span s, const char *prefix);
-bool span_skip(struct span *s, const char *prefix);
-const char *span_find(struct span s, const char *needle);
-bool span_contains(struct span s, const char *needle);
+/* Inline so that strlen() of a literal folds away: these run on every line. */
+static inline bool span_startswith(struct span s, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return s.n >= k && memcmp(s.p, prefix, k) == 0;
+}
+
+static inline bool span_skip(struct span *s, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	if (s->n < k || memcmp(s->p, prefix, k) != 0)
+		return false;
+	s->p += k;
+	s->n -= k;
+	return true;
+}
+
+static inline const char *span_find(struct span s, const char *needle)
+{
+	return memmem(s.p, s.n, needle, strlen(needle));
+}
+
+static inline bool span_contains(struct span s, const char *needle)
+{
+	return span_find(s, needle) != NULL;
+}
+
 struct span span_after(struct span s, const char *at);
 /* Parse a decimal (or with @hex, hexadecimal) number at the start. */
 bool span_number(struct span *s, long *ret, bool hex);

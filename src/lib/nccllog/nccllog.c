@@ -24,34 +24,6 @@ const char *nccllog_gdr_name(enum nccllog_gdr g)
 
 /* --- spans --------------------------------------------------------------- */
 
-bool span_startswith(struct span s, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	return s.n >= k && memcmp(s.p, prefix, k) == 0;
-}
-
-bool span_skip(struct span *s, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	if (s->n < k || memcmp(s->p, prefix, k) != 0)
-		return false;
-	s->p += k;
-	s->n -= k;
-	return true;
-}
-
-const char *span_find(struct span s, const char *needle)
-{
-	return memmem(s.p, s.n, needle, strlen(needle));
-}
-
-bool span_contains(struct span s, const char *needle)
-{
-	return span_find(s, needle) != NULL;
-}
-
 /* The rest of @s after the first @at, or an empty span. */
 struct span span_after(struct span s, const char *at)
 {
