@@ -196,7 +196,8 @@ static int hca_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 				names,
 				h->dmabuf == 1 ? " and DMA-BUF did not work on the HCA side (kernel, rdma-core or NIC driver)" :
 						 " and no DMA-BUF",
-				ver && ver < 223 ? "; NCCL before 2.23 does not see a loaded nvidia_peermem through /sys/module, only through /sys/kernel/mm/memory_peers (upgrade NCCL or load nv_peer_mem)" : ""));
+				ver && ver < 223 ? "; NCCL before 2.23 does not see a loaded nvidia_peermem through /sys/module, only through /sys/kernel/mm/memory_peers (upgrade NCCL or load nv_peer_mem)" :
+				!ver ? "; the log has no NCCL version line: if NCCL is older than 2.23 it does not see a loaded nvidia_peermem through /sys/module, only through /sys/kernel/mm/memory_peers" : ""));
 }
 
 static int level_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)

@@ -425,8 +425,18 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
 	struct nccllog_hca *x;
 	long idx;
 
-	if (!h || !span_number(&hs, &idx, false))
+	if (!h)
 		return 0;
+	if (!span_number(&hs, &idx, false)) {
+		/* 2.3: "… / HCA mlx5_0 (no module)": a name, no number. */
+		const char *sp = memchr(hs.p, ' ', hs.n);
+
+		name = span_make(hs.p, sp ? (size_t)(sp - hs.p) : hs.n);
+		if (!name.n)
+			return 0;
+		idx = -1;
+		hs.n = 0;
+	}
 	const char *q = memchr(hs.p, '\'', hs.n);
 	if (q) {
 		const char *q2 = memchr(q + 1, '\'', hs.n - (size_t)(q + 1 - hs.p));
