@@ -279,6 +279,36 @@ static void test_garbage(void **state)
 	nccllog_release(&log);
 }
 
+/* A log that names more hosts and ranks than the caps: bounded, and said. */
+static void test_caps(void **state)
+{
+	struct nccllog log;
+	char line[160];
+
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "caps"), 0);
+	for (int i = 0; i < NCCLLOG_MAX_HOSTS + 100; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "h%d:1:2 [0] NCCL INFO Channel 00/0 : %d[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
+				 i, i);
+		assert_int_equal(nccllog_feed(&log, line, (size_t)n), 0);
+	}
+	for (int i = 0; i < NCCLLOG_MAX_RANKS; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "h0:1:2 [0] NCCL INFO Channel 00/0 : %d[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
+				 100000 + i);
+		assert_int_equal(nccllog_feed(&log, line, (size_t)n), 0);
+	}
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	assert_int_equal(log.n_hosts, NCCLLOG_MAX_HOSTS);
+	assert_int_equal(log.n_ranks, NCCLLOG_MAX_RANKS);
+	assert_non_null(log.notes);
+	assert_non_null(strstr(log.notes[0], "hosts beyond"));
+	assert_non_null(strstr(log.notes[1], "ranks beyond"));
+	nccllog_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_bytes),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

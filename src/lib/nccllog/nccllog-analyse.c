@@ -110,10 +110,10 @@ static const char *host_transport(const struct nccllog *log,
 
 	if (!net) {
 		/* No "Using network" line: the channel lines say which. */
-		for (size_t i = 0; i < log->n_ranks && !net; i++) {
+		for (size_t i = h->rank_first; i < h->rank_first + h->rank_count && !net; i++) {
 			const struct nccllog_rank *r = &log->ranks[i];
 
-			for (size_t j = 0; r->host == hi && j < r->n_chans; j++)
+			for (size_t j = 0; j < r->n_chans; j++)
 				if (r->chans[j].net && startswith(r->chans[j].transport, "NET/")) {
 					net = r->chans[j].transport + 4;
 					break;
@@ -245,11 +245,11 @@ static int env_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 
 static int pxn_reasons(struct nccllog *log, size_t hi)
 {
-	for (size_t i = 0; i < log->n_ranks; i++) {
+	const struct nccllog_host *h = &log->hosts[hi];
+
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
 		const struct nccllog_rank *r = &log->ranks[i];
 
-		if (r->host != hi)
-			continue;
 		for (size_t j = 0; j < r->n_chans; j++) {
 			const struct nccllog_chan *ch = &r->chans[j];
 
@@ -269,9 +269,7 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	bool any_hca = false, all_off = true;
 
 	memset(h->gdr_ranks, 0, sizeof(h->gdr_ranks));
-	for (size_t i = 0; i < log->n_ranks; i++) {
-		if (log->ranks[i].host != hi)
-			continue;
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
 		h->gdr_ranks[log->ranks[i].gdr]++;
 		g = gdr_join(g, log->ranks[i].gdr);
 	}
@@ -304,10 +302,10 @@ static bool host_is_external(const struct nccllog *log, const struct nccllog_hos
 		return h->plugin_external == 1;
 	if (h->transport && strcmp(h->transport, "OFI") == 0)
 		return true;
-	for (size_t i = 0; i < log->n_ranks; i++) {
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
 		const struct nccllog_rank *r = &log->ranks[i];
 
-		for (size_t j = 0; r->host == hi && j < r->n_chans; j++)
+		for (size_t j = 0; j < r->n_chans; j++)
 			if (startswith(r->chans[j].transport, "NET/") &&
 			    strncmp(r->chans[j].transport + 4, "IB", 2) == 0 &&
 			    strcmp(r->chans[j].transport + 4, "IB") != 0)
@@ -353,11 +351,37 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	return r;
 }
 
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct nccllog_rank *x = a, *y = b;
+
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Ranks sorted by host and rank: each host's ranks are one range. */
+static void group_ranks(struct nccllog *log)
+{
+	qsort(log->ranks, log->n_ranks, sizeof(*log->ranks), rank_cmp);
+	nccllog_forget_ranks(log);
+	for (size_t i = 0; i < log->n_hosts; i++)
+		log->hosts[i].rank_first = log->hosts[i].rank_count = 0;
+	for (size_t i = 0; i < log->n_ranks; i++) {
+		struct nccllog_host *h = &log->hosts[log->ranks[i].host];
+
+		if (!h->rank_count)
+			h->rank_first = i;
+		h->rank_count++;
+	}
+}
+
 int nccllog_analyse(struct nccllog *log)
 {
 	enum nccllog_gdr all = NCCLLOG_GDR_UNKNOWN;
 	int r;
 
+	group_ranks(log);
 	for (size_t i = 0; i < log->n_ranks; i++)
 		analyse_rank(&log->ranks[i]);
 	log->transport = NULL;

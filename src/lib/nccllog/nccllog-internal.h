@@ -61,6 +61,8 @@ char *nccllog_strclean(const char *p, size_t n, size_t max);
 struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span name);
 struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 				      int rank);
+/* Drop the rank index (the ranks are about to be reordered). */
+void nccllog_forget_ranks(struct nccllog *log);
 /* One stored copy of each transport string. */
 const char *nccllog_intern(struct nccllog *log, struct span s);
 

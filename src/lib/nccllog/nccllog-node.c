@@ -181,8 +181,10 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 
 static bool host_has_net(const struct nccllog *log, size_t hi)
 {
-	for (size_t i = 0; i < log->n_ranks; i++)
-		for (size_t j = 0; log->ranks[i].host == hi && j < log->ranks[i].n_chans; j++)
+	const struct nccllog_host *h = &log->hosts[hi];
+
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++)
+		for (size_t j = 0; j < log->ranks[i].n_chans; j++)
 			if (log->ranks[i].chans[j].net)
 				return true;
 	return false;
@@ -220,15 +222,16 @@ int nccllog_compare_node(const struct nccllog *log, const struct facts *f,
 	for (size_t hi = 0; r >= 0 && hi < log->n_hosts; hi++) {
 		if (!host_matches(log, hi, n.hostname))
 			continue;
+		const struct nccllog_host *h = &log->hosts[hi];
+		bool has_net = host_has_net(log, hi);
+
 		r = host_row(&n, log, hi, f);
-		for (size_t i = 0; r >= 0 && i < log->n_ranks; i++) {
+		for (size_t i = h->rank_first; r >= 0 && i < h->rank_first + h->rank_count; i++) {
 			const struct nccllog_rank *rk = &log->ranks[i];
 			int seen[NCCLLOG_MAX_CHANS];
 			size_t n_seen = 0;
 
-			if (rk->host != hi)
-				continue;
-			if (!host_has_net(log, hi)) {
+			if (!has_net) {
 				/* Still say what the node predicts for the HCAs NCCL chose. */
 				for (size_t k = 0; r >= 0 && k < log->hosts[hi].n_hcas && k < 4; k++)
 					r = rank_row(&n, log, rk, log->hosts[hi].hcas[k].index, f, t);

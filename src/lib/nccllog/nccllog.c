@@ -191,6 +191,21 @@ static void map_free(struct nccllog_map *m)
 
 /* --- hosts, ranks, interned strings -------------------------------------- */
 
+/* Room for element @n of *arr (doubling), or NULL. */
+static void *grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	if (n >= *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *p = realloc(*arr, ncap * size);
+
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = ncap;
+	}
+	return (char *)*arr + n * size;
+}
+
 static bool host_eq(const struct nccllog *log, size_t idx, const void *key)
 {
 	const struct span *s = key;
@@ -231,11 +246,9 @@ struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span raw)
 		log->dropped_hosts++;
 		return NULL;
 	}
-	h = realloc(log->hosts, (log->n_hosts + 1) * sizeof(*h));
+	h = grow((void **)&log->hosts, log->n_hosts, &log->hosts_cap, sizeof(*h));
 	if (!h)
 		return NULL;
-	log->hosts = h;
-	h = &log->hosts[log->n_hosts];
 	memset(h, 0, sizeof(*h));
 	h->name = strdup(buf);
 	if (!h->name || map_insert(log->host_map, hash, log->n_hosts) < 0) {
@@ -269,6 +282,8 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	uint64_t hash = hash_bytes((const char *)&k.rank, sizeof(k.rank), host + 1);
 	size_t idx, slot;
 
+	if (!log->rank_map)
+		return NULL; /* analysed: the ranks were sorted */
 	idx = map_find(log->rank_map, hash, rank_eq, log, &k, &slot);
 	if (idx != SIZE_MAX)
 		return &log->ranks[idx];
@@ -276,11 +291,9 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 		log->dropped_ranks++;
 		return NULL;
 	}
-	r = realloc(log->ranks, (log->n_ranks + 1) * sizeof(*r));
+	r = grow((void **)&log->ranks, log->n_ranks, &log->ranks_cap, sizeof(*r));
 	if (!r)
 		return NULL;
-	log->ranks = r;
-	r = &log->ranks[log->n_ranks];
 	memset(r, 0, sizeof(*r));
 	r->host = host;
 	r->rank = rank;
@@ -290,6 +303,12 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 		return NULL;
 	log->n_ranks++;
 	return r;
+}
+
+void nccllog_forget_ranks(struct nccllog *log)
+{
+	map_free(log->rank_map);
+	log->rank_map = NULL;
 }
 
 const char *nccllog_intern(struct nccllog *log, struct span s)

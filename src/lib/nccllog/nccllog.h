@@ -109,6 +109,7 @@ struct nccllog_host {
 	unsigned long ring_gdr[2];
 	struct nccllog_ref ring_ref;
 	/* Analysis. */
+	size_t rank_first, rank_count; /* its ranks: log->ranks[first …] */
 	const char *transport; /* "IB", "RoCE", "Socket", "OFI", … or NULL */
 	enum nccllog_gdr gdr;
 	int gdr_ranks[4]; /* ranks per enum nccllog_gdr */
@@ -159,6 +160,7 @@ struct nccllog {
 	bool line_overlong;
 	unsigned long lineno;
 	size_t last_host;
+	size_t hosts_cap, ranks_cap;
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
 	size_t n_interned;
@@ -185,7 +187,8 @@ int nccllog_read_fd(struct nccllog *log, int fd, const char *name);
 
 /*
  * Derive the per-rank, per-host and overall GDR verdicts, the reasons and
- * the transport. Call once, after the last input.
+ * the transport. Call once, after the last input: it sorts the ranks by
+ * host and rank, and nothing more can be fed afterwards.
  */
 int nccllog_analyse(struct nccllog *log);
 

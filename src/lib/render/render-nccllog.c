@@ -313,11 +313,9 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 			fprintf(out, " %s=%s", h->settings[j].name, h->settings[j].value);
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < log->n_ranks; i++) {
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
 		const struct nccllog_rank *r = &log->ranks[i];
 
-		if (r->host != hi)
-			continue;
 		fprintf(out, "  rank %d", r->rank);
 		if (r->bus_id)
 			fprintf(out, " (GPU %s)", r->bus_id);
