@@ -363,7 +363,8 @@ static int rank_cmp(const void *a, const void *b)
 /* Ranks sorted by host and rank: each host's ranks are one range. */
 static void group_ranks(struct nccllog *log)
 {
-	qsort(log->ranks, log->n_ranks, sizeof(*log->ranks), rank_cmp);
+	if (log->n_ranks)
+		qsort(log->ranks, log->n_ranks, sizeof(*log->ranks), rank_cmp);
 	nccllog_forget_ranks(log);
 	for (size_t i = 0; i < log->n_hosts; i++)
 		log->hosts[i].rank_first = log->hosts[i].rank_count = 0;

@@ -38,6 +38,8 @@ static inline bool span_skip(struct span *s, const char *prefix)
 
 static inline const char *span_find(struct span s, const char *needle)
 {
+	if (!s.p)
+		return NULL; /* the empty span of a finding without a line */
 	return memmem(s.p, s.n, needle, strlen(needle));
 }
 
