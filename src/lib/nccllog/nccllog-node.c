@@ -136,8 +136,12 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 	nic = hca ? facts_nic_by_name(f, hca->name) : -1;
 	if (g < 0 || nic < 0) {
 		r->moved = NCCLLOG_MOVED_UNKNOWN;
-		r->text = xasprintf("%s not on this node", g < 0 ? (rk->bus_id ? "the GPU" : "the GPU's bus id (not in the log)") :
-								 (hca ? "the NIC" : "the NIC name (no NET/IB Using line)"));
+		if (g < 0)
+			r->text = rk->bus_id ? xasprintf("GPU %s is not on this node", rk->bus_id) :
+					       strdup("the log gives no bus id for this rank's GPU");
+		else
+			r->text = hca ? xasprintf("NIC %s is not on this node", hca->name) :
+					xasprintf("the log names no NIC for NET device %d (no NET/IB Using line)", dev);
 		return r->text ? 0 : -ENOMEM;
 	}
 	const struct topo_pair *p = topo_pair_of(t, (size_t)g, (size_t)nic);
