@@ -206,6 +206,17 @@ static int level_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	int ver = version_code(host_version(log, h));
 	int r = 0;
 
+	if (h->dist >= 0 && !ver && s) {
+		/* No version line: the level's name tells which numbering it used. */
+		static const int eras[] = { 204, 205, 209, 212, 226, 227, 228 };
+
+		for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]) && !ver; i++) {
+			const char *n = path_type_name(eras[i], h->level);
+
+			if (n && strcmp(n, s->value) == 0)
+				ver = eras[i];
+		}
+	}
 	if (h->dist >= 0) {
 		const char *dn = path_type_name(ver, h->dist), *ln = path_type_name(ver, h->level);
 
@@ -390,6 +401,10 @@ int nccllog_analyse(struct nccllog *log)
 	for (size_t i = 0; i < log->n_hosts; i++) {
 		struct nccllog_host *h = &log->hosts[i];
 
+		/* Rank 0 prints the version line without a prefix up to 2.2x. */
+		if (!h->nccl_version && log->nccl_version &&
+		    !(h->nccl_version = strdup(log->nccl_version)))
+			return -ENOMEM;
 		h->transport = host_transport(log, h, i);
 		if (h->plugin_external < 0 && host_is_external(log, h, i))
 			h->plugin_external = 1;
