@@ -170,10 +170,7 @@ int cmd_nccl_log(int argc, char **argv)
 		return r;
 	}
 	if (json) {
-		json_object *doc = render_nccllog_json(&log, have_node ? &node : NULL);
-
-		r = render_json_print(stdout, doc);
-		json_object_put(doc);
+		r = render_nccllog_json_print(stdout, &log, have_node ? &node : NULL);
 	} else {
 		r = render_nccllog_text(stdout, &log, have_node ? &node : NULL);
 	}

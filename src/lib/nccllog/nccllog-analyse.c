@@ -226,7 +226,7 @@ static int level_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 				     h->level, ln ? " = " : "", ln ? ln : "",
 				     s ? ", NCCL_NET_GDR_LEVEL=" : ", the default",
 				     s ? s->value : ""));
-	} else if (h->decisions_disabled && h->disabled_ref.excerpt) {
+	} else if (h->decisions_disabled && h->disabled_ref.line) {
 		r = reason(log, "gdr-disabled-for-gpu", hi, &h->disabled_ref,
 			   strdup("NCCL disabled GPUDirect RDMA for a GPU/HCA pair (see the line)"));
 	}

@@ -244,6 +244,7 @@ static int add_channel(struct line_ctx *c, long rank, struct span gpu,
 		*g = *ch;
 		g->count = 0;
 		g->first.excerpt = NULL;
+		g->first.line = 0;
 		if (nccllog_ref_set(c->log, &g->first, c->line) < 0)
 			return -ENOMEM;
 	}
@@ -486,7 +487,7 @@ static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
 		h->level = (int)level;
 		return nccllog_ref_set(c->log, &h->disabled_ref, c->line);
 	}
-	if (!h->disabled_ref.excerpt)
+	if (!h->disabled_ref.line)
 		return nccllog_ref_set(c->log, &h->disabled_ref, c->line);
 	return 0;
 }
@@ -761,7 +762,7 @@ static int parse_rings(struct line_ctx *c)
 	if (!span_number(&g, &v, false) || (v != 0 && v != 1) || !(h = ctx_host(c)))
 		return 0;
 	h->ring_gdr[v]++;
-	if (!h->ring_ref.excerpt)
+	if (!h->ring_ref.line)
 		return nccllog_ref_set(c->log, &h->ring_ref, c->line);
 	return 0;
 }

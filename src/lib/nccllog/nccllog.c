@@ -346,8 +346,14 @@ int nccllog_ref_set(struct nccllog *log, struct nccllog_ref *ref,
 	free(ref->excerpt);
 	ref->input = log->n_inputs ? (unsigned)(log->n_inputs - 1) : 0;
 	ref->line = log->lineno;
+	ref->excerpt = NULL;
+	if (log->excerpt_bytes + line.n > NCCLLOG_EXCERPT_BUDGET)
+		return 0;
 	ref->excerpt = nccllog_strclean(line.p, line.n, NCCLLOG_EXCERPT_MAX);
-	return ref->excerpt ? 0 : -ENOMEM;
+	if (!ref->excerpt)
+		return -ENOMEM;
+	log->excerpt_bytes += strlen(ref->excerpt) + 1;
+	return 0;
 }
 
 void nccllog_ref_clear(struct nccllog_ref *ref)

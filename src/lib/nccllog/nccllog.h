@@ -18,11 +18,13 @@
 #define NCCLLOG_MAX_HOSTS 4096
 #define NCCLLOG_MAX_RANKS 16384
 #define NCCLLOG_MAX_CHANS 16     /* distinct connection kinds per rank */
-#define NCCLLOG_MAX_HCAS 64      /* per host */
-#define NCCLLOG_MAX_SETTINGS 64  /* per host */
+#define NCCLLOG_MAX_HCAS 32      /* per host (NCCL uses at most 32) */
+#define NCCLLOG_MAX_SETTINGS 32  /* per host */
 #define NCCLLOG_MAX_FINDINGS 1024
 #define NCCLLOG_MAX_INPUTS 1024
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
+/* All quoted lines together; past it a reference keeps its line number only. */
+#define NCCLLOG_EXCERPT_BUDGET (4 << 20)
 
 enum nccllog_gdr {
 	NCCLLOG_GDR_UNKNOWN = 0,
@@ -33,7 +35,7 @@ enum nccllog_gdr {
 
 const char *nccllog_gdr_name(enum nccllog_gdr g); /* "used", "not-used", ... */
 
-/* Where a fact came from: input index, 1-based line, the line (cleaned). */
+/* Where a fact came from: input index, 1-based line (0: none), the line (cleaned, may be NULL). */
 struct nccllog_ref {
 	unsigned input;
 	unsigned long line;
@@ -165,6 +167,7 @@ struct nccllog {
 	const char **interned;
 	size_t n_interned;
 	unsigned long dropped_hosts, dropped_ranks, dropped_findings;
+	size_t excerpt_bytes;
 };
 
 int nccllog_init(struct nccllog *log);

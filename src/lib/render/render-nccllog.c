@@ -15,7 +15,7 @@ static const char *host_label(const struct nccllog *log, size_t hi)
 static json_object *ref_json_into(json_object *o, const struct nccllog *log,
 				  const struct nccllog_ref *ref)
 {
-	bool have = ref->excerpt != NULL;
+	bool have = ref->line != 0;
 
 	json_object_object_add(o, "input", have && ref->input < log->n_inputs ?
 					   json_object_new_string(log->inputs[ref->input].name) :
@@ -191,8 +191,14 @@ static json_object *node_json(const struct nccllog *log, const struct nccllog_no
 	return o;
 }
 
-json_object *render_nccllog_json(const struct nccllog *log,
-				 const struct nccllog_node *node)
+/*
+ * hosts[] and ranks[] can hold thousands of objects: the document is built
+ * without them, holding a marker string in their place, and each element is
+ * built, printed and freed in turn, so the JSON tree never holds them all.
+ */
+#define STREAM_MARK "@gdrcheck-stream@"
+
+static json_object *doc_json(const struct nccllog *log, const struct nccllog_node *node)
 {
 	json_object *o = json_object_new_object(), *a;
 	const struct nccllog_host *first = log->n_hosts ? &log->hosts[0] : NULL;
@@ -224,17 +230,64 @@ json_object *render_nccllog_json(const struct nccllog *log,
 	json_object_object_add(o, "dmabuf", render_tristate(log->dmabuf));
 	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons));
 	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors));
-	a = json_object_new_array();
-	for (size_t i = 0; i < log->n_hosts; i++)
-		json_object_array_add(a, host_json(log, i));
-	json_object_object_add(o, "hosts", a);
-	a = json_object_new_array();
-	for (size_t i = 0; i < log->n_ranks; i++)
-		json_object_array_add(a, rank_json(log, &log->ranks[i]));
-	json_object_object_add(o, "ranks", a);
+	json_object_object_add(o, "hosts", json_object_new_string(STREAM_MARK "hosts"));
+	json_object_object_add(o, "ranks", json_object_new_string(STREAM_MARK "ranks"));
 	json_object_object_add(o, "node", node ? node_json(log, node) : NULL);
 	json_object_object_add(o, "notes", strv_json(log->notes));
 	return o;
+}
+
+/* One array element, indented to sit under a top-level key. */
+static void print_element(FILE *out, json_object *x, bool first)
+{
+	const char *s = json_object_to_json_string_ext(
+		x, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_SPACED);
+
+	fputs(first ? "\n    " : ",\n    ", out);
+	for (const char *nl; s && (nl = strchr(s, '\n')); s = nl + 1) {
+		fwrite(s, 1, (size_t)(nl + 1 - s), out);
+		fputs("    ", out);
+	}
+	if (s)
+		fputs(s, out);
+	json_object_put(x);
+}
+
+static void print_array(FILE *out, const struct nccllog *log, bool ranks)
+{
+	size_t n = ranks ? log->n_ranks : log->n_hosts;
+
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++)
+		print_element(out, ranks ? rank_json(log, &log->ranks[i]) : host_json(log, i), i == 0);
+	fputs(n ? "\n  ]" : " ]", out);
+}
+
+int render_nccllog_json_print(FILE *out, const struct nccllog *log,
+			      const struct nccllog_node *node)
+{
+	json_object *doc = doc_json(log, node);
+	const char *s = json_object_to_json_string_ext(
+		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_SPACED);
+	const char *h, *r;
+
+	/* Only these two key/marker pairs can read so: values are escaped. */
+	h = s ? strstr(s, "\"hosts\": \"" STREAM_MARK "hosts\"") : NULL;
+	r = h ? strstr(h, "\"ranks\": \"" STREAM_MARK "ranks\"") : NULL;
+	if (!r) {
+		json_object_put(doc);
+		return -ENOMEM;
+	}
+	fwrite(s, 1, (size_t)(h - s) + strlen("\"hosts\": "), out);
+	print_array(out, log, false);
+	h += strlen("\"hosts\": \"" STREAM_MARK "hosts\"");
+	fwrite(h, 1, (size_t)(r - h) + strlen("\"ranks\": "), out);
+	print_array(out, log, true);
+	r += strlen("\"ranks\": \"" STREAM_MARK "ranks\"");
+	fputs(r, out);
+	fputc('\n', out);
+	json_object_put(doc);
+	return ferror(out) ? -EIO : 0;
 }
 
 /* --- text -------------------------------------------------------------- */
@@ -256,11 +309,11 @@ static const char *gdr_words(enum nccllog_gdr g)
 
 static void text_ref(FILE *out, const struct nccllog *log, const struct nccllog_ref *ref)
 {
-	if (!ref->excerpt)
+	if (!ref->line)
 		return;
 	fprintf(out, "      %s:%lu: %s\n",
 		ref->input < log->n_inputs ? log->inputs[ref->input].name : "?", ref->line,
-		ref->excerpt);
+		ref->excerpt ? ref->excerpt : "(line not kept: excerpt budget spent)");
 }
 
 static void text_findings(FILE *out, const struct nccllog *log, const char *title,

@@ -8,10 +8,11 @@
 #include "../nccllog/nccllog.h"
 
 /*
- * `gdrcheck nccl-log`: schema gdrcheck.nccllog/1 (docs/nccl-log.md) and
- * the text report. @node may be NULL (no --root/--facts).
+ * `gdrcheck nccl-log`: schema gdrcheck.nccllog/1 (docs/nccl-log.md), printed
+ * as one document with its hosts and ranks streamed, and the text report.
+ * @node may be NULL (no --root/--facts). 0 or -errno.
  */
-json_object *render_nccllog_json(const struct nccllog *log,
-				 const struct nccllog_node *node);
+int render_nccllog_json_print(FILE *out, const struct nccllog *log,
+			      const struct nccllog_node *node);
 int render_nccllog_text(FILE *out, const struct nccllog *log,
 			const struct nccllog_node *node);
