@@ -141,10 +141,69 @@ static void test_stream_200mb(void **state)
 	nccllog_release(&log);
 }
 
+static void feed_line(struct nccllog *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void feed_line(struct nccllog *log, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(line));
+	assert_int_equal(nccllog_feed(log, line, (size_t)n), 0);
+}
+
+/* Every cap filled, every kept line quoted: memory stays near the caps' bound. */
+static void test_caps_filled(void **state)
+{
+	struct nccllog log;
+	struct rusage before, after;
+	char pad[201];
+
+	memset(pad, 'w', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	assert_int_equal(getrusage(RUSAGE_SELF, &before), 0);
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "caps"), 0);
+	for (int h = 0; h < NCCLLOG_MAX_HOSTS; h++) {
+		for (int i = 0; i < NCCLLOG_MAX_HCAS + 8; i++)
+			feed_line(&log, "host%04d:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA %d 'mlx5_%d' %s\n",
+				  h, i, i, pad);
+		for (int i = 0; i < NCCLLOG_MAX_SETTINGS + 8; i++)
+			feed_line(&log, "host%04d:1:2 [0] NCCL INFO NCCL_X%02d_%.60s set by environment to %.120s\n",
+				  h, i, pad, pad);
+	}
+	for (int r = 0; r < NCCLLOG_MAX_RANKS; r++)
+		for (int c = 0; c < NCCLLOG_MAX_CHANS + 4; c++)
+			feed_line(&log, "host%04d:1:2 [0] NCCL INFO Channel 00/0 : %d[0] -> 1[0] [send] via NET/IB/%d/GDRDMA %s\n",
+				  r % NCCLLOG_MAX_HOSTS, r, c, pad);
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	assert_int_equal(log.n_hosts, NCCLLOG_MAX_HOSTS);
+	assert_int_equal(log.hosts[0].n_hcas, NCCLLOG_MAX_HCAS);
+	assert_int_equal(log.hosts[0].n_settings, NCCLLOG_MAX_SETTINGS);
+	assert_int_equal(log.n_ranks, NCCLLOG_MAX_RANKS);
+	assert_int_equal(log.ranks[0].n_chans, NCCLLOG_MAX_CHANS);
+	assert_int_equal(log.ranks[0].chans_dropped, 4);
+	assert_true(log.excerpt_bytes <= NCCLLOG_EXCERPT_BUDGET);
+	assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
+	print_message("caps filled: peak RSS %ld KiB before, %ld KiB after\n", before.ru_maxrss,
+		      after.ru_maxrss);
+#ifndef UNDER_ASAN
+	assert_true(after.ru_maxrss - before.ru_maxrss < 128 * 1024);
+#endif
+	nccllog_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stream_200mb),
+		cmocka_unit_test(test_caps_filled),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
