@@ -104,12 +104,12 @@ int render_picture_dot(FILE *out, const struct topo_layout *l)
 		fputs(";\n", out);
 	}
 	for (size_t i = 0; i < l->n_smp; i++)
-		fprintf(out, "  b%d -> b%d [style=dashed, constraint=false, color=\"#777777\", label=\"CPU link\"];\n",
+		fprintf(out, "  b%d -> b%d [style=dashed, constraint=false, color=\"#777777\", xlabel=\"CPU link\"];\n",
 			l->smp[i].a, l->smp[i].b);
 	/* The nearest-NIC paths: one coloured edge GPU → NIC each. */
 	for (size_t i = 0; i < l->n_paths; i++) {
 		const struct lay_path *p = &l->paths[i];
-		fprintf(out, "  b%d -> b%d [constraint=false, dir=forward, penwidth=3, color=\"%s\", label=\"GDR %s\", tooltip=",
+		fprintf(out, "  b%d -> b%d [constraint=false, dir=forward, penwidth=3, color=\"%s\", xlabel=\"GDR %s\", tooltip=",
 			p->gpu_box, p->nic_box, colour(p->verdict), lay_verdict_name(p->verdict));
 		dot_str(out, p->tip);
 		fputs("];\n", out);
