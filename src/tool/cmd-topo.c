@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/render/render-picture.h"
 #include "../lib/render/render.h"
-#include "../lib/topo/topo-layout.h"
 #include "../lib/topo/topo.h"
 #include "cli.h"
 
@@ -41,39 +39,6 @@ static void topo_help(FILE *out)
 		"3 input unreadable or invalid.\n");
 }
 
-enum topo_format { FMT_TEXT, FMT_JSON, FMT_SVG, FMT_DOT, FMT_HTML };
-
-static int parse_format(const char *s)
-{
-	static const char *const names[] = {
-		[FMT_TEXT] = "text", [FMT_JSON] = "json", [FMT_SVG] = "svg",
-		[FMT_DOT] = "dot", [FMT_HTML] = "html",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(s, names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-static int picture(enum topo_format fmt, const struct facts *f,
-		   const struct topo_report *rep)
-{
-	struct topo_layout l;
-	int r = topo_layout_build(f, rep, &l);
-
-	if (r < 0)
-		return r;
-	if (fmt == FMT_SVG)
-		r = render_picture_svg(stdout, &l, true);
-	else if (fmt == FMT_DOT)
-		r = render_picture_dot(stdout, &l);
-	else
-		r = render_topo_html(stdout, f, rep, &l);
-	topo_layout_release(&l);
-	return r;
-}
-
 int cmd_topo(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -88,7 +53,7 @@ int cmd_topo(int argc, char **argv)
 	struct facts f;
 	struct topo_report rep;
 	bool json = false, nvml = false;
-	int c, rc, r, fmt = FMT_TEXT;
+	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	optind = 1;
 	opterr = 0;
@@ -100,7 +65,7 @@ int cmd_topo(int argc, char **argv)
 			json = true;
 			break;
 		case 'f':
-			fmt = parse_format(optarg);
+			fmt = cli_parse_format(optarg);
 			if (fmt < 0) {
 				cli_error("topo: --format takes text, json, svg, dot or html, not '%s'",
 					  optarg);
@@ -119,12 +84,12 @@ int cmd_topo(int argc, char **argv)
 	}
 	if (cli_no_operands("topo", argc, argv))
 		return EXIT_USAGE;
-	if (json && fmt != FMT_TEXT && fmt != FMT_JSON) {
+	if (json && fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON) {
 		cli_error("topo: --json and --format %s ask for two outputs; give one",
-			  fmt == FMT_SVG ? "svg" : fmt == FMT_DOT ? "dot" : "html");
+			  fmt == CLI_FMT_SVG ? "svg" : fmt == CLI_FMT_DOT ? "dot" : "html");
 		return EXIT_USAGE;
 	}
-	if (fmt == FMT_JSON)
+	if (fmt == CLI_FMT_JSON)
 		json = true;
 
 	facts_init(&f);
@@ -142,8 +107,8 @@ int cmd_topo(int argc, char **argv)
 		facts_release(&f);
 		return EXIT_INPUT;
 	}
-	if (fmt == FMT_SVG || fmt == FMT_DOT || fmt == FMT_HTML) {
-		r = picture(fmt, &f, &rep);
+	if (fmt == CLI_FMT_SVG || fmt == CLI_FMT_DOT || fmt == CLI_FMT_HTML) {
+		r = cli_picture(stdout, (enum cli_format)fmt, &f, &rep, NULL);
 	} else if (json) {
 		json_object *doc = render_topo_json(&f, &rep);
 

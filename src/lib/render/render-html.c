@@ -34,14 +34,14 @@ void render_html_text(FILE *out, const char *tag, const char *cls,
 	fprintf(out, "</%s>", tag);
 }
 
-void render_html_begin(FILE *out, const char *title)
+void render_html_begin(FILE *out, const char *title, const char *css)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\"/>\n",
 	      out);
 	render_html_text(out, "title", NULL, title);
-	fprintf(out, "\n<style>\n%s%s</style>\n</head>\n<body>\n", page_css,
-		render_picture_css);
+	fprintf(out, "\n<style>\n%s%s%s</style>\n</head>\n<body>\n", page_css,
+		render_picture_css, css ? css : "");
 	render_html_text(out, "h1", NULL, title);
 	fputc('\n', out);
 }
@@ -184,7 +184,7 @@ int render_html_topo_tables(FILE *out, const struct facts *f,
 int render_topo_html(FILE *out, const struct facts *f,
 		     const struct topo_report *r, const struct topo_layout *l)
 {
-	render_html_begin(out, l->title);
+	render_html_begin(out, l->title, NULL);
 	render_html_picture(out, l);
 	render_html_topo_tables(out, f, r);
 	return render_html_end(out);
