@@ -46,7 +46,10 @@ grep -q 'id="path-gpu7"' "$tmp/out" || fail "--facts svg: no path for GPU7"
 expect 0 "--nccl-xml svg" -- "$bin" topo --format svg \
 	--nccl-xml "$tests/data/realworld/A-aws-ofi-nccl-p4d-24xl/p4d-24xl-topo.xml"
 wellformed "--nccl-xml svg"
-grep -q 'class="nvlink"' "$tmp/out" || fail "--nccl-xml svg: NVLink of the XML not drawn"
+expect 0 "--nccl-xml NVLink svg" -- "$bin" topo --format svg \
+	--nccl-xml "$tests/data/pictures/nvlink-2gpu-topo.xml"
+wellformed "--nccl-xml NVLink svg"
+grep -q '<g class="nvlinks">' "$tmp/out" || fail "--nccl-xml svg: NVLink of the XML not drawn"
 expect 0 "--hwloc-xml svg" -- "$bin" topo --format svg \
 	--hwloc-xml "$tests/data/realworld/C-llnl-mpibind-coral-lassen/coral-lassen.xml"
 wellformed "--hwloc-xml svg"

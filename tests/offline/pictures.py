@@ -24,6 +24,7 @@ GOLDEN_CASES = [
     "fixture:hgx-h100-bcm-gen5",
     "fixture:b-vllm-19703-gb200-4nic",
     "nccl-xml:A-aws-ofi-nccl-p5.48xl-pr1226/p5.48xl-topo.xml",
+    "nccl-xml:../pictures/nvlink-2gpu-topo.xml",
 ]
 
 
@@ -46,6 +47,7 @@ def inputs(tests):
             if kind in ("nccl-xml", "hwloc-xml") and "exit 3" not in lines:
                 yield kind + ":" + d + "/" + f
     yield "facts:device/h200-vm-facts.json"
+    yield "nccl-xml:../pictures/nvlink-2gpu-topo.xml"
 
 
 def argv_of(tests, case):
@@ -74,7 +76,7 @@ def gdrcheck(exe, tests, case, fmt):
 
 
 def golden_name(case):
-    return case.split(":", 1)[1].replace("/", "-")
+    return case.split(":", 1)[1].replace("../pictures/", "").replace("/", "-")
 
 
 def check_golden(exe, tests):
@@ -112,7 +114,7 @@ def check_svg(case, text):
     """Well-formed, boxes disjoint, inside the picture and below the notes."""
     root = ET.fromstring(text)
     width, height = int(root.get("width")), int(root.get("height"))
-    notes_bottom = max((int(t.get("y")) for t in root.iter(SVG + "text")
+    notes_bottom = max((int(t.get("y")) for t in root.findall(SVG + "text")
                         if t.get("class") == "note" and t.get("y")), default=0)
     boxes = boxes_of(root)
     errors = []

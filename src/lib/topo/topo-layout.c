@@ -352,8 +352,9 @@ static int text_lines(struct builder *b)
 			break;
 		case LAY_SWITCH:
 			r = push_line(bx, "PCIe switch %s", k->bdf);
+			/* NCCL's made-up switches (ffff:ff:..) have no real ids. */
 			if (r >= 0 && p && p->vendor.state == FACT_OK &&
-			    p->device.state == FACT_OK)
+			    p->device.state == FACT_OK && p->vendor.v != 0xffff)
 				r = push_line(bx, "%s%04llx:%04llx",
 					      p->vendor.v == 0x1000 || p->vendor.v == 0x10b5 ?
 						      "Broadcom " : "",
