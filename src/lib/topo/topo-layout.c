@@ -113,12 +113,6 @@ static int add_box(struct builder *b, enum lay_kind kind, long key, int parent,
 	return (int)l->n_boxes++;
 }
 
-static bool is_bridge(const struct pci_dev *p)
-{
-	return p->class_code.state == FACT_OK &&
-	       (p->class_code.v >> 8) == 0x0604;
-}
-
 static long numa_key_of(const struct fact_int *v)
 {
 	return v->state == FACT_OK ? (long)v->v : CPU_UNKNOWN;
@@ -152,7 +146,7 @@ static int chain_parent(struct builder *b, int ep, const struct fact_int *numa,
 		int pos = n - 1 - i, pci = up[i], rep, box;
 		enum lay_kind kind;
 
-		if (f->tree == PCI_TREE_SYSFS && is_bridge(&f->pci[up[n - 1]])) {
+		if (f->tree == PCI_TREE_SYSFS) {
 			if (pos > 0 && pos % 2 == 0)
 				continue; /* a downstream port */
 			kind = pos == 0 ? LAY_ROOT_PORT : LAY_SWITCH;
