@@ -59,6 +59,25 @@ wellformed "live svg"
 expect 0 "live html" -- "$bin" topo --format html
 wellformed "live html"
 
+# Names are data: markup characters and control bytes in them are escaped.
+python3 - "$tmp/facts.json" "$tmp/hostile.json" <<'PY' || fail "hostile facts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nics"][0]["netdevs"][0] = "<b>&\"x'\u0001"
+d["gpus"][0]["name"] = "]]></text><script>alert(1)</script>"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for fmt in svg html; do
+	expect 0 "hostile names $fmt" -- "$bin" topo --format $fmt --facts "$tmp/hostile.json"
+	wellformed "hostile names $fmt"
+	grep -q "<script" "$tmp/out" && fail "hostile names $fmt: markup not escaped"
+	grep -q "&lt;b&gt;&amp;&quot;x&#39;?" "$tmp/out" || fail "hostile names $fmt: escaping"
+done
+expect 0 "hostile names dot" -- "$bin" topo --format dot --facts "$tmp/hostile.json"
+if command -v dot >/dev/null 2>&1; then
+	dot -Tsvg "$tmp/out" >/dev/null 2>"$tmp/doterr" || fail "hostile names: dot rejects the DOT output"
+fi
+
 # check --format html: the picture above the gates and the fix plan.
 m=$tests/fixtures/seed2-b300-e810-misconfig
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"
