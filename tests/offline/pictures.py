@@ -75,6 +75,14 @@ def gdrcheck(exe, tests, case, fmt):
     return p.stdout
 
 
+def drawable(exe, tests, case, fmt):
+    """The output, or None (said) for an input this build cannot read."""
+    out = gdrcheck(exe, tests, case, fmt)
+    if out is None:
+        print(f"skip {case}: needs libhwloc 3")
+    return out
+
+
 def golden_name(case):
     return case.split(":", 1)[1].replace("../pictures/", "").replace("/", "-")
 
@@ -140,9 +148,8 @@ def check_svg(case, text):
 def check_all(exe, tests):
     bad = 0
     for case in inputs(tests):
-        svg = gdrcheck(exe, tests, case, "svg")
+        svg = drawable(exe, tests, case, "svg")
         if svg is None:
-            print(f"skip {case}: needs libhwloc 3")
             continue
         try:
             errors, n = check_svg(case, svg)
@@ -164,9 +171,8 @@ def check_dot(exe, tests):
         return 77
     bad = 0
     for case in inputs(tests):
-        text = gdrcheck(exe, tests, case, "dot")
+        text = drawable(exe, tests, case, "dot")
         if text is None:
-            print(f"skip {case}: needs libhwloc 3")
             continue
         p = subprocess.run([dot, "-Tsvg"], input=text, capture_output=True,
                            text=True, timeout=120)

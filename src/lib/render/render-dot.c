@@ -23,31 +23,30 @@ static const char *colour(enum lay_verdict v)
 	}
 }
 
-/* A DOT double-quoted string: only '"' and '\' need a backslash. */
-static void dot_str(FILE *out, const char *s)
+/* Text inside a DOT double-quoted string: '"' and '\\' take a backslash. */
+static void dot_text(FILE *out, const char *s)
 {
-	fputc('"', out);
 	for (; s && *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', out);
-		if ((unsigned char)*s < 0x20)
-			fputc(' ', out);
-		else
-			fputc(*s, out);
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
 	}
+}
+
+static void dot_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	dot_text(out, s);
 	fputc('"', out);
 }
 
+/* Lines, each left-justified (\l ends a line in a DOT label). */
 static void dot_label(FILE *out, char *const *lines)
 {
 	fputc('"', out);
 	for (size_t i = 0; lines && lines[i]; i++) {
-		for (const char *s = lines[i]; *s; s++) {
-			if (*s == '"' || *s == '\\')
-				fputc('\\', out);
-			fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
-		}
-		fputs("\\l", out); /* left-justified line break */
+		dot_text(out, lines[i]);
+		fputs("\\l", out);
 	}
 	fputc('"', out);
 }

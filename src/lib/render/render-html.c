@@ -114,6 +114,16 @@ static void matrix(FILE *out, const struct facts *f, const struct topo_report *r
 	fputs("</p>\n", out);
 }
 
+static void support_row(FILE *out, const char *kind, size_t i,
+			const char *name, const struct topo_support *sp)
+{
+	fprintf(out, "<tr><td>%s%zu</td>", kind, i);
+	render_html_text(out, "td", NULL, name);
+	render_html_text(out, "td", tri_class(sp->supported), tri_text(sp->supported));
+	render_html_text(out, "td", "why", sp->how);
+	fputs("</tr>\n", out);
+}
+
 static void nccl_table(FILE *out, const struct facts *f,
 		       const struct topo_report *r)
 {
@@ -123,22 +133,10 @@ static void nccl_table(FILE *out, const struct facts *f,
 	if (r->level_note)
 		render_html_text(out, "p", "note", r->level_note);
 	fputs("<div class=\"scroll\"><table class=\"support\">\n<tr><th>device</th><th>name</th><th>GDR support</th><th>how</th></tr>\n", out);
-	for (size_t n = 0; n < f->n_nics; n++) {
-		fprintf(out, "<tr><td>NIC%zu</td>", n);
-		render_html_text(out, "td", NULL, f->nics[n].name);
-		render_html_text(out, "td", tri_class(r->nic_support[n].supported),
-				 tri_text(r->nic_support[n].supported));
-		render_html_text(out, "td", "why", r->nic_support[n].how);
-		fputs("</tr>\n", out);
-	}
-	for (size_t g = 0; g < f->n_gpus; g++) {
-		fprintf(out, "<tr><td>GPU%zu</td>", g);
-		render_html_text(out, "td", NULL, f->gpus[g].bdf);
-		render_html_text(out, "td", tri_class(r->gpu_support[g].supported),
-				 tri_text(r->gpu_support[g].supported));
-		render_html_text(out, "td", "why", r->gpu_support[g].how);
-		fputs("</tr>\n", out);
-	}
+	for (size_t n = 0; n < f->n_nics; n++)
+		support_row(out, "NIC", n, f->nics[n].name, &r->nic_support[n]);
+	for (size_t g = 0; g < f->n_gpus; g++)
+		support_row(out, "GPU", g, f->gpus[g].bdf, &r->gpu_support[g]);
 	fputs("</table></div>\n<div class=\"scroll\"><table class=\"pairs\">\n"
 	      "<tr><th>GPU</th><th>NIC</th><th>name</th><th>smi</th><th>nccl</th><th>gdr</th><th>gdr-read</th><th>mode</th><th>why</th></tr>\n",
 	      out);

@@ -172,20 +172,6 @@ static int chain_parent(struct builder *b, int ep, const struct fact_int *numa,
 	return parent;
 }
 
-static int push_line(struct lay_box *bx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int push_line(struct lay_box *bx, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = strv_pushv(&bx->lines, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 static const char *gen_name(int64_t tenths)
 {
 	switch (tenths) {
@@ -288,38 +274,38 @@ static int cpu_lines(struct builder *b, struct lay_box *bx, long key)
 	int r;
 
 	if (key == CPU_UNKNOWN)
-		return push_line(bx, "CPU (NUMA node unknown)");
+		return strv_pushf(&bx->lines, "CPU (NUMA node unknown)");
 	if (key >= FACTS_NUMA_SYNTHETIC)
-		return push_line(bx, "CPU #%ld (NUMA id repeated in the input)",
+		return strv_pushf(&bx->lines, "CPU #%ld (NUMA id repeated in the input)",
 				 key - FACTS_NUMA_SYNTHETIC);
 	if (key < 0)
-		return push_line(bx, "CPU (no NUMA affinity)");
-	r = push_line(bx, "CPU / NUMA node %ld", key);
+		return strv_pushf(&bx->lines, "CPU (no NUMA affinity)");
+	r = strv_pushf(&bx->lines, "CPU / NUMA node %ld", key);
 	for (size_t i = 0; r >= 0 && i < f->n_numa; i++)
 		if (f->numa[i].id == key && fact_str_ok(&f->numa[i].cpulist))
-			r = push_line(bx, "cpus %s", f->numa[i].cpulist.v);
+			r = strv_pushf(&bx->lines, "cpus %s", f->numa[i].cpulist.v);
 	return r;
 }
 
 static int nic_lines(struct builder *b, struct lay_box *bx, const struct nic *n)
 {
-	int r = push_line(bx, "NIC%zu %s", bx->index, n->name);
+	int r = strv_pushf(&bx->lines, "NIC%zu %s", bx->index, n->name);
 
 	if (r >= 0 && n->bdf[0])
-		r = push_line(bx, "%s", n->bdf);
+		r = strv_pushf(&bx->lines, "%s", n->bdf);
 	for (size_t i = 0; r >= 0 && n->netdevs && n->netdevs[i]; i++) {
 		const char *bond = bond_of(b->f, n->netdevs[i]);
 
-		r = bond ? push_line(bx, "%s (in %s)", n->netdevs[i], bond) :
-			   push_line(bx, "%s", n->netdevs[i]);
+		r = bond ? strv_pushf(&bx->lines, "%s (in %s)", n->netdevs[i], bond) :
+			   strv_pushf(&bx->lines, "%s", n->netdevs[i]);
 	}
 	for (size_t i = 0; r >= 0 && i < n->n_ports; i++) {
 		const struct nic_port *p = &n->ports[i];
 
 		if (fact_str_ok(&p->rate))
-			r = push_line(bx, "port %u: %s", p->num, p->rate.v);
+			r = strv_pushf(&bx->lines, "port %u: %s", p->num, p->rate.v);
 		else if (p->rate_gbps.state == FACT_OK)
-			r = push_line(bx, "port %u: %lld Gb/s", p->num,
+			r = strv_pushf(&bx->lines, "port %u: %lld Gb/s", p->num,
 				      (long long)p->rate_gbps.v);
 	}
 	return r;
@@ -340,23 +326,23 @@ static int text_lines(struct builder *b)
 			r = cpu_lines(b, bx, k->key);
 			break;
 		case LAY_ROOT_PORT:
-			r = push_line(bx, "root port %s", k->bdf);
+			r = strv_pushf(&bx->lines, "root port %s", k->bdf);
 			if (r >= 0 && p && p->host[0])
-				r = push_line(bx, "host bridge %s", p->host);
+				r = strv_pushf(&bx->lines, "host bridge %s", p->host);
 			break;
 		case LAY_SWITCH:
-			r = push_line(bx, "PCIe switch %s", k->bdf);
+			r = strv_pushf(&bx->lines, "PCIe switch %s", k->bdf);
 			/* NCCL's made-up switches (ffff:ff:..) have no real ids. */
 			if (r >= 0 && p && p->vendor.state == FACT_OK &&
 			    p->device.state == FACT_OK && p->vendor.v != 0xffff)
-				r = push_line(bx, "%s%04llx:%04llx",
+				r = strv_pushf(&bx->lines, "%s%04llx:%04llx",
 					      p->vendor.v == 0x1000 || p->vendor.v == 0x10b5 ?
 						      "Broadcom " : "",
 					      (unsigned long long)p->vendor.v,
 					      (unsigned long long)p->device.v);
 			if (r >= 0 && k->members > 1) {
 				bx->flattened = true;
-				r = push_line(bx, "two levels (%d switches): one NCCL switch *",
+				r = strv_pushf(&bx->lines, "two levels (%d switches): one NCCL switch *",
 					      k->members);
 				bx->tip = xasprintf("a Broadcom two-level switch (%d upstream ports): NCCL flattens it into one switch, so GPUs and NICs under it are PIX to NCCL",
 						    k->members);
@@ -367,9 +353,9 @@ static int text_lines(struct builder *b)
 		case LAY_GPU: {
 			const struct gpu *g = &f->gpus[bx->index];
 
-			r = push_line(bx, "GPU%zu %s", bx->index, g->bdf);
+			r = strv_pushf(&bx->lines, "GPU%zu %s", bx->index, g->bdf);
 			if (r >= 0 && g->name)
-				r = push_line(bx, "%s", g->name);
+				r = strv_pushf(&bx->lines, "%s", g->name);
 			break;
 		}
 		case LAY_NIC:
@@ -857,10 +843,10 @@ static int nearest_lines(struct builder *b, const size_t *nearest)
 		bx = &b->l->boxes[gb];
 		p = topo_pair_of(b->r, g, nearest[g]);
 		bx->verdict = verdict_of(p);
-		r = push_line(bx, "nearest NIC%zu %s", nearest[g],
+		r = strv_pushf(&bx->lines, "nearest NIC%zu %s", nearest[g],
 			      f->nics[nearest[g]].name);
 		if (r >= 0)
-			r = push_line(bx, "%s, GDR %s",
+			r = strv_pushf(&bx->lines, "%s, GDR %s",
 				      nccl_path_name(p ? p->nccl_pci : -1),
 				      lay_verdict_name(bx->verdict));
 	}
@@ -874,7 +860,7 @@ static int nearest_lines(struct builder *b, const size_t *nearest)
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len,
 							" GPU%zu", g);
 		if (len)
-			r = push_line(&b->l->boxes[nb], "nearest to%s", buf);
+			r = strv_pushf(&b->l->boxes[nb].lines, "nearest to%s", buf);
 	}
 	return r;
 }
