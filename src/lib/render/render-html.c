@@ -21,7 +21,9 @@ static const char page_css[] =
 	"th{background:#f3f3f3}\n"
 	"td.why{min-width:320px;max-width:640px;white-space:normal}\n"
 	"td.on{background:#e6f4ea}td.off{background:#fbe4e6}td.unknown{background:#fff3cd}\n"
-	"p.note{font-size:12px;color:#444;max-width:60em}\n";
+	"p.note{font-size:12px;color:#444;max-width:60em}\n"
+	"label.fit{font-size:12px;color:#444}\n"
+	"#fit-picture:checked~.picture svg{width:100%;height:auto}\n";
 
 void render_html_text(FILE *out, const char *tag, const char *cls,
 		      const char *s)
@@ -165,7 +167,10 @@ static void nccl_table(FILE *out, const struct facts *f,
 
 int render_html_picture(FILE *out, const struct topo_layout *l)
 {
-	fputs("<div class=\"scroll picture\">\n", out);
+	/* A checkbox and CSS, no script: the whole node scaled to the page. */
+	fputs("<input type=\"checkbox\" id=\"fit-picture\"/>"
+	      "<label class=\"fit\" for=\"fit-picture\"> fit the picture to the page</label>\n"
+	      "<div class=\"scroll picture\">\n", out);
 	render_picture_svg(out, l, false);
 	fputs("</div>\n", out);
 	return ferror(out) ? -EIO : 0;
