@@ -2,7 +2,8 @@
 """The node pictures of `gdrcheck topo --format svg|dot|html`.
 
   pictures.py golden GDRCHECK TESTS_DIR     SVG and DOT of a few inputs equal
-                                            tests/data/pictures/<case>.{svg,dot}
+                                            tests/data/pictures/<case>.{svg,dot}, and
+                                            docs/topo-seed2.svg is seed-2's SVG
                                             (GDRCHECK_UPDATE_GOLDEN=1 rewrites)
   pictures.py all GDRCHECK TESTS_DIR        every fixture and real-world input:
                                             the SVG and the HTML are well-formed
@@ -19,6 +20,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 SVG = "{http://www.w3.org/2000/svg}"
+# Its SVG is also the picture in docs/topo.md.
+DOC_CASE = "fixture:seed2-b300-e810"
 GOLDEN_CASES = [
     "fixture:seed2-b300-e810",
     "fixture:hgx-h100-bcm-gen5",
@@ -94,19 +97,22 @@ def check_golden(exe, tests):
     for case in GOLDEN_CASES:
         for fmt in ("svg", "dot"):
             out = gdrcheck(exe, tests, case, fmt)
-            path = os.path.join(gdir, golden_name(case) + "." + fmt)
-            if update:
-                os.makedirs(gdir, exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(out)
-                continue
-            with open(path, encoding="utf-8") as f:
-                want = f.read()
-            if out != want:
-                print(f"FAIL {case} --format {fmt} differs from {os.path.relpath(path, tests)}")
-                bad += 1
-            else:
-                print(f"ok   {case} {fmt}")
+            paths = [os.path.join(gdir, golden_name(case) + "." + fmt)]
+            if case == DOC_CASE and fmt == "svg":
+                paths.append(os.path.join(tests, "..", "docs", "topo-seed2.svg"))
+            for path in paths:
+                if update:
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(out)
+                    continue
+                with open(path, encoding="utf-8") as f:
+                    want = f.read()
+                if out != want:
+                    print(f"FAIL {case} --format {fmt} differs from {os.path.relpath(path, tests)}")
+                    bad += 1
+                else:
+                    print(f"ok   {case} {fmt} = {os.path.relpath(path, tests)}")
     return bad
 
 
