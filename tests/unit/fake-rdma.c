@@ -204,13 +204,13 @@ static struct ibv_mr *r_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
 	uint8_t *host;
 
 	pthread_mutex_lock(&lock);
-	/* The base fake applies the device's injected reg_mr errno. */
-	mr = base.reg_mr(pd, addr, len, access);
-	if (mr) {
+	host = fake_cuda_host((cu_deviceptr)(uintptr_t)addr, len);
+	/* Device memory: the base fake applies the device's injected errno (no peer-memory client). */
+	mr = host ? base.reg_mr(pd, addr, len, access) : NULL;
+	if (mr)
 		base.dereg_mr(mr);
-		host = fake_cuda_host((cu_deviceptr)(uintptr_t)addr, len);
+	if (mr || !host)
 		mr = add_mr(pd, host ? host : addr, (uint64_t)(uintptr_t)addr, len, access);
-	}
 	pthread_mutex_unlock(&lock);
 	return mr;
 }

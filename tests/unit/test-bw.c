@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../src/lib/bw/bw-buffer.h"
+#include "../../src/lib/bw/bw-report.h"
 #include "../../src/lib/bw/bw-session.h"
 #include "fake-rdma.h"
 
@@ -109,8 +110,6 @@ static void run_client(struct run *r, const struct bw_client_opts *o,
 	c.fd = bw_oob_connect("127.0.0.1", r->srv.port, 3000, &why);
 	assert_true(c.fd >= 0);
 	r->rc = bw_client_test(&env, &c, o, &side, &r->res, r->err, sizeof(r->err));
-	if (r->rc >= 0)
-		bw_client_bye(&c);
 	close(c.fd);
 	server_join(&r->srv);
 }
@@ -555,6 +554,82 @@ static void test_port_rate(void **state)
 	assert_int_equal(bw_slots(32 << 20, 8 << 20), 4);
 }
 
+static struct bw_size_result judged_sizes[] = {
+	{ .size = 65536, .avg_gbps = 300, .checked = 16 },
+	{ .size = 1 << 20, .avg_gbps = 372, .checked = 16 },
+	{ .size = 8 << 20, .avg_gbps = 390, .checked = 16 },
+};
+
+static void test_verdicts(void **state)
+{
+	struct bw_pair_report pairs[4] = {
+		{ .gpu = 0, .cuda_ordinal = 2, .nic = "mlx5_0", .port = 1, .gid_index = 3 },
+		{ .gpu = 1, .nic = "mlx5_1", .port = 1, .gid_index = 3 },
+		{ .gpu = -1, .nic = "mlx5_2", .port = 1, .gid_index = -1 },
+		{ .gpu = 3, .nic = "mlx5_3", .port = 1, .gid_index = 3 },
+	};
+	struct bw_report r = {
+		.opts = { .op = BW_OP_WRITE, .min_size = 65536, .max_size = 8 << 20,
+			  .iters = 5000, .tx_depth = 128 },
+		.pairs = pairs, .n_pairs = 4,
+	};
+	struct bw_test_result res = { .local_kind = BW_BUF_DMABUF, .remote_kind = BW_BUF_DMABUF,
+				      .local_link_mbps = 400000, .remote_link_mbps = 400000,
+				      .sizes = judged_sizes, .n_sizes = 3 };
+	uint64_t v;
+
+	/* 372 Gb/s at 1 MiB of 400: 93 %, pass. */
+	pairs[0].dev = (struct bw_leg){ .ran = true, .kind = BW_BUF_DMABUF, .res = res };
+	/* Neither end knows its port's rate: measured, not judged. */
+	pairs[1].dev = pairs[0].dev;
+	pairs[1].dev.res.remote_link_mbps = 0;
+	pairs[1].dev.res.local_link_mbps = 0;
+	/* Host memory only (no GPU): the host run is judged. */
+	pairs[2].host = pairs[0].dev;
+	pairs[2].host.kind = BW_BUF_HOST;
+	/* GPU leg never ran (no GPU path): skipped. */
+	bw_report_judge(&r);
+	assert_int_equal(pairs[0].verdict, BW_VERDICT_PASS);
+	assert_int_equal(pairs[0].judged_size, 1 << 20);
+	assert_true(pairs[0].judged_pct > 92.9 && pairs[0].judged_pct < 93.1);
+	assert_string_equal(pairs[0].perftest,
+			    "ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_int_equal(pairs[1].verdict, BW_VERDICT_UNKNOWN);
+	assert_int_equal(pairs[2].verdict, BW_VERDICT_PASS);
+	assert_string_equal(pairs[2].perftest, "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_int_equal(pairs[3].verdict, BW_VERDICT_SKIPPED);
+
+	/* Below: 372 of 800 (a 800 Gb/s port at both ends). */
+	pairs[0].dev.res.local_link_mbps = pairs[0].dev.res.remote_link_mbps = 800000;
+	judged_sizes[0].bad = 1;
+	pairs[3].dev.err = -EIO;
+	r.opts.min_size = r.opts.max_size = 65536;
+	r.opts.iters = 0;
+	r.opts.duration_ms = 2500;
+	r.opts.op = BW_OP_READ;
+	r.opts.bidir = true;
+	pairs[0].dev.kind = BW_BUF_PEERMEM;
+	bw_report_judge(&r);
+	assert_int_equal(pairs[0].verdict, BW_VERDICT_CORRUPT);
+	assert_int_equal(pairs[3].verdict, BW_VERDICT_FAILED);
+	assert_string_equal(pairs[0].perftest,
+			    "ib_read_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 -s 65536 -b -D 3 -t 128 --report_gbits SERVER");
+	judged_sizes[0].bad = 0;
+	bw_report_judge(&r);
+	assert_int_equal(pairs[0].verdict, BW_VERDICT_BELOW);
+	assert_string_equal(bw_verdict_name(BW_VERDICT_BELOW), "below");
+
+	assert_int_equal(bw_size_parse("8M", &v), 0);
+	assert_int_equal(v, 8 << 20);
+	assert_int_equal(bw_size_parse("64k", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(bw_size_parse("1G", &v), 0);
+	assert_int_equal(bw_size_parse("2G", &v), -EINVAL);
+	assert_int_equal(bw_size_parse("0", &v), -EINVAL);
+	assert_int_equal(bw_size_parse("M", &v), -EINVAL);
+	assert_int_equal(bw_size_parse("12x", &v), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +657,7 @@ int main(void)
 		cmocka_unit_test_setup(test_server_disconnects_at_every_step, setup),
 		cmocka_unit_test_setup(test_pattern_and_check, setup),
 		cmocka_unit_test(test_port_rate),
+		cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

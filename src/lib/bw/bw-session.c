@@ -319,19 +319,17 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 			goto fail;
 		res->n_sizes++;
 	}
+	/* The test is over; the connection may carry another. */
+	m = (struct bw_msg){ .type = BW_MSG_BYE };
+	r = bw_oob_send(conn, &m, 0);
+	if (r < 0)
+		snprintf(err, errlen, "%s", bw_oob_strerror(r));
 	goto out;
 fail:
 	bw_oob_send_error(conn, err);
 out:
 	end_release(&e);
 	return r < 0 ? r : 0;
-}
-
-void bw_client_bye(struct bw_conn *conn)
-{
-	struct bw_msg m = { .type = BW_MSG_BYE };
-
-	(void)bw_oob_send(conn, &m, 1000);
 }
 
 void bw_test_result_release(struct bw_test_result *r)

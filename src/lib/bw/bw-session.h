@@ -79,14 +79,12 @@ uint32_t bw_slots(uint64_t region, uint64_t size);
 
 /*
  * Run one test over @conn (connected to a server) with this side's
- * resources @side. Results per size into @res (release with
+ * resources @side, ending with BYE; close the connection after the last. Results per size into @res (release with
  * bw_test_result_release). -errno with one line in @err.
  */
 int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 		   const struct bw_client_opts *o, const struct bw_side *side,
 		   struct bw_test_result *res, char *err, size_t errlen);
-/* Tell the server the session is over (after the last test). */
-void bw_client_bye(struct bw_conn *conn);
 void bw_test_result_release(struct bw_test_result *r);
 
 /* The server picks its side for a client's HELLO. */
