@@ -116,6 +116,16 @@ static void test_field_ranges(void **state)
 		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), -EINVAL);
 		assert_int_equal(m.type, 0); /* nothing half-parsed is left */
 	}
+	/* HELLO's reserved byte must be zero: one encoding per message. */
+	{
+		struct bw_msg h = { .type = BW_MSG_HELLO,
+				    .u.hello = { .max_size = 1, .tx_depth = 1 } };
+		int n = bw_oob_encode(&h, buf, sizeof(buf));
+
+		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), 0);
+		buf[BW_OOB_HDR_LEN + 3] = 1;
+		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), -EINVAL);
+	}
 	/* Text with a control character is refused. */
 	{
 		struct bw_msg e = { .type = BW_MSG_ERROR, .u.text = "ab" };

@@ -216,16 +216,17 @@ static int parse_payload(struct rbuf *r, size_t plen, struct bw_msg *m)
 	switch (m->type) {
 	case BW_MSG_HELLO: {
 		struct bw_msg_hello *h = &m->u.hello;
+		uint8_t reserved;
 
 		h->op = get8(r);
 		h->bidir = get8(r);
 		h->gpu_side = get8(r);
-		(void)get8(r);
+		reserved = get8(r);
 		h->gpu_index = (int32_t)get32(r);
 		h->max_size = get64(r);
 		h->tx_depth = get32(r);
 		h->seed = get64(r);
-		if (h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 ||
+		if (reserved || h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 ||
 		    h->gpu_index < -1 || !size_ok(h->max_size) || !h->tx_depth ||
 		    h->tx_depth > BW_WIRE_MAX_DEPTH)
 			return -EINVAL;
