@@ -134,8 +134,7 @@ static uint64_t landed(const struct bw_msg_hello *h, const struct bw_xfer_result
 	return h->op == BW_OP_READ ? r->sent_total : r->peer_messages;
 }
 
-static int prepare_size(struct bw_end *e, const struct bw_msg_hello *h,
-			const struct bw_msg_start *s, uint64_t my_seed,
+static int prepare_size(struct bw_end *e, const struct bw_msg_start *s, uint64_t my_seed,
 			const struct bw_msg_endpoint *peer, bool reconnect,
 			char *err, size_t errlen)
 {
@@ -158,7 +157,6 @@ static int prepare_size(struct bw_end *e, const struct bw_msg_hello *h,
 		r = bw_buffer_poison_rx(&e->buf, s->size * s->slots);
 	if (r < 0)
 		snprintf(err, errlen, "preparing the buffer: %s", strerror(-r));
-	(void)h;
 	return r;
 }
 
@@ -181,6 +179,46 @@ static int check_rx(struct bw_end *e, const struct bw_msg_hello *h,
 	return r;
 }
 
+/* Buffer, queue pair and receives ready for one size; @x describes the run. */
+static int size_ready(struct bw_end *e, struct bw_conn *conn, const struct bw_msg_hello *h,
+		      const struct bw_msg_endpoint *peer, const struct bw_msg_start *s,
+		      bool first, bool client, int timeout_ms, struct bw_xfer *x,
+		      struct bw_xfer_result *xr, char *err, size_t errlen)
+{
+	int r = prepare_size(e, s, client ? h->seed : h->seed ^ SERVER_SEED_XOR, peer,
+			     !first, err, errlen);
+
+	if (r < 0)
+		return r;
+	xfer_fill(x, e, peer, h, s, conn, client, timeout_ms);
+	return bw_xfer_prepare(&e->qp, x, xr, err, errlen);
+}
+
+/* Run one size, then check what arrived here against the peer's pattern. */
+static int size_run(struct bw_end *e, const struct bw_msg_hello *h,
+		    const struct bw_msg_start *s, const struct bw_xfer *x,
+		    struct bw_xfer_result *xr, bool client, struct bw_check *c,
+		    char *err, size_t errlen)
+{
+	int r = bw_xfer_run(&e->qp, x, xr, err, errlen);
+
+	if (r < 0)
+		return r;
+	return check_rx(e, h, s, xr, client ? h->seed ^ SERVER_SEED_XOR : h->seed,
+			client, c, err, errlen);
+}
+
+/* An out-of-band failure in @err, with the peer's own words when it sent ERROR or BUSY. */
+static int oob_fail(int r, const struct bw_msg *m, const char *what, char *err,
+		    size_t errlen)
+{
+	bool said = r == -EREMOTEIO || r == -EBUSY;
+
+	snprintf(err, errlen, "%s%s%s%s", what, bw_oob_strerror(r), said ? ": " : "",
+		 said ? m->u.text : "");
+	return r;
+}
+
 /* ---------------------------------------------------------------- client */
 
 static int size_count(uint64_t lo, uint64_t hi)
@@ -198,52 +236,35 @@ static int client_size(struct bw_end *e, struct bw_conn *conn,
 		       struct bw_size_result *sr, char *err, size_t errlen)
 {
 	struct bw_msg m = { .type = BW_MSG_START };
-	struct bw_msg_start st;
+	struct bw_msg_start st = {
+		.size = size, .iters = o->iters, .duration_ms = o->iters ? 0 : o->duration_ms,
+		.slots = bw_slots(e->buf.region, size),
+	};
 	struct bw_xfer_result xr;
 	struct bw_xfer x;
 	struct bw_check c;
 	int r;
 
-	m.u.start.size = size;
-	m.u.start.iters = o->iters;
-	m.u.start.duration_ms = o->iters ? 0 : o->duration_ms;
-	m.u.start.slots = bw_slots(e->buf.region, size);
-	st = m.u.start; /* m is reused for the replies */
-	r = prepare_size(e, h, &st, o->seed, peer, !first, err, errlen);
+	r = size_ready(e, conn, h, peer, &st, first, true, o->timeout_ms, &x, &xr, err, errlen);
 	if (r < 0)
 		return r;
-	xfer_fill(&x, e, peer, h, &st, conn, true, o->timeout_ms);
 	x.progress = o->progress;
 	x.progress_arg = o->progress_arg;
 	x.cq_mod = o->cq_mod && o->cq_mod <= o->tx_depth ? o->cq_mod : x.cq_mod;
 	if (!h->bidir && size <= BW_LAT_MAX_SIZE)
 		x.lat_samples = o->lat_samples ? o->lat_samples : BW_LAT_SAMPLES;
-	r = bw_xfer_prepare(&e->qp, &x, &xr, err, errlen);
-	if (r < 0)
-		return r;
+	m.u.start = st;
 	r = bw_oob_send(conn, &m, 0);
 	if (r >= 0)
 		r = bw_oob_expect(conn, BW_MSG_READY, &m, 0);
-	if (r < 0) {
-		snprintf(err, errlen, "starting size %llu: %s%s%s", (unsigned long long)size,
-			 bw_oob_strerror(r), r == -EREMOTEIO ? ": " : "",
-			 r == -EREMOTEIO ? m.u.text : "");
-		return r;
-	}
-	r = bw_xfer_run(&e->qp, &x, &xr, err, errlen);
 	if (r < 0)
-		return r;
-	r = check_rx(e, h, &st, &xr, o->seed ^ SERVER_SEED_XOR, true, &c,
-		     err, errlen);
+		return oob_fail(r, &m, "starting a size: ", err, errlen);
+	r = size_run(e, h, &st, &x, &xr, true, &c, err, errlen);
 	if (r < 0)
 		return r;
 	r = bw_oob_expect(conn, BW_MSG_RESULT, &m, 0);
-	if (r < 0) {
-		snprintf(err, errlen, "waiting for the server's check: %s%s%s",
-			 bw_oob_strerror(r), r == -EREMOTEIO ? ": " : "",
-			 r == -EREMOTEIO ? m.u.text : "");
-		return r;
-	}
+	if (r < 0)
+		return oob_fail(r, &m, "waiting for the server's check: ", err, errlen);
 	sr->size = size;
 	sr->messages = xr.messages;
 	sr->avg_gbps = xr.avg_gbps;
@@ -292,9 +313,10 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 	if (r >= 0)
 		r = bw_oob_expect(conn, BW_MSG_ENDPOINT, &m, 0);
 	if (r < 0) {
-		snprintf(err, errlen, "%s%s%s", r == -EBUSY || r == -EREMOTEIO ?
-				  "the server refused: " : bw_oob_strerror(r),
-			 r == -EBUSY || r == -EREMOTEIO ? m.u.text : "", "");
+		if (r == -EBUSY || r == -EREMOTEIO)
+			snprintf(err, errlen, "the server refused: %s", m.u.text);
+		else
+			oob_fail(r, &m, "", err, errlen);
 		goto out;
 	}
 	peer = m.u.ep;
@@ -352,30 +374,19 @@ static int server_size(struct bw_end *e, struct bw_conn *conn,
 	struct bw_check c;
 	int r;
 
-	r = prepare_size(e, h, s, h->seed ^ SERVER_SEED_XOR, peer, !first, err, errlen);
-	if (r < 0)
-		return r;
-	xfer_fill(&x, e, peer, h, s, conn, false, conn->timeout_ms);
-	r = bw_xfer_prepare(&e->qp, &x, &xr, err, errlen);
+	r = size_ready(e, conn, h, peer, s, first, false, conn->timeout_ms, &x, &xr, err, errlen);
 	if (r < 0)
 		return r;
 	r = bw_oob_send(conn, &m, 0);
-	if (r < 0) {
-		snprintf(err, errlen, "%s", bw_oob_strerror(r));
-		return r;
-	}
-	r = bw_xfer_run(&e->qp, &x, &xr, err, errlen);
 	if (r < 0)
-		return r;
-	r = check_rx(e, h, s, &xr, h->seed, false, &c, err, errlen);
+		return oob_fail(r, &m, "", err, errlen);
+	r = size_run(e, h, s, &x, &xr, false, &c, err, errlen);
 	if (r < 0)
 		return r;
 	m = (struct bw_msg){ .type = BW_MSG_RESULT,
 			     .u.result = { c.checked, c.bad, c.first_bad } };
 	r = bw_oob_send(conn, &m, 0);
-	if (r < 0)
-		snprintf(err, errlen, "%s", bw_oob_strerror(r));
-	return r;
+	return r < 0 ? oob_fail(r, &m, "", err, errlen) : 0;
 }
 
 static int server_test(const struct bw_env *env, struct bw_conn *conn,
@@ -404,8 +415,7 @@ static int server_test(const struct bw_env *env, struct bw_conn *conn,
 	if (r >= 0)
 		r = bw_oob_expect(conn, BW_MSG_ENDPOINT, &m, 0);
 	if (r < 0) {
-		snprintf(err, errlen, "exchanging endpoints: %s%s%s", bw_oob_strerror(r),
-			 r == -EREMOTEIO ? ": " : "", r == -EREMOTEIO ? m.u.text : "");
+		oob_fail(r, &m, "exchanging endpoints: ", err, errlen);
 		goto out;
 	}
 	peer = m.u.ep;
