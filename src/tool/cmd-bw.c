@@ -294,14 +294,14 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 	if (c->o.tx_depth < c->o.cq_mod)
 		c->o.cq_mod = c->o.tx_depth;
 	c->o.timeout_ms = c->timeout_ms;
-	if (c->server)
-		return cli_no_operands("bw", argc, argv);
-	if (optind >= argc)
-		return usage("bw client needs the server: %s", "HOST[:PORT]");
-	if (parse_target(c, argv[optind]) < 0)
-		return usage("'%s' is not HOST, HOST:PORT or [IPV6]:PORT", argv[optind]);
-	optind++;
-	return cli_no_operands("bw", argc, argv);
+	if (!c->server) {
+		if (optind >= argc)
+			return usage("bw client needs the server: %s", "HOST[:PORT]");
+		if (parse_target(c, argv[optind]) < 0)
+			return usage("'%s' is not HOST, HOST:PORT or [IPV6]:PORT", argv[optind]);
+		optind++;
+	}
+	return cli_no_operands("bw", argc, argv) ? EXIT_USAGE : BW_CLI_GO;
 }
 
 /* ------------------------------------------------------------ pairing */
@@ -467,14 +467,14 @@ static int server_resolve(void *arg, const struct bw_msg_hello *h,
 	struct server_ctx *s = arg;
 	int gi = h->gpu_index;
 
-	/* The server's own --gpu wins over the client's index. */
-	if (s->cli->gpu >= 0 || s->cli->gpu_bdf)
-		gi = s->node->f.probe.n_pairs ? -2 : gi;
-	if (gi == -2) {
-		for (size_t i = 0; i < s->node->f.n_gpus; i++)
+	/* The server's own --gpu wins: its pairing kept only that GPU. */
+	if (s->cli->gpu >= 0 || s->cli->gpu_bdf) {
+		gi = -1;
+		for (size_t i = 0; i < s->node->f.n_gpus && gi < 0; i++)
 			if (pair_of(s->node, i))
 				gi = (int)i;
 	}
+	/* A host run for a GPU this node lacks: its first NIC. */
 	if (!h->gpu_side && (gi < 0 || (size_t)gi >= s->node->f.n_gpus))
 		gi = -1;
 	return side_for(s->node, s->cli, gi, h->gpu_side, side, err, errlen);
@@ -729,7 +729,7 @@ int cmd_bw(int argc, char **argv)
 	struct bw_cli c;
 	int rc = bw_cli_parse(&c, argc, argv);
 
-	if (rc)
+	if (rc != BW_CLI_GO)
 		return rc;
 	rc = bw_cli_prepare(&c);
 	if (!rc)

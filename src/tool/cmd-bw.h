@@ -42,7 +42,8 @@ struct bw_cli {
 	bool json;
 };
 
-/* 0 to go on, else the exit code (help printed, usage error). */
+#define BW_CLI_GO (-1)
+/* BW_CLI_GO to go on, else the exit code (help printed: 0, usage error: 2). */
 int bw_cli_parse(struct bw_cli *c, int argc, char **argv);
 /* 0, or an exit code after a message (the server cannot listen). */
 int bw_cli_prepare(struct bw_cli *c);

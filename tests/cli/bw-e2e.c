@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 		sargv[sargc++] = argv[i];
 	sargv[sargc] = NULL;
 	rc = bw_cli_parse(&s.cli, sargc, sargv);
-	if (!rc)
+	if (rc == BW_CLI_GO)
 		rc = bw_cli_prepare(&s.cli);
 	if (rc)
 		return rc;
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 		cargv[cargc++] = argv[i];
 	cargv[cargc] = NULL;
 	rc = bw_cli_parse(&c, cargc, cargv);
-	if (!rc)
+	if (rc == BW_CLI_GO)
 		rc = bw_cli_run(&c);
 	bw_cli_release(&c);
 	if (rc == EXIT_USAGE || rc == EXIT_INPUT) {

@@ -93,7 +93,8 @@ check "server's own choice" 'python3 -c "import json,sys; p=json.load(open(sys.a
 
 # Usage errors and a server nobody runs.
 "$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
-"$gdrcheck" bw --help | grep -q "^Usage: gdrcheck bw server"; check "help" '[ $? -eq 0 ]'
+"$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
+"$gdrcheck" bw client --help >"$tmp/help.txt"; check "client --help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
 for bad in "client" "client h --op atomic" "client h --sizes 3:8" "client h --sizes 8:2" \
 	"client h --tx-depth 0" "client h:0" "client h:70000" "server --port 99999" \
 	"server extra" "client h --buffer gpu" "client [::1"; do
