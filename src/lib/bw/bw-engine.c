@@ -111,8 +111,10 @@ int bw_dev_open(struct bw_dev *d, const struct ibv_table *ibv,
 	d->lid = pa.lid;
 	d->mtu = (uint8_t)pa.active_mtu;
 	d->link_mbps = bw_port_rate_mbps(pa.active_speed, pa.active_width);
-	d->rd_atomic = (uint8_t)(da.max_qp_rd_atom > 0 && da.max_qp_rd_atom < 16 ?
-					 da.max_qp_rd_atom : 16);
+	/* READs in flight: what both the responder and the initiator allow, at most 16. */
+	e = da.max_qp_rd_atom < da.max_qp_init_rd_atom ? da.max_qp_rd_atom :
+							  da.max_qp_init_rd_atom;
+	d->rd_atomic = (uint8_t)(e > 0 && e < 16 ? e : e <= 0 ? 1 : 16);
 	if (d->ethernet && gid_index < 0) {
 		snprintf(err, errlen, "%s port %u is RoCE: a GID index is needed", name, port);
 		bw_dev_close(d);
