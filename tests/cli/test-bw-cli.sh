@@ -91,6 +91,11 @@ run "$tmp/mirror.json" "$e2e" --root "$root" --gid-index 3 --gpu 3 --buffer cuda
 	--root "$root" --gid-index 3 --gpu 0 --sizes 4K --iters 20 --json
 check "server's own choice" 'python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[\"pairs\"][0]; assert p[\"gpu_buffer\"][\"remote_buffer\"] == \"cuda-peermem\" and p[\"gpu_buffer\"][\"buffer\"] == \"cuda-dmabuf\", p" "$tmp/mirror.json"'
 
+# Without --gid-index, the GID NCCL would use (seed 2: RoCE v2 IPv4 GID 3 on irdma0).
+seed2="$fixtures/seed2-b300-e810/root"
+run "$tmp/nccl-gid.txt" "$e2e" --root "$seed2" -- --root "$seed2" --gpu 0 --sizes 4K --iters 20
+check "NCCL's GID" 'grep -q "^GPU 0 (0000:18:00.0, CUDA 0) <-> irdma0 port 1, GID index 3," "$tmp/nccl-gid.txt" && grep -q "ib_write_bw -d irdma0 -i 1 -x 3 " "$tmp/nccl-gid.txt"'
+
 # Usage errors and a server nobody runs.
 "$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
 "$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
