@@ -228,7 +228,7 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 			break;
 		case OPT_SIZES:
 			if (parse_sizes(c, optarg) < 0)
-				return usage("--sizes needs A:B (powers of two, e.g. 2:8M) or one size up to 1G, not '%s'", optarg);
+				return usage("--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", optarg);
 			break;
 		case OPT_ITERS:
 			if (parse_uint(optarg, 1000000000, &v) < 0 || !v)

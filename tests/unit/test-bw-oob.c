@@ -94,7 +94,7 @@ static void test_field_ranges(void **state)
 	struct bw_msg bad[] = {
 		{ .type = BW_MSG_HELLO, .u.hello = { .op = BW_OP_COUNT, .max_size = 1, .tx_depth = 1 } },
 		{ .type = BW_MSG_HELLO, .u.hello = { .max_size = 0, .tx_depth = 1 } },
-		{ .type = BW_MSG_HELLO, .u.hello = { .max_size = 2ull << 30, .tx_depth = 1 } },
+		{ .type = BW_MSG_HELLO, .u.hello = { .max_size = BW_MAX_MSG_SIZE + 1, .tx_depth = 1 } },
 		{ .type = BW_MSG_HELLO, .u.hello = { .max_size = 1, .tx_depth = 0 } },
 		{ .type = BW_MSG_HELLO, .u.hello = { .max_size = 1, .tx_depth = 1, .gpu_index = -2 } },
 		{ .type = BW_MSG_ENDPOINT, .u.ep = { .qpn = 1 << 24, .mtu = 1, .size = 1 } },

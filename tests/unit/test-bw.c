@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -410,6 +411,29 @@ static void scripted_client(uint16_t port, int steps)
 	close(c.fd);
 }
 
+static void test_client_sends_garbage_mid_session(void **state)
+{
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+	struct bw_msg m;
+	struct server s;
+	const char *why;
+
+	server_start(&s, BW_BUF_HOST);
+	c.fd = bw_oob_connect("127.0.0.1", s.port, 3000, &why);
+	hello_msg(&m);
+	assert_int_equal(bw_oob_send(&c, &m, 0), 0);
+	assert_int_equal(bw_oob_expect(&c, BW_MSG_ENDPOINT, &m, 0), 0);
+	assert_int_equal(send(c.fd, "\xff\xff\xff\xff GARBAGE GARBAGE", 24, MSG_NOSIGNAL), 24);
+	/* The server says why, and goes. */
+	assert_int_equal(bw_oob_expect(&c, BW_MSG_START, &m, 0), -EREMOTEIO);
+	assert_non_null(strstr(m.u.text, "bad magic"));
+	close(c.fd);
+	server_join(&s);
+	assert_true(s.rc < 0);
+	assert_non_null(strstr(s.err, "bad magic"));
+	assert_nothing_left();
+}
+
 static void test_client_disconnects_at_every_step(void **state)
 {
 	for (int steps = 0; steps <= 4; steps++) {
@@ -623,8 +647,9 @@ static void test_verdicts(void **state)
 	assert_int_equal(v, 8 << 20);
 	assert_int_equal(bw_size_parse("64k", &v), 0);
 	assert_int_equal(v, 65536);
-	assert_int_equal(bw_size_parse("1G", &v), 0);
-	assert_int_equal(bw_size_parse("2G", &v), -EINVAL);
+	assert_int_equal(bw_size_parse("64M", &v), 0);
+	assert_int_equal(bw_size_parse("65537K", &v), -EINVAL);
+	assert_int_equal(bw_size_parse("1G", &v), -EINVAL);
 	assert_int_equal(bw_size_parse("0", &v), -EINVAL);
 	assert_int_equal(bw_size_parse("M", &v), -EINVAL);
 	assert_int_equal(bw_size_parse("12x", &v), -EINVAL);
@@ -654,6 +679,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_peer_memory_client, setup),
 		cmocka_unit_test_setup(test_no_device, setup),
 		cmocka_unit_test_setup(test_client_disconnects_at_every_step, setup),
+		cmocka_unit_test_setup(test_client_sends_garbage_mid_session, setup),
 		cmocka_unit_test_setup(test_server_disconnects_at_every_step, setup),
 		cmocka_unit_test_setup(test_pattern_and_check, setup),
 		cmocka_unit_test(test_port_rate),

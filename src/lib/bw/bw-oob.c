@@ -18,7 +18,6 @@
 #include "../util/cleanup.h"
 
 /* Bounds a peer's numbers must respect (the engine's own limits). */
-#define BW_WIRE_MAX_SIZE (1ull << 30)
 #define BW_WIRE_MAX_DEPTH 8192u
 #define BW_WIRE_MAX_SLOTS 65536u
 
@@ -208,7 +207,7 @@ int bw_oob_parse_header(const uint8_t *h, size_t len, size_t *payload)
 
 static bool size_ok(uint64_t v)
 {
-	return v >= 1 && v <= BW_WIRE_MAX_SIZE;
+	return v >= 1 && v <= BW_MAX_MSG_SIZE;
 }
 
 static int parse_payload(struct rbuf *r, size_t plen, struct bw_msg *m)

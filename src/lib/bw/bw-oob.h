@@ -23,6 +23,11 @@
 #define BW_OOB_MAX_PAYLOAD 256
 #define BW_OOB_TEXT_MAX 200
 #define BW_OOB_DEFAULT_PORT 18515 /* perftest's default port */
+/*
+ * The largest message size. It also bounds what a peer can make a server
+ * allocate: two regions of at most this (or 32 MiB) each.
+ */
+#define BW_MAX_MSG_SIZE (64ull << 20)
 
 enum bw_msg_type {
 	BW_MSG_HELLO = 1,  /* client: test parameters */

@@ -133,7 +133,7 @@ int bw_size_parse(const char *s, uint64_t *ret)
 	}
 	if (mul > 1)
 		num[n - 1] = '\0';
-	if (safe_atou64(num, &v) < 0 || !v || v > (1ull << 30) / mul)
+	if (safe_atou64(num, &v) < 0 || !v || v > BW_MAX_MSG_SIZE / mul)
 		return -EINVAL;
 	*ret = v * mul;
 	return 0;

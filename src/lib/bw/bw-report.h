@@ -62,5 +62,5 @@ void bw_report_judge(struct bw_report *r);
 void bw_report_release(struct bw_report *r);
 const char *bw_verdict_name(enum bw_verdict v);
 
-/* "8M" -> 8388608, "64K", "2"; powers of two or not. -EINVAL when not a size. */
+/* "8M" -> 8388608, "64K", "2", up to BW_MAX_MSG_SIZE. -EINVAL when not a size. */
 int bw_size_parse(const char *s, uint64_t *ret);

@@ -416,7 +416,10 @@ static int server_test(const struct bw_env *env, struct bw_conn *conn,
 		r = bw_oob_expect(conn, BW_MSG_ENDPOINT, &m, 0);
 	if (r < 0) {
 		oob_fail(r, &m, "exchanging endpoints: ", err, errlen);
-		goto out;
+		/* A client that talks nonsense hears why; one that left or failed does not. */
+		if (r == -ECONNRESET || r == -EREMOTEIO)
+			goto out;
+		goto fail;
 	}
 	peer = m.u.ep;
 	r = check_peer_buffer(&peer, region, err, errlen);
@@ -428,7 +431,9 @@ static int server_test(const struct bw_env *env, struct bw_conn *conn,
 		r = bw_oob_recv(conn, &m, 0);
 		if (r < 0) {
 			snprintf(err, errlen, "waiting for the client: %s", bw_oob_strerror(r));
-			goto out;
+			if (r == -ECONNRESET)
+				goto out;
+			goto fail;
 		}
 		if (m.type == BW_MSG_BYE)
 			break;
