@@ -29,6 +29,7 @@ done
 check "sweep: integrity" '[ "$(grep -c "samples ok" "$tmp/sweep.txt")" -eq 56 ]'
 check "sweep: no corruption" '! grep -q WRONG "$tmp/sweep.txt"'
 check "sweep: perftest line" 'grep -q "perftest: ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
+check "sweep: no progress off a terminal" '! grep -q "Gb/s" "$tmp/sweep.txt.err"'
 check "sweep: server served 8 tests" 'grep -q "client done, 8 tests" "$tmp/sweep.txt.err" && grep -q "server exit 0" "$tmp/sweep.txt.err"'
 
 # JSON for every operation, one- and two-way: structure and intact bytes.
@@ -80,6 +81,11 @@ run "$tmp/corrupt.txt" BW_E2E_CORRUPT_AT=3 "$e2e" --root "$root" --gid-index 3 -
 rc=$?
 check "corrupt: exit 1 ($rc)" '[ $rc -eq 1 ]'
 check "corrupt: verdict" 'grep -q "verdict: CORRUPT" "$tmp/corrupt.txt" && grep -q "1 of 20 samples WRONG" "$tmp/corrupt.txt"'
+
+# The verdict is against the port's active rate: SDR 4X is 8 Gb/s.
+run "$tmp/sdr.txt" BW_E2E_SPEED=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --gpu 0 --sizes 64K --iters 50
+check "SDR line rate" 'grep -q "active rate 8 Gb/s" "$tmp/sdr.txt" && grep -Eq "verdict: cuda-dmabuf [0-9.]+ Gb/s at 64K = [0-9.]+ % of 8 Gb/s" "$tmp/sdr.txt"'
 
 # Host memory only, by duration.
 run "$tmp/host.json" "$e2e" --root "$root" --gid-index 3 -- --root "$root" --gid-index 3 \
