@@ -116,7 +116,7 @@ int bw_dev_open(struct bw_dev *d, const struct ibv_table *ibv,
 							  da.max_qp_init_rd_atom;
 	d->rd_atomic = (uint8_t)(e > 0 && e < 16 ? e : e <= 0 ? 1 : 16);
 	if (d->ethernet && gid_index < 0) {
-		snprintf(err, errlen, "%s port %u is RoCE: a GID index is needed", name, port);
+		snprintf(err, errlen, "%s port %u is RoCE and the GID NCCL would use is not known here: pass --gid-index", name, port);
 		bw_dev_close(d);
 		return -EINVAL;
 	}
