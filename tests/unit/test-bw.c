@@ -363,8 +363,13 @@ static void test_no_device(void **state)
 	assert_int_equal(bw_client_test(&env, &c, &o, &side, &res, err, sizeof(err)), -ENODEV);
 	assert_string_equal(err, "no RDMA device named mlx5_7");
 	bw_test_result_release(&res);
-	fake_rdma.fail_create_qp = true;
 	side.nic[5] = '0';
+	side.gid_index = -1; /* a RoCE port needs a GID */
+	assert_int_equal(bw_client_test(&env, &c, &o, &side, &res, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "pass --gid-index"));
+	bw_test_result_release(&res);
+	side.gid_index = 3;
+	fake_rdma.fail_create_qp = true;
 	assert_int_equal(bw_client_test(&env, &c, &o, &side, &res, err, sizeof(err)), -ENOMEM);
 	assert_non_null(strstr(err, "ibv_create_qp"));
 	bw_test_result_release(&res);
