@@ -418,6 +418,7 @@ static void scripted_client(uint16_t port, int steps)
 
 static void test_client_sends_garbage_mid_session(void **state)
 {
+	static const char garbage[] = "\xff\xff\xff\xff GARBAGE GARBAGE";
 	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
 	struct bw_msg m;
 	struct server s;
@@ -428,7 +429,8 @@ static void test_client_sends_garbage_mid_session(void **state)
 	hello_msg(&m);
 	assert_int_equal(bw_oob_send(&c, &m, 0), 0);
 	assert_int_equal(bw_oob_expect(&c, BW_MSG_ENDPOINT, &m, 0), 0);
-	assert_int_equal(send(c.fd, "\xff\xff\xff\xff GARBAGE GARBAGE", 24, MSG_NOSIGNAL), 24);
+	assert_int_equal(send(c.fd, garbage, sizeof(garbage) - 1, MSG_NOSIGNAL),
+			 (ssize_t)sizeof(garbage) - 1);
 	/* The server says why, and goes. */
 	assert_int_equal(bw_oob_expect(&c, BW_MSG_START, &m, 0), -EREMOTEIO);
 	assert_non_null(strstr(m.u.text, "bad magic"));
