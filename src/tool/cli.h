@@ -73,6 +73,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_bw(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
