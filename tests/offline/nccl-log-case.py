@@ -71,24 +71,16 @@ def main():
             got = sorted(x["code"] for x in doc[k.split("_")[0] + "s"])
             if got != sorted(v):
                 errs.append(f"{k}: expected {sorted(v)}, got {got}")
-        elif k == "hosts":
-            by = {h["name"]: h for h in doc["hosts"]}
-            for name, want in v.items():
-                if name.startswith("_"):
-                    continue
-                if name not in by:
-                    errs.append(f"hosts.{name}: missing (have {sorted(by)})")
-                else:
-                    subset(want, by[name], f"hosts.{name}", errs)
-        elif k == "ranks":
-            by = {f"{r['host']}/{r['rank']}": r for r in doc["ranks"]}
-            for key, want in v.items():
-                if key.startswith("_"):
-                    continue
+        elif k in ("hosts", "ranks"):
+            # hosts by name, ranks by "host/rank"
+            by = {(x["name"] if k == "hosts" else f"{x['host']}/{x['rank']}"): x
+                  for x in doc[k]}
+            want = {key: w for key, w in v.items() if not key.startswith("_")}
+            for key, w in want.items():
                 if key not in by:
-                    errs.append(f"ranks.{key}: missing")
+                    errs.append(f"{k}.{key}: missing (have {sorted(by)[:20]})")
                 else:
-                    subset(want, by[key], f"ranks.{key}", errs)
+                    subset(w, by[key], f"{k}.{key}", errs)
         elif k == "node_moved":
             rows = (doc.get("node") or {}).get("comparisons", [])
             by = {f"{r['host']}/{r['rank'] if r['rank'] is not None else '-'}": r["moved"]
