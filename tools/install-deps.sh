@@ -5,7 +5,7 @@ set -eu
 
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
-valgrind iproute2 time"
+valgrind iproute2 time zlib1g-dev"
 # Tests of the node pictures: Graphviz checks the DOT output, headless
 # Chromium renders the HTML page (that test skips without it).
 pkgs="$pkgs graphviz chromium fonts-dejavu-core"

@@ -74,6 +74,7 @@ int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_bw(int argc, char **argv);
+int cmd_nccl_log(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
 	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
 	{ "bw", cmd_bw, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
+	{ "nccl-log", cmd_nccl_log, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
 };
 
 static void main_help(FILE *out)
