@@ -22,6 +22,7 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
+	bool pod; /* also collect what the container was given (collect_pod) */
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -73,6 +74,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_pod(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

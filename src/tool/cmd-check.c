@@ -34,7 +34,8 @@ static void check_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --gate G          show only gate G (1, 2, 3 or pod); earlier gates still\n"
-		"                        decide 'blocked by'\n"
+		"                        decide 'blocked by'; 'pod' runs the checks of\n"
+		"                        'gdrcheck pod' (inside a container)\n"
 		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
 		"                        (default) or 'warn'; 'unknown' never counts\n"
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
@@ -147,6 +148,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (cli_no_operands("check", argc, argv))
 		return EXIT_USAGE;
+	/* The pod gate asks about the container this runs in. */
+	in.pod = mask == GATE_BIT(GATE_POD);
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
