@@ -43,20 +43,20 @@ static void bytes_text(int64_t v, char *buf, size_t size)
 
 /* Items for one device file: present, and live, opened read-write. */
 static int devnode_item(const struct facts *f, struct finding *out,
-			const char *name, const char *fix, bool required)
+			const char *name, bool required)
 {
 	const struct pod_devnode *d = pod_devnode_find(&f->pod, name);
 	char subj[96], why[96];
 
 	snprintf(subj, sizeof(subj), "/dev/%s", name);
 	if (!d)
-		return finding_item(out, subj, required ? ST_FAIL : ST_WARN, fix,
+		return finding_item(out, subj, required ? ST_FAIL : ST_WARN, NULL,
 				    "missing");
 	if (d->rw.state == FACT_UNSET)
 		return finding_item(out, subj, ST_PASS, NULL, "present");
 	if (fact_ok(&d->rw))
 		return finding_item(out, subj, ST_PASS, NULL, "present, opened read-write");
-	return finding_item(out, subj, ST_FAIL, fix,
+	return finding_item(out, subj, ST_FAIL, NULL,
 			    "present but open(O_RDWR) fails: %s (the device cgroup or the file mode refuses it)",
 			    fact_why(d->rw.state, d->rw.err, why, sizeof(why)));
 }
@@ -81,7 +81,7 @@ static int run_devnodes(const struct check_ctx *ctx, struct finding *out)
 	}
 	TRY(finding_evidence(out, live(f) ? "opened each file O_RDWR and closed it (no command sent)" :
 					    "open not tried: a --root tree holds plain files; presence only"));
-	TRY(devnode_item(f, out, "infiniband/rdma_cm", fix, true));
+	TRY(devnode_item(f, out, "infiniband/rdma_cm", true));
 	for (size_t i = 0; i < v.n_nics; i++) {
 		const struct chardev *c = chardev_find_ibdev(&f->host.uverbs, v.nics[i].name);
 		char node[80];
@@ -92,15 +92,19 @@ static int run_devnodes(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		}
 		snprintf(node, sizeof(node), "infiniband/%s", c->name);
-		TRY(devnode_item(f, out, node, fix, true));
+		TRY(devnode_item(f, out, node, true));
 		c = chardev_find_ibdev(&f->host.umad, v.nics[i].name);
 		if (c) {
 			snprintf(node, sizeof(node), "infiniband/%s", c->name);
-			TRY(devnode_item(f, out, node, fix, false));
+			TRY(devnode_item(f, out, node, false));
 		}
 	}
-	if (!v.n_nics)
+	if (!v.n_nics) {
 		TRY(finding_evidence(out, "no RDMA device of the pod to match uverbs nodes to (see pod.mode)"));
+		if (f->pod.sys_net.state != FACT_OK && out->status == ST_PASS)
+			return finding_set(out, ST_UNKNOWN,
+					   "rdma_cm is there, but without /sys the pod's RDMA devices and their uverbs nodes are unknown");
+	}
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "rdma_cm and the uverbs%s node of every RDMA device the pod has%s",
 				   f->host.umad.n ? "/umad" : "", live(f) ? ", all openable read-write" : "");
@@ -203,7 +207,9 @@ static int run_shm(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_fix(out, FIX_SHM));
 			return finding_set(out, ST_FAIL, "no /dev/shm: NCCL's shared-memory transport cannot start");
 		}
-		return finding_set(out, ST_UNKNOWN, "/dev/shm size not known (no size= in its mount, and no statvfs with --root)");
+		return finding_set(out, ST_UNKNOWN, "/dev/shm size not known (%s)",
+				   p->shm_bytes.state == FACT_UNREADABLE ? "/proc/self/mountinfo not readable" :
+				   "no size= in its mount, and no statvfs with --root");
 	}
 	bytes_text(p->shm_bytes.v, size, sizeof(size));
 	TRY(finding_evidence(out, "/dev/shm: %s %s (%s)",

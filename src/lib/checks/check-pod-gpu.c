@@ -108,10 +108,8 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 			long idx = strtol(s, &end, 10);
 
 			if (end != s && idx >= (long)nodes) {
-				char fix[96];
-
-				snprintf(fix, sizeof(fix), "CUDA_VISIBLE_DEVICES=0..%zu (indices among the pod's GPUs)", nodes - 1);
-				TRY(finding_item(out, "CUDA_VISIBLE_DEVICES", ST_FAIL, fix,
+				TRY(finding_item(out, "CUDA_VISIBLE_DEVICES", ST_FAIL,
+						 "unset CUDA_VISIBLE_DEVICES, or name the pod's own GPUs from 0 (the runtime renumbers them)",
 						 "names device %ld, but the pod has %zu GPU%s", idx, nodes,
 						 nodes == 1 ? "" : "s"));
 				break;
@@ -124,8 +122,6 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "%zu GPU%s with nvidiactl and nvidia-uvm", nodes, nodes == 1 ? "" : "s");
-	if (out->status == ST_FAIL)
-		TRY(finding_fix(out, FIX_GPU));
 	return finding_set(out, out->status, "GPU device files incomplete or unusable");
 }
 
@@ -168,7 +164,9 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, subj, ST_UNKNOWN, NULL, "no path to any of the pod's NICs in the PCI tree"));
 			continue;
 		}
-		st = pr->gdr.enabled == 1 ? ST_PASS : pr->gdr.enabled == 0 ? ST_WARN : ST_UNKNOWN;
+		/* Without a probe NCCL's verdict may hang on GPU support alone: the path decides here. */
+		st = pr->gdr.enabled == 1 ? ST_PASS : pr->gdr.enabled == 0 ? ST_WARN :
+		     path_is_near(pr->nccl_pci) ? ST_PASS : ST_WARN;
 		TRY(finding_item(out, subj, st,
 				 st == ST_WARN ? "ask for the GPU and the NIC under one PCIe switch (one rail per GPU: each GPU with the network of its own NIC; kubelet Topology Manager policy single-numa-node)" : NULL,
 				 "%s: %s, NCCL path %s, GDR %s%s%s", f->nics[n].name,
@@ -179,6 +177,8 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "every GPU of the pod has a NIC of the pod near enough for GPUDirect RDMA");
+	if (out->status == ST_UNKNOWN)
+		return finding_set(out, ST_UNKNOWN, "the path from a GPU of the pod to its NICs is not known");
 	return finding_set(out, out->status, "a GPU of the pod has no NIC of the pod near enough: NCCL stages through host memory");
 }
 

@@ -41,6 +41,7 @@ static int run_rdma_visible(const struct check_ctx *ctx, struct finding *out)
 	pod_view_of(f, &v);
 	TRY(finding_evidence(out, "RDMA netlink: %s; /sys/class/infiniband: %s",
 			     fact_ok(&f->roce.rdma_nl) ? "answered" :
+			     f->roce.rdma_nl.state == FACT_UNSET ? "not asked (--root without --netlink-replay)" :
 			     fact_why(f->roce.rdma_nl.state, f->roce.rdma_nl.err, why, sizeof(why)),
 			     fact_ok(&p->sys_ib) ? "listed" : fact_state_name(p->sys_ib.state)));
 	TRY(finding_evidence(out, "RDMA netns mode: %s", netns_text(v.netns_shared)));
@@ -171,23 +172,27 @@ static int gid_item(const struct facts *f, struct finding *out, const struct pod
 		const struct roce_gid *e = &port->gids[g];
 		uint8_t b[16];
 
-		if (fact_str_is(&e->ndev, n->netdev) && fact_str_is(&e->type, "RoCE v2") &&
+		/* The kernel lets a process use a GID whose netdev is in its netns. */
+		if (fact_str_ok(&e->ndev) && pod_netdev_find(&f->pod, e->ndev.v) &&
+		    fact_str_is(&e->type, "RoCE v2") &&
 		    roce_gid_parse(e->gid, b) == 0 && !(b[0] == 0xfe && b[1] == 0x80))
 			own = e;
 	}
 	if (!own) {
 		snprintf(fix, sizeof(fix), "give %s an IP address (the network's IPAM: whereabouts, nv-ipam); the kernel then adds its RoCE v2 GID", n->netdev);
 		return finding_item(out, subj, ST_FAIL, fix,
-				    "no RoCE v2 GID for an address of %s: the interface has no IP, or the GID table is not visible", n->netdev);
+				    "no RoCE v2 GID for an address in this netns: %s has no IP, or the GID table is not visible", n->netdev);
 	}
 	gid_text(own->gid, addr, sizeof(addr));
 	pick = gid_at_index(port, idx);
+	if (pick && pick->index != own->index && fact_str_ok(&pick->ndev) &&
+	    pod_netdev_find(&f->pod, pick->ndev.v) && fact_str_is(&pick->type, "RoCE v2"))
+		own = pick; /* another address of this netns: as good */
 	if (pick == own)
 		return finding_item(out, subj, ST_PASS, NULL, "RoCE v2 GID %u (%s); NCCL picks index %lld%s",
 				    own->index, addr, (long long)idx,
 				    env->gid_index >= 0 ? " (NCCL_IB_GID_INDEX)" : "");
 	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%u in the pod's env (or NCCL_IB_ADDR_RANGE set to the pod network's subnet)", own->index);
-	(void)f;
 	return finding_item(out, subj, ST_FAIL, fix,
 			    "the pod's RoCE v2 GID is %u (%s) but NCCL picks index %lld%s, %s: the kernel refuses a GID whose netdev is in another netns",
 			    own->index, addr, (long long)idx,

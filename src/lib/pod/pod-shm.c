@@ -102,9 +102,17 @@ int pod_collect_shm(const struct gc_root *root, struct pod_facts *p)
 			fact_int_fail(&p->shm_bytes, -errno);
 		return 0;
 	}
-	if (r >= 0)
+	if (r >= 0) {
 		fact_int_set(&p->shm_bytes, bytes);
-	else
+	} else if (!mi) {
+		/* No mount table: /dev/shm may well be there; say why it is unknown. */
+		p->shm_bytes.state = FACT_UNREADABLE;
+		p->shm_bytes.err = -r;
+	} else if (r == -ENOENT && root_is_dir(root, "/dev/shm") == 1) {
+		/* A plain directory of /dev, not a mount of its own: no size to read. */
+		fact_int_fail(&p->shm_bytes, -EOPNOTSUPP);
+	} else {
 		fact_int_fail(&p->shm_bytes, r == -ENODATA ? -EOPNOTSUPP : r);
+	}
 	return 0;
 }
