@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../lib/checks/checks.h"
-#include "../lib/render/render.h"
-#include "../lib/topo/topo.h"
 #include "cli.h"
 
-enum {
-	OPT_FAIL_ON = OPT_FIRST_COMMAND_OPT,
-};
+/*
+ * gdrcheck pod: the readiness report with the pod gate alone, from inside a
+ * container. It is 'check --gate pod' (which collects the pod facts), with
+ * its own help.
+ */
 
 static void pod_help(FILE *out)
 {
@@ -43,98 +39,36 @@ static void pod_help(FILE *out)
 		"      --netlink-replay DIR  with --root: RDMA/link netlink answers recorded in DIR\n"
 		"\n"
 		"Exit status: 0 no pod finding at or above --fail-on, 1 findings, 2 usage error,\n"
-		"3 input unreadable or invalid.\n");
+		"3 input unreadable or invalid (a --facts file without pod facts).\n");
 }
 
 int cmd_pod(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_OPTIONS,
-		{ 0 },
-	};
-	struct cli_input in = { .pod = true };
-	struct check_opts copts;
-	struct check_ctx ctx;
-	struct topo_report topo;
-	struct report rep;
-	struct facts f;
-	enum check_status fail_on = ST_FAIL;
-	bool json = false;
-	int c, rc, r;
+	char **args;
+	int rc;
 
-	check_opts_init(&copts);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
-		if (cli_input_option(&in, c, optarg))
-			continue;
-		switch (c) {
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "fail") == 0)
-				fail_on = ST_FAIL;
-			else if (strcmp(optarg, "warn") == 0)
-				fail_on = ST_WARN;
-			else {
-				cli_error("--fail-on takes warn or fail, not '%s'", optarg);
-				fprintf(stderr, "Try 'gdrcheck pod --help'.\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			pod_help(stdout);
 			return EXIT_CLEAN;
-		default:
-			return cli_usage_error("pod", c, optopt, argv);
+		}
+		if (strncmp(argv[i], "--gate", 6) == 0) {
+			cli_error("pod shows the pod gate only; for other gates run 'gdrcheck check --gate G'");
+			return EXIT_USAGE;
 		}
 	}
-	if (cli_no_operands("pod", argc, argv))
-		return EXIT_USAGE;
-
-	facts_init(&f);
-	rc = cli_load_facts(&in, &f);
-	if (rc) {
-		facts_release(&f);
-		return rc;
-	}
-	copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
-	r = topo_analyse(&f, &topo);
-	if (r < 0) {
-		cli_error("topology analysis failed: %s", strerror(-r));
-		topo_report_release(&topo);
-		facts_release(&f);
+	/* "check" "--gate" "pod" ARGS... */
+	args = calloc((size_t)argc + 3, sizeof(*args));
+	if (!args) {
+		cli_error("out of memory");
 		return EXIT_INPUT;
 	}
-	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
-	r = checks_run(&ctx, GATE_BIT(GATE_POD), &rep);
-	if (r >= 0) {
-		if (json) {
-			json_object *doc = render_report_json(&f, &rep);
-
-			r = doc ? render_json_print(stdout, doc) : -ENOMEM;
-			json_object_put(doc);
-		} else {
-			const char *nc = getenv("NO_COLOR");
-
-			r = render_report_text(stdout, &f, &rep,
-					       isatty(STDOUT_FILENO) && !(nc && *nc));
-		}
-		if (r >= 0 && fflush(stdout) != 0)
-			r = -EIO;
-	}
-	if (r < 0) {
-		cli_error("pod report failed: %s", strerror(-r));
-		rc = EXIT_INPUT;
-	} else {
-		rc = report_has(&rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
-	}
-	report_release(&rep);
-	topo_report_release(&topo);
-	facts_release(&f);
+	args[0] = (char *)"check";
+	args[1] = (char *)"--gate";
+	args[2] = (char *)"pod";
+	for (int i = 1; i < argc; i++)
+		args[i + 2] = argv[i];
+	rc = cmd_check(argc + 2, args);
+	free(args);
 	return rc;
 }

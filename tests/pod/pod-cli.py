@@ -85,6 +85,7 @@ with tempfile.TemporaryDirectory() as tmp:
             (["pod", "--root", "root", "extra"], 2, "an operand"),
             (["pod", "--bogus"], 2, "an unknown option"),
             (["pod", "--fail-on", "info"], 2, "a bad --fail-on"),
+            (["pod", "--gate", "1"], 2, "pod with --gate"),
             (["pod", "--help"], 0, "--help")):
         rc, out, err = run(args, node)
         check(rc == want, "%s: exit %d, expected %d (%s)" % (what, rc, want, err.strip()))
@@ -102,4 +103,4 @@ with tempfile.TemporaryDirectory() as tmp:
 
 if failures:
     sys.exit(1)
-print("pod-cli: %d checks of the pod command hold" % (n * 4 + 9))
+print("pod-cli: %d checks of the pod command hold" % (n * 4 + 10))

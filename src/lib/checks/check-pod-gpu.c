@@ -188,31 +188,16 @@ const struct check check_pod_pairs = {
 	run_pairs,
 };
 
-/* NCCL_SOCKET_IFNAME: '^' excludes, '=' exact, else prefixes (ncclFindInterfaces). */
+/*
+ * NCCL_SOCKET_IFNAME has NCCL_IB_HCA's syntax ('^' excludes, '=' exact, else
+ * prefixes; both go through NCCL's parseStringList/matchIfList): one matcher.
+ */
 static bool ifname_selected(const char *spec, const char *ifname)
 {
-	bool exclude = false, exact = false, hit = false;
-	const char *s = spec;
+	struct nic as_nic = { .pci = -1 };
 
-	if (*s == '^') {
-		exclude = true;
-		s++;
-	}
-	if (*s == '=') {
-		exact = true;
-		s++;
-	}
-	while (*s) {
-		size_t len = strcspn(s, ",");
-
-		if (len && (exact ? strlen(ifname) == len && !strncmp(ifname, s, len) :
-				    !strncmp(ifname, s, len)))
-			hit = true;
-		s += len;
-		if (*s == ',')
-			s++;
-	}
-	return exclude ? !hit : hit;
+	snprintf(as_nic.name, sizeof(as_nic.name), "%s", ifname);
+	return hca_allows(spec, &as_nic);
 }
 
 static int run_nccl_env(const struct check_ctx *ctx, struct finding *out)
