@@ -203,8 +203,18 @@ static int root_open_file(const struct gc_root *root, const char *path,
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (root->openat2)
-		return openat2_in_root(root->fd, path, flags);
+	if (root->openat2) {
+		/*
+		 * The kernel answers EAGAIN when a mount or rename anywhere on
+		 * the system raced a ".." of the walk (openat2(2)); fixture
+		 * trees are full of relative links. Retry, then resolve here.
+		 */
+		for (int i = 0; i < 8; i++) {
+			fd = openat2_in_root(root->fd, path, flags);
+			if (fd != -EAGAIN)
+				return fd;
+		}
+	}
 	r = root_resolve(root, path, &real);
 	if (r < 0)
 		return r;
