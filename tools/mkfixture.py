@@ -637,6 +637,11 @@ class Builder:
                 t.line(port + "/gids/%d" % (n + i), v4)
                 t.line(port + "/gid_attrs/types/%d" % (n + i), ty)
                 t.line(port + "/gid_attrs/ndevs/%d" % (n + i), g["ndev"])
+        # partition keys an InfiniBand port shows (ports/1/pkeys/<i>)
+        for dev, keys in sorted(pod.get("pkeys", {}).items()):
+            port = os.path.normpath(os.path.join("sys/class/infiniband", t.links["sys/class/infiniband/" + dev])) + "/ports/1"
+            for i, k in enumerate(keys):
+                t.line(port + "/pkeys/%d" % i, k)
         # exclusive netns: /sys/class/infiniband lists only the devices moved in
         if pod.get("rdma") is not None:
             self.drop(lambda p: p.startswith("sys/class/infiniband/") and

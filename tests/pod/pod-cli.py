@@ -101,6 +101,17 @@ with tempfile.TemporaryDirectory() as tmp:
                    keys["run.pod-txt"].split()[1:], d, keys.get("env", ""))
     check(rc == 1, "pod --fail-on warn on a warning: exit %d" % rc)
 
+# docs/pod.md shows the pod section of these goldens verbatim: keep it true.
+doc_path = os.path.join(os.path.dirname(fixtures), "..", "docs", "pod.md")
+with open(doc_path) as f:
+    doc = f.read()
+for name in ("pod-hostnetwork-seed2", "pod-shared-macvlan", "pod-hostdev-pf", "pod-sriov-vf",
+             "pod-gpu-no-rdma", "pod-no-ipc-lock", "pod-sriov-shared-netns"):
+    with open(os.path.join(fixtures, name, "expected", "pod-txt.out")) as f:
+        text = f.read()
+    gate = text[text.index("Gate pod"):text.index("\nAdvice")].rstrip("\n")
+    check(gate in doc, "docs/pod.md: the transcript of %s is not its golden's pod section" % name)
+
 if failures:
     sys.exit(1)
 print("pod-cli: %d checks of the pod command hold" % (n * 4 + 10))

@@ -11,6 +11,7 @@
 #include "checks/checks-pod.h"
 #include "model/facts-json.h"
 #include "pod/pod-collect.h"
+#include "util/strv.h"
 
 /*
  * The pod collectors' parsers (/proc/self/status, /proc/self/limits,
@@ -160,6 +161,11 @@ static void test_json_roundtrip(void **state)
 	f.pod.devnodes[0].name = strdup("infiniband/uverbs0");
 	fact_int_fail(&f.pod.devnodes[0].rw, -EPERM);
 	f.pod.n_devnodes = 1;
+	f.pod.pkeys = calloc(1, sizeof(*f.pod.pkeys));
+	f.pod.pkeys[0].dev = strdup("mlx5_2");
+	f.pod.pkeys[0].port = 1;
+	assert_int_equal(strv_push(&f.pod.pkeys[0].pkeys, NULL, "0x8001"), 0);
+	f.pod.n_pkeys = 1;
 	assert_int_equal(facts_to_json(&f, &a), 0);
 	facts_init(&g);
 	assert_int_equal(facts_from_json(a, &g, err, sizeof(err)), 0);
@@ -170,6 +176,7 @@ static void test_json_roundtrip(void **state)
 	assert_string_equal(json_object_to_json_string(pa), json_object_to_json_string(pb));
 	assert_int_equal(g.pod.devnodes[0].rw.state, FACT_UNREADABLE);
 	assert_int_equal(g.pod.devnodes[0].rw.err, EPERM);
+	assert_string_equal(g.pod.pkeys[0].pkeys[0], "0x8001");
 	json_object_put(a);
 	json_object_put(b);
 	facts_release(&f);

@@ -2,6 +2,7 @@
 #include "checks-pod.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../util/cleanup.h"
@@ -157,6 +158,41 @@ static const struct roce_gid *gid_at_index(const struct roce_port *p, int64_t id
 	return NULL;
 }
 
+/*
+ * InfiniBand: no IP GID; NCCL addresses the port by LID and GID 0 (or the
+ * FLID GID). What the pod may reach is its partition keys: bit 15 set is
+ * full membership, without it the port talks only to full members.
+ */
+static int ib_item(const struct facts *f, struct finding *out, const char *subj,
+		   const struct pod_nic *n, const struct roce_port *port)
+{
+	const struct pod_pkeys *pk = NULL;
+	char list[256] = "";
+	size_t len = 0, full = 0;
+
+	for (size_t i = 0; i < f->pod.n_pkeys && !pk; i++)
+		if (strcmp(f->pod.pkeys[i].dev, n->name) == 0 && f->pod.pkeys[i].port == port->num)
+			pk = &f->pod.pkeys[i];
+	if (!pk)
+		return finding_item(out, subj, ST_UNKNOWN, NULL,
+				    "InfiniBand: its partition-key table (ports/%u/pkeys) was not read", port->num);
+	for (size_t i = 0; pk->pkeys && pk->pkeys[i] && len < sizeof(list); i++) {
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", pk->pkeys[i]);
+		if (strtoul(pk->pkeys[i], NULL, 16) & 0x8000)
+			full++;
+	}
+	if (!len)
+		return finding_item(out, subj, ST_FAIL,
+				    "put the pod's VF GUID in a partition (ib-kubernetes with a PKey in the IB network; OpenSM partitions with defmember=full)",
+				    "InfiniBand: no partition key: the port can reach nobody");
+	if (!full)
+		return finding_item(out, subj, ST_WARN,
+				    "make the pod a full member of its partition (OpenSM partitions.conf defmember=full; the PKey of the SriovIBNetwork)",
+				    "InfiniBand: partition keys %s, limited membership only: it reaches full members, not its peer pods", list);
+	return finding_item(out, subj, ST_PASS, NULL,
+			    "InfiniBand: partition keys %s; NCCL addresses the port by LID and GID 0/FLID, no IP GID needed", list);
+}
+
 static int gid_item(const struct facts *f, struct finding *out, const struct pod_nic *n,
 		    const struct roce_port *port, const struct nccl_gid_env *env)
 {
@@ -166,8 +202,7 @@ static int gid_item(const struct facts *f, struct finding *out, const struct pod
 
 	snprintf(subj, sizeof(subj), "%s port %u (%s)", n->name, port->num, n->netdev);
 	if (fact_str_is(&port->link_layer, "InfiniBand"))
-		return finding_item(out, subj, ST_PASS, NULL,
-				    "InfiniBand: NCCL addresses the port by LID and GID 0/FLID, no IP GID needed");
+		return ib_item(f, out, subj, n, port);
 	for (size_t g = 0; g < port->n_gids && !own; g++) {
 		const struct roce_gid *e = &port->gids[g];
 		uint8_t b[16];
@@ -220,10 +255,10 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 		for (size_t p = 0; p < d->n_ports; p++)
 			TRY(gid_item(f, out, &v.nics[i], &d->ports[p], &env));
 	}
-	TRY(finding_evidence(out, "/sys/class/infiniband/*/ports/*/gids, gid_attrs/{types,ndevs}; NCCL's pick: net_ib ncclIbGetGidIndex"));
+	TRY(finding_evidence(out, "/sys/class/infiniband/*/ports/*/gids, gid_attrs/{types,ndevs}, pkeys; NCCL's pick: net_ib ncclIbGetGidIndex"));
 	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "every pod interface on RoCE has a RoCE v2 GID, and it is the one NCCL picks");
-	return finding_set(out, out->status, "a pod interface has no usable RoCE v2 GID, or NCCL picks another");
+		return finding_set(out, ST_PASS, "every pod port has its address: a RoCE v2 GID NCCL picks, or an InfiniBand partition key");
+	return finding_set(out, out->status, "a pod port has no usable RoCE v2 GID (or NCCL picks another), or no full InfiniBand partition membership");
 }
 
 const struct check check_pod_gid = {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/strv.h"
+
 /*
  * Section "pod" (struct pod_facts), written only when the pod facts were
  * collected (gdrcheck collect --pod), so node files stay as they were.
@@ -54,6 +56,18 @@ json_object *facts_json_pod(const struct pod_facts *p)
 		json_object_array_add(a, d);
 	}
 	json_object_object_add(o, "netdevs", a);
+	a = json_object_new_array();
+	for (size_t i = 0; i < p->n_pkeys; i++) {
+		json_object *d = json_object_new_object(), *k = json_object_new_array();
+
+		json_object_object_add(d, "dev", json_object_new_string(p->pkeys[i].dev));
+		json_object_object_add(d, "port", json_object_new_int((int)p->pkeys[i].port));
+		for (size_t j = 0; p->pkeys[i].pkeys && p->pkeys[i].pkeys[j]; j++)
+			json_object_array_add(k, json_object_new_string(p->pkeys[i].pkeys[j]));
+		json_object_object_add(d, "pkeys", k);
+		json_object_array_add(a, d);
+	}
+	json_object_object_add(o, "pkeys", a);
 	return o;
 }
 
@@ -129,6 +143,51 @@ static int load_netdevs(json_object *o, struct pod_facts *p)
 	return 0;
 }
 
+static int load_pkeys(json_object *o, struct pod_facts *p)
+{
+	json_object *a;
+	size_t len;
+	int r = json_get_array(o, "pkeys", &a);
+
+	if (r < 0 || !a)
+		return r;
+	len = json_object_array_length(a);
+	p->pkeys = calloc(len ? len : 1, sizeof(*p->pkeys));
+	if (!p->pkeys)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		json_object *j = json_object_array_get_idx(a, i), *v, *k;
+		struct pod_pkeys *pk = &p->pkeys[i];
+
+		if (!json_object_is_type(j, json_type_object) ||
+		    !json_object_object_get_ex(j, "dev", &v) ||
+		    !json_object_is_type(v, json_type_string))
+			return -EINVAL;
+		pk->dev = strdup(json_object_get_string(v));
+		if (!pk->dev)
+			return -ENOMEM;
+		p->n_pkeys++;
+		if (!json_object_object_get_ex(j, "port", &v) ||
+		    !json_object_is_type(v, json_type_int) ||
+		    json_object_get_int(v) < 0 || json_object_get_int(v) > 255)
+			return -EINVAL;
+		pk->port = (unsigned)json_object_get_int(v);
+		r = json_get_array(j, "pkeys", &k);
+		if (r < 0)
+			return r;
+		for (size_t n = 0; k && n < json_object_array_length(k); n++) {
+			json_object *e = json_object_array_get_idx(k, n);
+
+			if (!json_object_is_type(e, json_type_string))
+				return -EINVAL;
+			r = strv_push(&pk->pkeys, NULL, json_object_get_string(e));
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
 int facts_json_load_pod(json_object *o, struct pod_facts *p)
 {
 	int r;
@@ -161,5 +220,7 @@ int facts_json_load_pod(json_object *o, struct pod_facts *p)
 		r = load_devnodes(o, p);
 	if (r >= 0)
 		r = load_netdevs(o, p);
+	if (r >= 0)
+		r = load_pkeys(o, p);
 	return r;
 }

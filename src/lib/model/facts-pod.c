@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/strv.h"
+
 void pod_facts_release(struct pod_facts *p)
 {
 	fact_str_release(&p->netns);
@@ -20,6 +22,11 @@ void pod_facts_release(struct pod_facts *p)
 		fact_str_release(&p->netdevs[i].lower);
 	}
 	free(p->netdevs);
+	for (size_t i = 0; i < p->n_pkeys; i++) {
+		free(p->pkeys[i].dev);
+		strv_free(p->pkeys[i].pkeys);
+	}
+	free(p->pkeys);
 	memset(p, 0, sizeof(*p));
 }
 

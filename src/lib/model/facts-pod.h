@@ -41,6 +41,13 @@ struct pod_netdev {
 	struct fact_str lower;   /* lower_<dev> link: its parent in this netns */
 };
 
+/* The partition-key table of one InfiniBand port (ports/N/pkeys/<i>, non-zero). */
+struct pod_pkeys {
+	char *dev;
+	unsigned port;
+	char **pkeys; /* "0xffff", "0x8001"; NULL-terminated */
+};
+
 struct pod_facts {
 	/* 1 once collect_pod() ran (the pod command, check --gate pod). */
 	struct fact_int collected;
@@ -60,6 +67,8 @@ struct pod_facts {
 	struct fact_int sys_net, sys_ib;
 	struct pod_netdev *netdevs; /* sorted by name */
 	size_t n_netdevs;
+	struct pod_pkeys *pkeys; /* InfiniBand ports of the visible RDMA devices */
+	size_t n_pkeys;
 	/* The environment the runtime and the device plugins set. */
 	struct fact_str nvidia_visible; /* NVIDIA_VISIBLE_DEVICES */
 	struct fact_str cuda_visible;   /* CUDA_VISIBLE_DEVICES */
