@@ -70,11 +70,11 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
+int cmd_pod(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
-int cmd_pod(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

@@ -116,6 +116,8 @@ int cmd_check(int argc, char **argv)
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
 				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+			/* The pod gate asks about the container this runs in. */
+			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)
@@ -148,8 +150,6 @@ int cmd_check(int argc, char **argv)
 	}
 	if (cli_no_operands("check", argc, argv))
 		return EXIT_USAGE;
-	/* The pod gate asks about the container this runs in. */
-	in.pod = mask == GATE_BIT(GATE_POD);
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);

@@ -205,9 +205,10 @@ static int root_open_file(const struct gc_root *root, const char *path,
 		return -EINVAL;
 	if (root->openat2) {
 		/*
-		 * The kernel answers EAGAIN when a mount or rename anywhere on
-		 * the system raced a ".." of the walk (openat2(2)); fixture
-		 * trees are full of relative links. Retry, then resolve here.
+		 * openat2 answers EAGAIN when a rename or mount anywhere on the
+		 * system raced a ".." step of the walk (sysfs links are full of
+		 * them). Retry, then walk by hand: a read must not fail because
+		 * something else on the node renamed a file.
 		 */
 		for (int i = 0; i < 8; i++) {
 			fd = openat2_in_root(root->fd, path, flags);
