@@ -100,6 +100,20 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_item(out, "/dev/nvidiactl", ST_FAIL, FIX_GPU, "missing: no CUDA context without it"));
 	if (!name_list_has(&f->host.dev_nvidia, "nvidia-uvm"))
 		TRY(finding_item(out, "/dev/nvidia-uvm", ST_FAIL, FIX_GPU, "missing: CUDA needs the unified memory device"));
+	if (fact_str_ok(&p->nvidia_visible) && *p->nvidia_visible.v &&
+	    strcmp(p->nvidia_visible.v, "all") != 0 && strcmp(p->nvidia_visible.v, "none") != 0 &&
+	    strcmp(p->nvidia_visible.v, "void") != 0) {
+		size_t listed = 1;
+
+		for (const char *c = p->nvidia_visible.v; *c; c++)
+			listed += *c == ',';
+		/* The runtime mounts one /dev/nvidiaN per device it was told about. */
+		if (listed != nodes)
+			TRY(finding_item(out, "NVIDIA_VISIBLE_DEVICES", ST_WARN,
+					 "compare the pod's nvidia.com/gpu request with the devices the runtime mounted (the NVIDIA Container Toolkit's device list strategy)",
+					 "names %zu GPU%s, but the pod has %zu GPU device file%s", listed,
+					 listed == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s"));
+	}
 	if (fact_str_ok(&p->cuda_visible) && *p->cuda_visible.v) {
 		char *end;
 		const char *s = p->cuda_visible.v;
