@@ -167,7 +167,7 @@ static int run_memlock(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_evidence(out, "mlock() of a 64 MiB buffer: %s",
 				     p->mlock_probe.v ? "locked (then unlocked)" : strerror((int)p->mlock_errno.v)));
 		if (!p->mlock_probe.v) {
-			TRY(finding_fix(out, cap ? "raise the runtime's memlock limit (containerd/CRI-O: LimitMEMLOCK=infinity in its systemd unit)" :
+			TRY(finding_fix(out, cap ? "leave the container 64 MiB more than it uses (resources.limits.memory): with CAP_IPC_LOCK only the memory limit stops mlock" :
 						   FIX_IPC_LOCK));
 			return finding_set(out, ST_FAIL,
 					   "locking a 64 MiB registration-sized buffer fails (%s): ibv_reg_mr() of NCCL's buffers will fail",
