@@ -10,6 +10,8 @@ valgrind iproute2 time zlib1g-dev"
 # Chromium renders the HTML page (that test skips without it).
 pkgs="$pkgs graphviz chromium fonts-dejavu-core"
 
+# The pod-netns test: unshare, setpriv and prlimit.
+pkgs="$pkgs util-linux"
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2
 	echo "  $pkgs" | tr '\n' ' ' >&2

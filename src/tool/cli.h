@@ -22,6 +22,7 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
+	bool pod; /* also collect what the container was given (collect_pod) */
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -69,6 +70,7 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
+int cmd_pod(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);

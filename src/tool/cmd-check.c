@@ -35,7 +35,8 @@ static void check_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --gate G          show only gate G (1, 2, 3 or pod); earlier gates still\n"
-		"                        decide 'blocked by'\n"
+		"                        decide 'blocked by'; 'pod' runs the checks of\n"
+		"                        'gdrcheck pod' (inside a container)\n"
 		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
 		"                        (default) or 'warn'; 'unknown' never counts\n"
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
@@ -120,6 +121,8 @@ int cmd_check(int argc, char **argv)
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
 				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+			/* The pod gate asks about the container this runs in. */
+			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)

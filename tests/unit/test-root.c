@@ -8,16 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "fixture-builder.h"
-#include "util/cleanup.h"
 #include "util/root.h"
-#include "util/strutil.h"
 #include "util/strv.h"
 
 struct ctx {
@@ -202,36 +197,6 @@ static void test_manual_resolver(void **state)
 	c->root->openat2 = saved;
 }
 
-/*
- * A rename anywhere on the system while openat2 walks a ".." makes it answer
- * EAGAIN; reads through sysfs-style links must still succeed (a node runs
- * package managers and log rotation while it is checked).
- */
-static void test_reads_survive_concurrent_renames(void **state)
-{
-	struct ctx *c = *state;
-	_cleanup_free_ char *a = xasprintf("%s/rename-a", c->dir);
-	_cleanup_free_ char *b = xasprintf("%s/rename-b", c->dir);
-	char buf[64];
-	int status;
-	pid_t pid;
-
-	tt_write(c->dir, "rename-a", "x");
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		for (;;) {
-			if (rename(a, b) < 0 || rename(b, a) < 0)
-				_exit(1);
-		}
-	}
-	for (int i = 0; i < 20000; i++)
-		assert_true(root_read(c->root, "/sys/bus/pci/devices/0000:18:00.0/vendor",
-				      buf, sizeof(buf)) > 0);
-	kill(pid, SIGKILL);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-}
-
 static void test_open_bad_roots(void **state)
 {
 	struct ctx *c = *state;
@@ -260,7 +225,6 @@ int main(void)
 		cmocka_unit_test(test_read_i64),
 		cmocka_unit_test(test_readlink_and_list),
 		cmocka_unit_test(test_manual_resolver),
-		cmocka_unit_test(test_reads_survive_concurrent_renames),
 		cmocka_unit_test(test_open_bad_roots),
 	};
 
