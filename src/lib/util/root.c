@@ -32,17 +32,8 @@ static int openat2_in_root(int dirfd, const char *path, int flags)
 
 	while (*path == '/')
 		path++;
-	/*
-	 * With RESOLVE_IN_ROOT the kernel answers EAGAIN to a lookup through
-	 * ".." whenever any rename or mount happened on the system meanwhile
-	 * (openat2(2)); a busy machine does that all the time, so retry.
-	 */
-	for (int tries = 0; tries < 64; tries++) {
-		fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
-				  sizeof(how));
-		if (fd >= 0 || errno != EAGAIN)
-			break;
-	}
+	fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
+			  sizeof(how));
 	return fd < 0 ? -errno : fd;
 }
 
@@ -213,10 +204,17 @@ static int root_open_any(const struct gc_root *root, const char *path,
 	if (!path || path[0] != '/')
 		return -EINVAL;
 	if (root->openat2) {
-		fd = openat2_in_root(root->fd, path, flags);
-		/* Still racing renames: resolve by hand, which cannot race. */
-		if (fd != -EAGAIN)
-			return fd;
+		/*
+		 * openat2 answers EAGAIN when a rename or mount anywhere on the
+		 * system raced a ".." step of the walk (sysfs links are full of
+		 * them). Retry, then walk by hand: a read must not fail because
+		 * something else on the node renamed a file.
+		 */
+		for (int i = 0; i < 8; i++) {
+			fd = openat2_in_root(root->fd, path, flags);
+			if (fd != -EAGAIN)
+				return fd;
+		}
 	}
 	r = root_resolve(root, path, &real);
 	if (r < 0)
