@@ -4,22 +4,13 @@
  * header check, libmnl, the reply callbacks. The first byte picks the
  * callback.
  */
-#include "fuzz.h"
-#include "nl/nl-roce.h"
-#include "nl/nl.h"
+#include "fuzz-nl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const mnl_cb_t cbs[] = { rdma_sys_reply_cb, rdma_dev_reply_cb,
 					rdma_port_reply_cb };
-	struct roce_facts r = { 0 };
-	void *buf;
 
-	if (size < 1)
-		return 0;
-	buf = fuzz_aligned(data + 1, size - 1);
-	nl_run(buf, size - 1, cbs[data[0] % 3], &r);
-	roce_facts_release(&r);
-	free(buf);
+	fuzz_nl_roce_facts(data, size, cbs, sizeof(cbs) / sizeof(cbs[0]));
 	return 0;
 }
