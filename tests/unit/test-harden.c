@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "collect/collect-roce.h"
 #include "collect/collect.h"
 #include "collect/parse-sysfs.h"
 #include "import/import.h"
@@ -212,6 +213,20 @@ static void fifo_inputs_refused(void **state)
 	assert_int_equal(root_open(dir, &root), 0);
 	assert_int_equal(root_read_alloc(root, "/proc/cmdline", 4096, &buf), -EINVAL);
 	assert_null(root_fopen(root, "/proc/cmdline"));
+	/* Collecting from that replay directory names the FIFO in a note. */
+	{
+		struct facts f;
+		bool named = false;
+
+		facts_init(&f);
+		root->nl_replay = dir;
+		assert_int_equal(collect_roce(root, &f), 0);
+		for (size_t i = 0; f.notes && f.notes[i]; i++)
+			named |= strstr(f.notes[i], "rdma-sys.nl") &&
+				 strstr(f.notes[i], "not a regular file");
+		assert_true(named);
+		facts_release(&f);
+	}
 	root_free(root);
 	alarm(0);
 	tt_rmrf(dir);
