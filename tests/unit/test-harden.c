@@ -370,6 +370,17 @@ static void hwloc_assumptions_checked(void **state)
 				       "nodeset=\"0x1\" allowed_nodeset", err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "complete_nodeset"));
+	/* Found by fuzz-hwloc-xml: a bitmap libhwloc asserts on (abort). */
+	assert_int_equal(hwloc_variant("nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset",
+				       "nodeset=\",x1\" complete_nodeset=\"0x1\" allowed_nodeset",
+				       err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "nodeset"));
+	/* hwloc's own forms stay accepted: empty words, the infinite prefix. */
+	assert_int_equal(hwloc_variant("nodeset=\"0x1\" complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"",
+				       "nodeset=\"0x1\" complete_nodeset=\"0x00000001,,0x0\" allowed_nodeset=\"0xf...f,0x1\"",
+				       err, sizeof(err)),
+			 0);
 	/* A normal object without a cpuset at all. */
 	assert_int_equal(hwloc_variant("type=\"Package\" os_index=\"0\" cpuset=\"0x3\" complete_cpuset=\"0x3\"",
 				       "type=\"Package\" os_index=\"0\"", err, sizeof(err)),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <hwloc.h>
@@ -366,6 +367,39 @@ static bool hwloc_type_has_cpuset(const char *type)
 }
 
 /*
+ * hwloc's bitmap text: "0xf...f," (infinite) at most once in front, then
+ * words of 1-8 hex digits after "0x", separated by commas, a word empty
+ * (zero) except the first. libhwloc asserts (aborts) on anything else
+ * (found by fuzz-hwloc-xml: ",x00000001").
+ */
+static bool hwloc_bitmap_text_ok(const char *s)
+{
+	if (startswith(s, "0xf...f")) {
+		s += strlen("0xf...f");
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+	for (int i = 0;; i++) {
+		if (s[0] == '0' && s[1] == 'x') {
+			int n = 0;
+
+			for (s += 2; isxdigit((unsigned char)*s) && n <= 8; s++)
+				n++;
+			if (n == 0 || n > 8)
+				return false;
+		} else if (i == 0 || !*s) {
+			return false; /* an empty first or last word */
+		}
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+}
+
+/*
  * What libhwloc assumes of every <object> and does not check: a normal
  * object with a cpuset and a complete_cpuset, a nodeset only with its
  * complete_nodeset (else hwloc_topology_load dereferences NULL), a PU or
@@ -394,6 +428,21 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 				return import_fail(err, errsz, -EINVAL, name, line,
 						   "<object type=\"%.32s\"> without %s",
 						   type, sets[i]);
+		}
+	}
+	{
+		static const char *const bitmaps[] = {
+			"cpuset", "complete_cpuset", "allowed_cpuset", "online_cpuset",
+			"nodeset", "complete_nodeset", "allowed_nodeset",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(bitmaps); i++) {
+			_cleanup_(xmlFreep_) char *bm = import_xml_attr(n, bitmaps[i]);
+
+			if (bm && !hwloc_bitmap_text_ok(bm))
+				return import_fail(err, errsz, -EINVAL, name, line,
+						   "<object type=\"%.32s\"> %s \"%.32s\" is not an hwloc bitmap",
+						   type, bitmaps[i], bm);
 		}
 	}
 	/* A nodeset goes with its complete_nodeset (found by fuzz-hwloc-xml). */
