@@ -64,6 +64,8 @@ int cli_load_facts(const struct cli_input *in, struct facts *f);
 
 /* "gdrcheck: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the last cli_error() message ("" if none). */
+const char *cli_last_error(void);
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
@@ -73,6 +75,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_labels(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

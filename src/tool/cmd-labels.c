@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/checks/checks.h"
+#include "../lib/checks/node-summary.h"
+#include "../lib/render/render.h"
+#include "../lib/render/render-labels.h"
+#include "../lib/topo/topo.h"
+#include "../lib/util/atomic-file.h"
+#include "../lib/util/strutil.h"
+#include "cli.h"
+
+enum {
+	OPT_NFD = OPT_FIRST_COMMAND_OPT,
+	OPT_PROM,
+	OPT_INTERVAL,
+};
+
+struct labels_opts {
+	struct cli_input in;
+	const char *nfd, *prom;
+	long interval_ms; /* 0: run once */
+	bool json;
+};
+
+/* Set by SIGTERM/SIGINT; the loop ends after the file it is writing. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void labels_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--interval DURATION] [--json] [INPUT]\n"
+		"\n"
+		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
+		"Feature Discovery feature file (put it in NFD's features.d directory) with\n"
+		"labels under " LABEL_PREFIX ", and a Prometheus\n"
+		"textfile for node_exporter's textfile collector (gdrcheck_check_status and\n"
+		"friends, docs/labels.md). Each file is replaced atomically: a reader sees the\n"
+		"old content or the new, never a part. Without --nfd and --prom the labels\n"
+		"are printed.\n"
+		"\n"
+		"Options:\n"
+		"      --nfd FILE        write the NFD feature file FILE\n"
+		"      --prom FILE       write the Prometheus textfile FILE (name it *.prom)\n"
+		"      --interval D      keep running and rewrite both every D (30s, 5m, 1h,\n"
+		"                        500ms; a bare number is seconds). A run that cannot\n"
+		"                        read the node writes gdrcheck_collect_success 0 and\n"
+		"                        the error, and the loop goes on. SIGTERM or SIGINT\n"
+		"                        ends it between writes. The NFD file then carries an\n"
+		"                        expiry time of three intervals (plus two minutes)\n"
+		"  -j, --json            print the labels as one JSON document\n"
+		"                        (schema gdrcheck.labels/1)\n"
+		"  -h, --help            this help\n"
+		CLI_INPUT_HELP
+		"\n"
+		"Exit status: 0 files written (whatever the verdict: it is in the files),\n"
+		"2 usage error, 3 input unreadable or a file could not be written.\n");
+}
+
+/* "30s", "5m", "1h", "500ms", "45" (seconds) → milliseconds. */
+static int parse_duration(const char *s, long *ret_ms)
+{
+	static const struct {
+		const char *suffix;
+		long ms;
+	} units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 } };
+	char num[32];
+	size_t len = strlen(s), digits = strspn(s, "0123456789");
+	uint64_t v;
+	long unit = 1000;
+
+	if (digits == 0 || digits >= sizeof(num))
+		return -EINVAL;
+	if (digits < len) {
+		unit = 0;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strcmp(s + digits, units[i].suffix) == 0)
+				unit = units[i].ms;
+		if (!unit)
+			return -EINVAL;
+	}
+	memcpy(num, s, digits);
+	num[digits] = '\0';
+	/* A week at most: the loop sleeps in one piece. */
+	if (safe_atou64(num, &v) < 0 || v == 0 || v > 7ull * 24 * 3600 * 1000 / (uint64_t)unit)
+		return -EINVAL;
+	*ret_ms = (long)v * unit;
+	return 0;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Render into memory, then replace @path in one rename. */
+static int publish(const char *path, int (*render)(FILE *, const struct labels_run *),
+		   const struct labels_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r;
+
+	if (!mem)
+		return -ENOMEM;
+	r = render(mem, run);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = atomic_write_file(path, buf, len, 0644);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot write '%s': %s", path, strerror(-r));
+	return r;
+}
+
+static int print_labels(const struct labels_opts *o, const struct labels_run *run)
+{
+	int r;
+
+	if (o->json) {
+		json_object *doc = render_labels_json(run);
+
+		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
+		json_object_put(doc);
+	} else {
+		r = render_nfd_labels(stdout, run);
+	}
+	if (r >= 0 && fflush(stdout) != 0)
+		r = -EIO;
+	if (r < 0)
+		cli_error("cannot write output: %s", strerror(-r));
+	return r;
+}
+
+/* One run: read the node, analyse, write. Returns an exit status. */
+static int run_once(const struct labels_opts *o)
+{
+	struct labels_run run = { .version = GDRCHECK_VERSION };
+	struct check_opts copts;
+	struct check_ctx ctx;
+	struct topo_report topo = { 0 };
+	struct node_summary sum;
+	struct report rep = { 0 };
+	struct timespec t0;
+	struct facts f;
+	int rc, r = 0;
+
+	run.started = time(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	check_opts_init(&copts);
+	facts_init(&f);
+	rc = cli_load_facts(&o->in, &f);
+	if (rc == EXIT_USAGE)
+		goto out;
+	if (!rc) {
+		copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
+		r = topo_analyse(&f, &topo);
+		if (r < 0)
+			cli_error("topology analysis failed: %s", strerror(-r));
+	}
+	if (!rc && r >= 0) {
+		ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
+		r = checks_run(&ctx, GATE_MASK_ALL, &rep);
+		if (r < 0)
+			cli_error("checks failed: %s", strerror(-r));
+	}
+	if (rc || r < 0) {
+		run.error = cli_last_error();
+		rc = EXIT_INPUT;
+	} else {
+		node_summary_build(&ctx, &rep, &sum);
+		run.rep = &rep;
+		run.sum = &sum;
+		run.topo = &topo;
+		run.f = &f;
+	}
+	if (o->interval_ms)
+		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
+	run.duration_s = since(&t0);
+	if (!o->nfd && !o->prom && print_labels(o, &run) < 0)
+		rc = EXIT_INPUT;
+	if (o->nfd && publish(o->nfd, render_nfd_labels, &run) < 0)
+		rc = EXIT_INPUT;
+	if (o->prom && publish(o->prom, render_prom_metrics, &run) < 0)
+		rc = EXIT_INPUT;
+out:
+	report_release(&rep);
+	topo_report_release(&topo);
+	facts_release(&f);
+	return rc;
+}
+
+/* Sleep @ms, waking early when a stop signal arrives. */
+static void sleep_ms(long ms)
+{
+	struct timespec left = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (!stop_requested && nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+}
+
+static int run_loop(const struct labels_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	/* No SA_RESTART: the signal cuts the sleep short; a write in progress completes. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop_requested) {
+		int rc = run_once(o);
+
+		/* Usage errors do not mend themselves; everything else is retried. */
+		if (rc == EXIT_USAGE)
+			return rc;
+		sleep_ms(o->interval_ms);
+	}
+	return EXIT_CLEAN;
+}
+
+int cmd_labels(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "nfd", required_argument, NULL, OPT_NFD },
+		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_OPTIONS,
+		{ 0 },
+	};
+	struct labels_opts o = { 0 };
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		if (cli_input_option(&o.in, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_NFD:
+			o.nfd = optarg;
+			break;
+		case OPT_PROM:
+			o.prom = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (parse_duration(optarg, &o.interval_ms) < 0) {
+				cli_error("--interval takes a duration such as 30s, 5m or 1h, not '%s'",
+					  optarg);
+				fprintf(stderr, "Try 'gdrcheck labels --help'.\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			labels_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("labels", c, optopt, argv);
+		}
+	}
+	if (cli_no_operands("labels", argc, argv))
+		return EXIT_USAGE;
+	if (o.interval_ms && !o.nfd && !o.prom) {
+		cli_error("--interval needs --nfd or --prom: a loop that prints would never end");
+		return EXIT_USAGE;
+	}
+	return o.interval_ms ? run_loop(&o) : run_once(&o);
+}
