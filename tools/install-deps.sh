@@ -5,7 +5,8 @@ set -eu
 
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
-valgrind iproute2 time"
+valgrind iproute2 time
+python3-yaml python3-jsonschema prometheus kubectl libyaml-dev mmdebstrap umoci runc crun"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2

@@ -22,6 +22,12 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
+	/*
+	 * root is this node's "/" mounted elsewhere (a container with the host's
+	 * /sys, /proc, /dev and /usr under /host and the host's network
+	 * namespace): files come from root, netlink from the live kernel.
+	 */
+	bool host_root;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */

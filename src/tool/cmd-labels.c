@@ -22,6 +22,7 @@ enum {
 	OPT_NFD = OPT_FIRST_COMMAND_OPT,
 	OPT_PROM,
 	OPT_INTERVAL,
+	OPT_HOST_ROOT,
 };
 
 struct labels_opts {
@@ -43,7 +44,8 @@ static void on_stop(int sig)
 static void labels_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--interval DURATION] [--json] [INPUT]\n"
+		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--interval DURATION] [--json]\n"
+		"                      [--host-root DIR | INPUT]\n"
 		"\n"
 		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
 		"Feature Discovery feature file (put it in NFD's features.d directory) with\n"
@@ -62,6 +64,10 @@ static void labels_help(FILE *out)
 		"                        the error, and the loop goes on. SIGTERM or SIGINT\n"
 		"                        ends it between writes. The NFD file then carries an\n"
 		"                        expiry time of three intervals (plus two minutes)\n"
+		"      --host-root DIR   the node's / is mounted at DIR (a container: the\n"
+		"                        host's /sys, /proc, /dev, /usr under DIR) and this\n"
+		"                        process is in the node's network namespace\n"
+		"                        (hostNetwork): files from DIR, netlink live\n"
 		"  -j, --json            print the labels as one JSON document\n"
 		"                        (schema gdrcheck.labels/1)\n"
 		"  -h, --help            this help\n"
@@ -243,6 +249,7 @@ int cmd_labels(int argc, char **argv)
 		{ "nfd", required_argument, NULL, OPT_NFD },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "host-root", required_argument, NULL, OPT_HOST_ROOT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
@@ -270,6 +277,10 @@ int cmd_labels(int argc, char **argv)
 				fprintf(stderr, "Try 'gdrcheck labels --help'.\n");
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_HOST_ROOT:
+			o.in.root = optarg;
+			o.in.host_root = true;
 			break;
 		case 'j':
 			o.json = true;

@@ -107,6 +107,8 @@ static int load_root(const struct cli_input *in, const char *dir,
 		root_free(root);
 		return EXIT_USAGE;
 	}
+	if (in->host_root)
+		root->live = true;
 	if (in->record_netlink && !root->live) {
 		cli_error("--record-netlink records the live node: it cannot go with --root");
 		root_free(root);

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Every Kubernetes object gdrcheck ships or writes, validated the way the API
+server decodes it: the Kubernetes 1.33 OpenAPI schema or the CRD's schema
+(python3-jsonschema), plus strict decoding's unknown-field rule, which the
+schemas alone do not express. Sources: every YAML file under deploy/, every
+kustomization under deploy/ built by 'kubectl kustomize', and 'gdrcheck k8s'
+for every fixture and allocation mode.
+
+Usage: validate-manifests.py GDRCHECK SOURCE_ROOT SCHEMA_DIR
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import yaml
+
+import k8slib
+
+MODES = ["shared", "hostdev", "sriov", "hostnetwork"]
+NOT_OBJECTS = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
+
+
+class Schemas:
+    def __init__(self, data_dir):
+        with open(os.path.join(data_dir, "openapi-1.33-subset.json")) as f:
+            self.core = json.load(f)["components"]["schemas"]
+        self.by_gvk = {}
+        for name, s in self.core.items():
+            for g in s.get("x-kubernetes-group-version-kind", []):
+                api = g["version"] if not g["group"] else f"{g['group']}/{g['version']}"
+                self.by_gvk[(api, g["kind"])] = ("core", name)
+        for dirpath, _, files in os.walk(os.path.join(data_dir, "crds")):
+            for fn in files:
+                with open(os.path.join(dirpath, fn)) as f:
+                    for crd in yaml.safe_load_all(f):
+                        if not crd or crd.get("kind") != "CustomResourceDefinition":
+                            continue
+                        for v in crd["spec"]["versions"]:
+                            api = f"{crd['spec']['group']}/{v['name']}"
+                            schema = copy.deepcopy(v["schema"]["openAPIV3Schema"])
+                            # CRD objects carry a full ObjectMeta; the CRD says only "object".
+                            schema.setdefault("properties", {})["metadata"] = {
+                                "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+                            self.by_gvk[(api, crd["spec"]["names"]["kind"])] = ("crd", schema)
+
+    def root_for(self, doc):
+        key = (doc.get("apiVersion"), doc.get("kind"))
+        if key not in self.by_gvk:
+            return None
+        kind, s = self.by_gvk[key]
+        schema = {"$ref": f"#/components/schemas/{s}"} if kind == "core" else dict(s)
+        schema["components"] = {"schemas": self.core}
+        return schema
+
+    def resolve(self, s):
+        """Follow $ref and single-entry allOf wrappers (OpenAPI v3 style)."""
+        while True:
+            if "$ref" in s:
+                base = {k: v for k, v in s.items() if k != "$ref"}
+                s = {**self.core[s["$ref"].rsplit("/", 1)[1]], **base}
+            elif "allOf" in s and len(s["allOf"]) == 1:
+                base = {k: v for k, v in s.items() if k != "allOf"}
+                s = {**s["allOf"][0], **base}
+            else:
+                return s
+
+
+def unknown_fields(schemas, inst, schema, path, errs):
+    """Strict decoding: every key must be a declared property, unless a map or preserved."""
+    s = schemas.resolve(schema)
+    if s.get("x-kubernetes-preserve-unknown-fields"):
+        return
+    if isinstance(inst, dict):
+        props = s.get("properties", {})
+        addl = s.get("additionalProperties")
+        for k, v in inst.items():
+            if k in props:
+                unknown_fields(schemas, v, props[k], f"{path}.{k}", errs)
+            elif isinstance(addl, dict):
+                unknown_fields(schemas, v, addl, f"{path}.{k}", errs)
+            elif addl is not True:
+                errs.append(f"{path}.{k}: unknown field")
+    elif isinstance(inst, list) and isinstance(s.get("items"), dict):
+        for i, v in enumerate(inst):
+            unknown_fields(schemas, v, s["items"], f"{path}[{i}]", errs)
+
+
+def payload_errors(doc):
+    """What the schemas cannot see: JSON configs inside strings."""
+    errs = []
+    kind = doc.get("kind")
+    if kind == "NetworkAttachmentDefinition" and "config" in doc.get("spec", {}):
+        try:
+            conf = json.loads(doc["spec"]["config"])
+            if "cniVersion" not in conf or not ("type" in conf or "plugins" in conf):
+                errs.append("spec.config: a CNI config needs cniVersion and type or plugins")
+        except ValueError as e:
+            errs.append(f"spec.config: not JSON: {e}")
+    if kind == "ConfigMap" and "config.json" in doc.get("data", {}):
+        try:
+            conf = json.loads(doc["data"]["config.json"])
+        except ValueError as e:
+            return [f"data.config.json: not JSON: {e}"]
+        # k8s-rdma-shared-dev-plugin (configList) or sriov-network-device-plugin (resourceList).
+        for key, allowed, sel in [("configList", {"resourceName", "resourcePrefix", "rdmaHcaMax", "selectors", "devices"},
+                                   {"vendors", "deviceIDs", "drivers", "ifNames", "linkTypes"}),
+                                  ("resourceList", {"resourceName", "resourcePrefix", "deviceType", "selectors",
+                                                    "excludeTopology"},
+                                   {"vendors", "devices", "drivers", "pfNames", "rootDevices", "linkTypes",
+                                    "isRdma", "needVhostNet", "ddpProfiles", "pciAddresses", "acpiIndexes"})]:
+            for i, entry in enumerate(conf.get(key, [])):
+                for k in set(entry) - allowed:
+                    errs.append(f"data.config.json.{key}[{i}].{k}: unknown field")
+                sels = entry.get("selectors", {})
+                for s in sels if isinstance(sels, list) else [sels]:
+                    for k in set(s) - sel:
+                        errs.append(f"data.config.json.{key}[{i}].selectors.{k}: unknown field")
+    return errs
+
+
+def validate(schemas, doc, where, errors):
+    if not isinstance(doc, dict):
+        errors.append(f"{where}: not an object")
+        return
+    if (doc.get("apiVersion"), doc.get("kind")) in NOT_OBJECTS:
+        return
+    root = schemas.root_for(doc)
+    if root is None:
+        errors.append(f"{where}: no schema for {doc.get('apiVersion')} {doc.get('kind')}")
+        return
+    name = f"{where}: {doc['kind']}/{doc.get('metadata', {}).get('name')}"
+    for e in jsonschema.Draft7Validator(root).iter_errors(doc):
+        errors.append(f"{name}: {'.'.join(str(p) for p in e.absolute_path)}: {e.message[:300]}")
+    errs = []
+    unknown_fields(schemas, doc, root, "", errs)
+    errors.extend(f"{name}: {e}" for e in errs + payload_errors(doc))
+
+
+def self_test(schemas, src):
+    """The validator must refuse what the API server refuses: mutated copies of good objects."""
+    with open(os.path.join(src, "deploy", "base", "daemonset.yaml")) as f:
+        ds = yaml.safe_load(f)
+    bad = []
+    d = copy.deepcopy(ds)
+    d["spec"]["template"]["spec"]["containers"][0]["securityContext"]["readOnlyRootFS"] = True
+    bad.append(("misspelt field", d))
+    d = copy.deepcopy(ds)
+    d["spec"]["template"]["spec"]["hostNetwork"] = "yes"
+    bad.append(("wrong type", d))
+    d = copy.deepcopy(ds)
+    del d["spec"]["template"]["spec"]["containers"][0]["name"]
+    bad.append(("missing required field", d))
+    d = copy.deepcopy(ds)
+    d["metadata"]["labelz"] = {}
+    bad.append(("unknown metadata field", d))
+    bad.append(("unknown CRD field", {"apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetworkPoolConfig",
+                                      "metadata": {"name": "x"}, "spec": {"rdmaMod": "exclusive"}}))
+    bad.append(("bad CRD enum", {"apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetworkPoolConfig",
+                                 "metadata": {"name": "x"}, "spec": {"rdmaMode": "private"}}))
+    bad.append(("bad device plugin config", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"},
+                                             "data": {"config.json": '{"configList": [{"resourceName": "a", '
+                                                                     '"selectors": {"vendor": ["15b3"]}}]}'}}))
+    bad.append(("unknown kind", {"apiVersion": "v1", "kind": "Podd", "metadata": {"name": "x"}}))
+    missed = []
+    for what, doc in bad:
+        errs = []
+        validate(schemas, doc, what, errs)
+        if not errs:
+            missed.append(f"self-test: the validator accepted a {what}")
+    return missed
+
+
+def main():
+    gdrcheck, src, data = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    kubectl = k8slib.need("kubectl")
+    schemas = Schemas(data)
+    errors, counted = self_test(schemas, src), 0
+    deploy = os.path.join(src, "deploy")
+
+    for dirpath, _, files in sorted(os.walk(deploy)):
+        for fn in sorted(files):
+            if not fn.endswith((".yaml", ".yml")):
+                continue
+            path = os.path.join(dirpath, fn)
+            with open(path) as f:
+                for doc in yaml.safe_load_all(f):
+                    if doc is not None:
+                        validate(schemas, doc, os.path.relpath(path, src), errors)
+                        counted += 1
+            if fn == "kustomization.yaml":
+                p = k8slib.run([kubectl, "kustomize", dirpath])
+                if p.returncode != 0:
+                    errors.append(f"kubectl kustomize {os.path.relpath(dirpath, src)}: {p.stderr}")
+                    continue
+                for doc in yaml.safe_load_all(p.stdout):
+                    validate(schemas, doc, f"kubectl kustomize {os.path.relpath(dirpath, src)}", errors)
+                    counted += 1
+
+    if k8slib.run([gdrcheck, "k8s", "--help"]).returncode == 0:
+        for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures")):
+            for mode in MODES:
+                p = k8slib.run([gdrcheck, "k8s", "--mode", mode] + args, cwd=d)
+                if p.returncode not in (0, 1):
+                    errors.append(f"{name}: gdrcheck k8s --mode {mode} exited {p.returncode}: {p.stderr}")
+                    continue
+                for doc in yaml.safe_load_all(p.stdout):
+                    validate(schemas, doc, f"{name}: k8s --mode {mode}", errors)
+                    counted += 1
+    for e in errors:
+        print(e)
+    print(f"{counted} objects validated, {len(errors)} errors")
+    return 1 if errors or counted == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
