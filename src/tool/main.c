@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
 	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
 	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
+	{ "k8s", cmd_k8s, "Kubernetes manifests and operator values fitted to this node" },
 	{ "labels", cmd_labels, "write NFD node labels and a Prometheus textfile, once or every interval" },
 };
 

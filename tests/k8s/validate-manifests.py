@@ -41,9 +41,13 @@ class Schemas:
                         for v in crd["spec"]["versions"]:
                             api = f"{crd['spec']['group']}/{v['name']}"
                             schema = copy.deepcopy(v["schema"]["openAPIV3Schema"])
-                            # CRD objects carry a full ObjectMeta; the CRD says only "object".
-                            schema.setdefault("properties", {})["metadata"] = {
+                            # Every custom object has apiVersion, kind and a full ObjectMeta,
+                            # whatever its CRD's schema spells out.
+                            props = schema.setdefault("properties", {})
+                            props["metadata"] = {
                                 "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+                            props.setdefault("apiVersion", {"type": "string"})
+                            props.setdefault("kind", {"type": "string"})
                             self.by_gvk[(api, crd["spec"]["names"]["kind"])] = ("crd", schema)
 
     def root_for(self, doc):
@@ -121,6 +125,35 @@ def payload_errors(doc):
     return errs
 
 
+def helm_errors(chart_values, values, path=""):
+    """Every key gdrcheck sets exists in the chart's values.yaml, with the default's type."""
+    errs = []
+    for k, v in values.items():
+        p = f"{path}.{k}" if path else k
+        if not isinstance(chart_values, dict) or k not in chart_values:
+            errs.append(f"{p}: not a key of the chart's values.yaml")
+            continue
+        default = chart_values[k]
+        if isinstance(v, dict):
+            if isinstance(default, dict) and default:
+                errs += helm_errors(default, v, p)
+            elif default not in (None, {}):
+                errs.append(f"{p}: a map, but the chart's default is {default!r}")
+        elif default is not None and type(v) is not type(default):
+            errs.append(f"{p}: {v!r} is a {type(v).__name__}, the chart's default {default!r} a {type(default).__name__}")
+    return errs
+
+
+def label_errors(doc):
+    errs = []
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    sel = spec.get("nodeSelector") or {}
+    for labels in (doc.get("metadata", {}).get("labels") or {}, sel.get("matchLabels", sel)):
+        for k, v in labels.items():
+            errs += k8slib.label_key_errors(k) + k8slib.label_value_errors(k, str(v))
+    return errs
+
+
 def validate(schemas, doc, where, errors):
     if not isinstance(doc, dict):
         errors.append(f"{where}: not an object")
@@ -136,7 +169,7 @@ def validate(schemas, doc, where, errors):
         errors.append(f"{name}: {'.'.join(str(p) for p in e.absolute_path)}: {e.message[:300]}")
     errs = []
     unknown_fields(schemas, doc, root, "", errs)
-    errors.extend(f"{name}: {e}" for e in errs + payload_errors(doc))
+    errors.extend(f"{name}: {e}" for e in errs + payload_errors(doc) + label_errors(doc))
 
 
 def self_test(schemas, src):
@@ -206,8 +239,25 @@ def main():
                 if p.returncode not in (0, 1):
                     errors.append(f"{name}: gdrcheck k8s --mode {mode} exited {p.returncode}: {p.stderr}")
                     continue
-                for doc in yaml.safe_load_all(p.stdout):
+                docs = [doc for doc in yaml.safe_load_all(p.stdout) if doc is not None]
+                for doc in docs:
                     validate(schemas, doc, f"{name}: k8s --mode {mode}", errors)
+                    counted += 1
+                out = json.loads(k8slib.run([gdrcheck, "k8s", "--json", "--mode", mode] + args, cwd=d).stdout)
+                # libyaml's output reads back as the very objects --json prints (quoting, block scalars).
+                if docs != [x["object"] for x in out["documents"]]:
+                    errors.append(f"{name}: k8s --mode {mode}: the YAML does not read back as the --json objects")
+                for v in out["helm_values"]:
+                    with open(os.path.join(data, f"{v['chart']}-values.yaml")) as f:
+                        chart = yaml.safe_load(f)
+                    errors += [f"{name}: k8s --mode {mode}: {v['chart']} values: {e}"
+                               for e in helm_errors(chart, v["values"])]
+                    if mode != "sriov":
+                        continue
+                    text = k8slib.run([gdrcheck, "k8s", "--helm-values", v["chart"], "--mode", mode] + args,
+                                      cwd=d).stdout
+                    if yaml.safe_load(text) != v["values"]:
+                        errors.append(f"{name}: --helm-values {v['chart']} differs from --json")
                     counted += 1
     for e in errors:
         print(e)
