@@ -28,12 +28,19 @@ static int openat2_in_root(int dirfd, const char *path, int flags)
 		.flags = (unsigned)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd;
+	int fd, tries = 0;
 
 	while (*path == '/')
 		path++;
-	fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
-			  sizeof(how));
+	/*
+	 * EAGAIN: a rename or mount anywhere on the system raced the walk of a
+	 * ".." (sysfs links are full of them) and the kernel could not prove the
+	 * walk stayed inside the root; openat2(2) says to retry.
+	 */
+	do
+		fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
+				  sizeof(how));
+	while (fd < 0 && errno == EAGAIN && ++tries < 1000);
 	return fd < 0 ? -errno : fd;
 }
 
