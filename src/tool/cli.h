@@ -4,7 +4,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../lib/checks/checks.h"
+#include "../lib/checks/node-summary.h"
 #include "../lib/model/facts.h"
+#include "../lib/topo/topo.h"
 
 /* Exit codes (DESIGN.md): the contract scripts rely on. */
 enum {
@@ -76,6 +79,20 @@ const char *cli_last_error(void);
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
+
+/* Facts, topology, every gate's checks and the node summary, for one input. */
+struct cli_analysis {
+	struct facts f;
+	struct topo_report topo;
+	struct check_opts copts;
+	struct check_ctx ctx; /* points into this struct: do not copy it */
+	struct report rep;
+	struct node_summary sum;
+};
+
+/* 0, or the exit status after an error line; release @a either way. */
+int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
+void cli_analysis_release(struct cli_analysis *a);
 
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);

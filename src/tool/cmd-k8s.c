@@ -3,14 +3,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../lib/checks/checks.h"
-#include "../lib/checks/node-summary.h"
 #include "../lib/k8s/k8s-fit.h"
 #include "../lib/render/render-k8s.h"
 #include "../lib/render/render.h"
-#include "../lib/topo/topo.h"
 #include "cli.h"
 
 enum {
@@ -81,18 +77,12 @@ int cmd_k8s(int argc, char **argv)
 		{ 0 },
 	};
 	struct cli_input in = { 0 };
-	struct check_opts copts;
-	struct check_ctx ctx;
-	struct topo_report topo = { 0 };
-	struct node_summary sum;
-	struct report rep = { 0 };
+	struct cli_analysis an;
 	struct k8s_plan plan = { 0 };
-	struct facts f;
 	const char *chart = NULL;
 	bool json = false;
 	int c, mode = -1, rc, r;
 
-	check_opts_init(&copts);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
@@ -127,30 +117,16 @@ int cmd_k8s(int argc, char **argv)
 	}
 	if (cli_no_operands("k8s", argc, argv))
 		return EXIT_USAGE;
-	facts_init(&f);
-	rc = cli_load_facts(&in, &f);
-	if (rc) {
-		facts_release(&f);
-		return rc;
-	}
-	copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
-	rc = EXIT_INPUT;
-	r = topo_analyse(&f, &topo);
-	if (r < 0) {
-		cli_error("topology analysis failed: %s", strerror(-r));
+	rc = cli_analyse(&in, &an);
+	if (rc)
 		goto out;
-	}
-	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
-	r = checks_run(&ctx, GATE_MASK_ALL, &rep);
-	if (r >= 0) {
-		node_summary_build(&ctx, &rep, &sum);
-		r = k8s_plan_build(&ctx, &rep, &sum, mode, &plan);
-	}
+	rc = EXIT_INPUT;
+	r = k8s_plan_build(&an.ctx, &an.rep, &an.sum, mode, &plan);
 	if (r < 0) {
 		cli_error("cannot fit manifests: %s", strerror(-r));
 		goto out;
 	}
-	r = print_plan(&f, &plan, json, chart);
+	r = print_plan(&an.f, &plan, json, chart);
 	if (r < 0) {
 		cli_error("cannot write output: %s", strerror(-r));
 		goto out;
@@ -158,8 +134,6 @@ int cmd_k8s(int argc, char **argv)
 	rc = plan.warnings ? EXIT_FINDINGS : EXIT_CLEAN;
 out:
 	k8s_plan_release(&plan);
-	report_release(&rep);
-	topo_report_release(&topo);
-	facts_release(&f);
+	cli_analysis_release(&an);
 	return rc;
 }

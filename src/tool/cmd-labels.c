@@ -9,11 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/checks/checks.h"
-#include "../lib/checks/node-summary.h"
 #include "../lib/render/render.h"
 #include "../lib/render/render-labels.h"
-#include "../lib/topo/topo.h"
 #include "../lib/util/atomic-file.h"
 #include "../lib/util/strutil.h"
 #include "cli.h"
@@ -161,43 +158,23 @@ static int print_labels(const struct labels_opts *o, const struct labels_run *ru
 static int run_once(const struct labels_opts *o)
 {
 	struct labels_run run = { .version = GDRCHECK_VERSION };
-	struct check_opts copts;
-	struct check_ctx ctx;
-	struct topo_report topo = { 0 };
-	struct node_summary sum;
-	struct report rep = { 0 };
+	struct cli_analysis an;
 	struct timespec t0;
-	struct facts f;
-	int rc, r = 0;
+	int rc;
 
 	run.started = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	check_opts_init(&copts);
-	facts_init(&f);
-	rc = cli_load_facts(&o->in, &f);
+	rc = cli_analyse(&o->in, &an);
 	if (rc == EXIT_USAGE)
 		goto out;
-	if (!rc) {
-		copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
-		r = topo_analyse(&f, &topo);
-		if (r < 0)
-			cli_error("topology analysis failed: %s", strerror(-r));
-	}
-	if (!rc && r >= 0) {
-		ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
-		r = checks_run(&ctx, GATE_MASK_ALL, &rep);
-		if (r < 0)
-			cli_error("checks failed: %s", strerror(-r));
-	}
-	if (rc || r < 0) {
+	if (rc) {
 		run.error = cli_last_error();
 		rc = EXIT_INPUT;
 	} else {
-		node_summary_build(&ctx, &rep, &sum);
-		run.rep = &rep;
-		run.sum = &sum;
-		run.topo = &topo;
-		run.f = &f;
+		run.rep = &an.rep;
+		run.sum = &an.sum;
+		run.topo = &an.topo;
+		run.f = &an.f;
 	}
 	if (o->interval_ms)
 		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
@@ -209,9 +186,7 @@ static int run_once(const struct labels_opts *o)
 	if (o->prom && publish(o->prom, render_prom_metrics, &run) < 0)
 		rc = EXIT_INPUT;
 out:
-	report_release(&rep);
-	topo_report_release(&topo);
-	facts_release(&f);
+	cli_analysis_release(&an);
 	return rc;
 }
 
