@@ -7,7 +7,8 @@ root filesystem, no capabilities, no new privileges, the host's /sys read-only,
 a bind-mounted output directory):
   gdrcheck --version, gdrcheck check --root on a fixture (output identical to
   the build tree's binary), gdrcheck labels writing into the bind mount.
-The runtime is runc, else crun, else unshare + chroot; it says which ran.
+The runtime is runc, else crun, else unshare + chroot; it says which ran
+(GDRCHECK_IMAGE_RUNTIMES=crun,chroot narrows the list).
 Skips (exit 77) with a line saying why when the tools, root or user
 namespaces, or the Debian archive are missing.
 
@@ -100,13 +101,21 @@ def run_in(runtime, bundle, rootfs, args, uid, mounts, rootless, state):
         return p.returncode, p.stdout, p.stderr
     # unshare + chroot: a private mount namespace, the same binds, a read-only root.
     script = "set -e\n"
+    for dst, _, _ in mounts:
+        script += f"mkdir -p '{rootfs + dst}'\n"
+    # The read-only root first, then the binds on top of it (some of them writable).
+    script += f"mount --bind '{rootfs}' '{rootfs}'\nmount -o remount,bind,ro '{rootfs}'\n"
     for dst, src_dir, ro in mounts:
         target = rootfs + dst
-        script += f"mkdir -p '{target}' 2>/dev/null || true\nmount --rbind '{src_dir}' '{target}'\n"
+        script += f"mount --rbind '{src_dir}' '{target}'\n"
         if ro:
             script += f"mount -o remount,bind,ro '{target}'\n"
-    script += f"mount --bind '{rootfs}' '{rootfs}'\nmount -o remount,bind,ro '{rootfs}'\n"
-    script += f"exec chroot --userspec={uid}:{uid} '{rootfs}' " + " ".join(f"'{a}'" for a in args) + "\n"
+    # The DaemonSet's context inside: no capabilities, no new privileges (setpriv is util-linux,
+    # in the image). In a user namespace only uid 0 is mapped.
+    if os.geteuid() != 0:
+        uid = 0
+    script += (f"exec chroot '{rootfs}' setpriv --reuid={uid} --regid={uid} --clear-groups "
+               "--inh-caps=-all --bounding-set=-all --no-new-privs -- " + " ".join(f"'{a}'" for a in args) + "\n")
     cmd = ["unshare", "--mount", "--fork"] + ([] if os.geteuid() == 0 else ["--user", "--map-root-user"])
     p = subprocess.run(cmd + ["sh", "-c", script], capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout, p.stderr
@@ -139,7 +148,9 @@ def main():
         mounts = [("/fixture", fixture, True), ("/out", outdir, False), ("/host/sys", "/sys", True)]
         state = os.path.join(tmp, "state")
         runtime = None
-        for cand in ("runc", "crun", "chroot"):
+        # GDRCHECK_IMAGE_RUNTIMES=crun,chroot tries only those (to test each path).
+        order = os.environ.get("GDRCHECK_IMAGE_RUNTIMES", "runc,crun,chroot").split(",")
+        for cand in order:
             if cand != "chroot" and not shutil.which(cand):
                 continue
             rc, so, se = run_in(cand, bundle, rootfs, ["/usr/bin/gdrcheck", "--version"], image_uid, mounts,
