@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "k8s-fit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -353,6 +354,19 @@ static void hostdev_network(struct fit *fit)
 	end_doc(fit, notes);
 }
 
+/* Kubernetes' label value rule: <= 63, [A-Za-z0-9] at the ends, [-_.A-Za-z0-9] inside. */
+static bool label_value_ok(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n > 63 || !isalnum((unsigned char)v[0]) || !isalnum((unsigned char)v[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr("-_.", v[i]))
+			return false;
+	return true;
+}
+
 /* The node itself, by its hostname label, or every node with this NIC vendor. */
 static json_object *node_selector(struct fit *fit, char ***notes, const char *vendor)
 {
@@ -360,13 +374,14 @@ static json_object *node_selector(struct fit *fit, char ***notes, const char *ve
 	const struct fact_str *h = &fit->f->host.hostname;
 	char key[80];
 
-	if (fact_str_ok(h)) {
+	if (fact_str_ok(h) && label_value_ok(h->v)) {
 		set(sel, "kubernetes.io/hostname", str(h->v));
 		note(fit, notes, "nodeSelector kubernetes.io/hostname %s: /proc/sys/kernel/hostname", h->v);
 	} else {
 		snprintf(key, sizeof(key), "feature.node.kubernetes.io/pci-%s.present", vendor);
 		set(sel, key, str("true"));
-		note(fit, notes, "nodeSelector %s: hostname unknown in this input; NFD's label for the NIC vendor", key);
+		note(fit, notes, "nodeSelector %s: hostname unknown in this input or not a label value; NFD's label for the NIC vendor",
+		     key);
 	}
 	return sel;
 }
