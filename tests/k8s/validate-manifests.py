@@ -206,6 +206,42 @@ def self_test(schemas, src):
     return missed
 
 
+def offered(docs):
+    """(resources, networks) that 'gdrcheck k8s' output makes available to pods."""
+    resources, networks = set(), set()
+    for d in docs:
+        kind, meta = d["kind"], d.get("metadata", {})
+        if kind == "ConfigMap" and "config.json" in d.get("data", {}):
+            conf = json.loads(d["data"]["config.json"])
+            for e in conf.get("configList", []):
+                resources.add(f"{e.get('resourcePrefix', 'rdma')}/{e['resourceName']}")
+            for e in conf.get("resourceList", []):
+                resources.add(f"{e.get('resourcePrefix', 'intel.com')}/{e['resourceName']}")
+        elif kind == "SriovNetworkNodePolicy":
+            resources.add(f"nvidia.com/{d['spec']['resourceName']}")
+        if kind in ("MacvlanNetwork", "HostDeviceNetwork", "NetworkAttachmentDefinition"):
+            networks.add(meta["name"])
+    return resources, networks
+
+
+def example_errors(src, gdrcheck):
+    """Each example pod asks for what 'gdrcheck k8s --mode' of its mode provides."""
+    errs = []
+    name, d, args = k8slib.fixtures(os.path.join(src, "tests", "fixtures"), ["hgx-h100-healthy"])[0]
+    for mode in MODES:
+        with open(os.path.join(src, "deploy", "examples", f"pod-{mode}.yaml")) as f:
+            pod = yaml.safe_load(f)
+        docs = list(yaml.safe_load_all(k8slib.run([gdrcheck, "k8s", "--mode", mode] + args, cwd=d).stdout))
+        resources, networks = offered([x for x in docs if x])
+        wanted = {r for c in pod["spec"]["containers"] for r in c["resources"]["limits"] if r != "nvidia.com/gpu"}
+        for r in wanted - resources:
+            errs.append(f"pod-{mode}.yaml requests {r}, which 'gdrcheck k8s --mode {mode}' does not provide")
+        net = pod["metadata"].get("annotations", {}).get("k8s.v1.cni.cncf.io/networks")
+        if net and net not in networks:
+            errs.append(f"pod-{mode}.yaml attaches network {net}, which 'gdrcheck k8s --mode {mode}' does not define")
+    return errs
+
+
 def main():
     gdrcheck, src, data = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     kubectl = k8slib.need("kubectl")
@@ -233,6 +269,7 @@ def main():
                     counted += 1
 
     if k8slib.run([gdrcheck, "k8s", "--help"]).returncode == 0:
+        errors += example_errors(src, gdrcheck)
         for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures")):
             for mode in MODES:
                 p = k8slib.run([gdrcheck, "k8s", "--mode", mode] + args, cwd=d)
