@@ -20,6 +20,24 @@ import yaml
 import k8slib
 
 MODES = ["shared", "hostdev", "sriov", "hostnetwork"]
+
+
+class StrictLoader(yaml.SafeLoader):
+    """Strict decoding refuses a field given twice; PyYAML would keep the last one."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate field {key!r}",
+                                                        key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def load_all(text):
+    return [d for d in yaml.load_all(text, Loader=StrictLoader) if d is not None]
 NOT_OBJECTS = {("kustomize.config.k8s.io/v1beta1", "Kustomization")}
 
 
@@ -198,6 +216,11 @@ def self_test(schemas, src):
                                                                      '"selectors": {"vendor": ["15b3"]}}]}'}}))
     bad.append(("unknown kind", {"apiVersion": "v1", "kind": "Podd", "metadata": {"name": "x"}}))
     missed = []
+    try:
+        load_all("a: 1\nb: 2\na: 3\n")
+        missed.append("self-test: the loader accepted a field given twice")
+    except yaml.YAMLError:
+        pass
     for what, doc in bad:
         errs = []
         validate(schemas, doc, what, errs)
@@ -255,16 +278,20 @@ def main():
                 continue
             path = os.path.join(dirpath, fn)
             with open(path) as f:
-                for doc in yaml.safe_load_all(f):
-                    if doc is not None:
-                        validate(schemas, doc, os.path.relpath(path, src), errors)
-                        counted += 1
+                try:
+                    docs = load_all(f.read())
+                except yaml.YAMLError as e:
+                    errors.append(f"{os.path.relpath(path, src)}: {e}")
+                    docs = []
+                for doc in docs:
+                    validate(schemas, doc, os.path.relpath(path, src), errors)
+                    counted += 1
             if fn == "kustomization.yaml":
                 p = k8slib.run([kubectl, "kustomize", dirpath])
                 if p.returncode != 0:
                     errors.append(f"kubectl kustomize {os.path.relpath(dirpath, src)}: {p.stderr}")
                     continue
-                for doc in yaml.safe_load_all(p.stdout):
+                for doc in load_all(p.stdout):
                     validate(schemas, doc, f"kubectl kustomize {os.path.relpath(dirpath, src)}", errors)
                     counted += 1
 
@@ -276,7 +303,7 @@ def main():
                 if p.returncode not in (0, 1):
                     errors.append(f"{name}: gdrcheck k8s --mode {mode} exited {p.returncode}: {p.stderr}")
                     continue
-                docs = [doc for doc in yaml.safe_load_all(p.stdout) if doc is not None]
+                docs = load_all(p.stdout)
                 for doc in docs:
                     validate(schemas, doc, f"{name}: k8s --mode {mode}", errors)
                     counted += 1
