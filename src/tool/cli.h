@@ -25,6 +25,7 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
+	bool pod; /* also collect what the container was given (collect_pod) */
 	/*
 	 * root is this node's "/" mounted elsewhere (a container with the host's
 	 * /sys, /proc, /dev and /usr under /host and the host's network
@@ -80,6 +81,7 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
+int cmd_pod(int argc, char **argv);
 /* Facts, topology, every gate's checks and the node summary, for one input. */
 struct cli_analysis {
 	struct facts f;
@@ -98,6 +100,8 @@ int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_bw(int argc, char **argv);
+int cmd_nccl_log(int argc, char **argv);
 int cmd_labels(int argc, char **argv);
 int cmd_k8s(int argc, char **argv);
 
@@ -107,3 +111,23 @@ int cmd_k8s(int argc, char **argv);
  * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
  */
 int cli_nvml_facts(struct facts *f);
+
+/* Output formats of topo --format and check --format. */
+enum cli_format {
+	CLI_FMT_TEXT = 0,
+	CLI_FMT_JSON,
+	CLI_FMT_SVG,
+	CLI_FMT_DOT,
+	CLI_FMT_HTML,
+};
+
+/* "text", "json", "svg", "dot", "html" → enum cli_format, or -1. */
+int cli_parse_format(const char *s);
+/*
+ * The node picture as svg, dot or html (the topo page, or with @rep the
+ * check report under the picture). 0 or -errno.
+ */
+struct topo_report;
+struct report;
+int cli_picture(FILE *out, enum cli_format fmt, const struct facts *f,
+		const struct topo_report *t, const struct report *rep);

@@ -158,7 +158,7 @@ static const char *cell(enum smi_label l)
  * Pairs (a < b) are stored row by row: row a holds b = a+1 .. n-1, so the
  * index is computed, not searched (a search made big matrices quartic).
  */
-static enum smi_label peer_label(const struct topo_peer *v, size_t count,
+enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
 				 size_t n, size_t a, size_t b)
 {
 	size_t idx;
@@ -199,7 +199,7 @@ int render_topo_text(FILE *out, const struct facts *f,
 		for (size_t h = 0; h < ng; h++)
 			fprintf(out, "%s\t",
 				g == h ? " X " :
-					 cell(peer_label(r->gpu_pairs, r->n_gpu_pairs, ng, g, h)));
+					 cell(render_peer_label(r->gpu_pairs, r->n_gpu_pairs, ng, g, h)));
 		for (size_t n = 0; n < nn; n++)
 			fprintf(out, "%s\t", cell(r->pairs[g * nn + n].smi));
 		fprintf(out, "%s\t\t", p && fact_str_ok(&p->local_cpulist) ?
@@ -216,7 +216,7 @@ int render_topo_text(FILE *out, const struct facts *f,
 		for (size_t m = 0; m < nn; m++)
 			fprintf(out, "%s\t",
 				n == m ? " X " :
-					 cell(peer_label(r->nic_pairs, r->n_nic_pairs, nn, n, m)));
+					 cell(render_peer_label(r->nic_pairs, r->n_nic_pairs, nn, n, m)));
 		fprintf(out, "\n");
 	}
 
