@@ -6,7 +6,8 @@ unpacks it with umoci and runs, with the DaemonSet's security context (read-only
 root filesystem, no capabilities, no new privileges, the host's /sys read-only,
 a bind-mounted output directory):
   gdrcheck --version, gdrcheck check --root on a fixture (output identical to
-  the build tree's binary), gdrcheck labels writing into the bind mount.
+  the build tree's binary), gdrcheck labels writing into the bind mount, the
+  DaemonSet's labels --host-root, and the example pods' gdrcheck pod.
 The runtime is runc, else crun, else unshare + chroot; it says which ran
 (GDRCHECK_IMAGE_RUNTIMES=crun,chroot narrows the list).
 Skips (exit 77) with a line saying why when the tools, root or user
@@ -192,6 +193,11 @@ def main():
             errors.append(f"labels --host-root /host in the image: exit {rc}: {se}")
         else:
             print("labels --host-root /host (the DaemonSet's command) read this machine from the image")
+        # The example pods' command: it reads the container it runs in (exit 0 or 1, a verdict).
+        rc, so, se = run_in(runtime, bundle, rootfs, ["/usr/bin/gdrcheck", "pod"], image_uid, mounts,
+                            rootless, state)
+        if rc not in (0, 1) or "pod.mode" not in so:
+            errors.append(f"gdrcheck pod in the image: exit {rc}: {se}{so[-300:]}")
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(out, "oci", "blobs"))
                    for f in fs)
         print(f"image size: {size / 2**20:.1f} MiB compressed (OCI blobs)")
