@@ -111,6 +111,19 @@ def main():
         text, _ = parse_nfd(k8slib.run([gdrcheck, "labels"] + args, cwd=d, check_rc=[0]).stdout)
         if doc["schema"] != "gdrcheck.labels/1" or doc["labels"] != text or doc["collect"] != "ok":
             errors.append(f"labels --json {doc} != labels {text}")
+    # Usage errors: exit 2 with a line on stderr, nothing written.
+    for argv in (["labels", "--interval", "0", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--interval", "5x", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--interval", "5m"], ["labels", "--bogus"], ["labels", "extra"],
+                 ["labels", "--root", "a", "--facts", "b", "--prom", "/nonexistent/x.prom"],
+                 ["k8s", "--mode", "macvlan"], ["k8s", "--helm-values", "nfd"], ["k8s", "extra"]):
+        p = k8slib.run([gdrcheck] + argv)
+        if p.returncode != 2 or not p.stderr.startswith("gdrcheck: "):
+            errors.append(f"gdrcheck {' '.join(argv)}: exit {p.returncode}, stderr {p.stderr!r}; want 2")
+    for argv in (["labels", "--help"], ["k8s", "--help"]):
+        p = k8slib.run([gdrcheck] + argv)
+        if p.returncode != 0 or not p.stdout.startswith("Usage: gdrcheck "):
+            errors.append(f"gdrcheck {' '.join(argv)}: exit {p.returncode}")
     for e in errors:
         print(e)
     return 1 if errors else 0
