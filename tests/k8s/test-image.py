@@ -132,6 +132,15 @@ def main():
     rootless = os.geteuid() != 0
     if rootless and not userns_ok():
         skip("not root and no unprivileged user namespaces: neither mmdebstrap nor a runtime can run")
+    if rootless:
+        import pwd
+        user = pwd.getpwuid(os.getuid()).pw_name
+        try:
+            ranges = [l.split(":")[0] for l in open("/etc/subuid")]
+        except OSError:
+            ranges = []
+        if user not in ranges and str(os.getuid()) not in ranges:
+            skip(f"not root and no /etc/subuid range for {user}: mmdebstrap --mode=unshare cannot map the image's users")
     out = os.path.join(os.path.abspath(builddir), "image")
     version = build_image(gdrcheck, src, out)
     tag = f"gdrcheck:{version}"
