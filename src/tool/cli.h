@@ -4,7 +4,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../lib/checks/checks.h"
+#include "../lib/checks/node-summary.h"
 #include "../lib/model/facts.h"
+#include "../lib/topo/topo.h"
 
 /* Exit codes (DESIGN.md): the contract scripts rely on. */
 enum {
@@ -23,6 +26,12 @@ struct cli_input {
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
 	bool pod; /* also collect what the container was given (collect_pod) */
+	/*
+	 * root is this node's "/" mounted elsewhere (a container with the host's
+	 * /sys, /proc, /dev and /usr under /host and the host's network
+	 * namespace): files come from root, netlink from the live kernel.
+	 */
+	bool host_root;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -65,18 +74,36 @@ int cli_load_facts(const struct cli_input *in, struct facts *f);
 
 /* "gdrcheck: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the last cli_error() message ("" if none). */
+const char *cli_last_error(void);
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
 int cmd_pod(int argc, char **argv);
+/* Facts, topology, every gate's checks and the node summary, for one input. */
+struct cli_analysis {
+	struct facts f;
+	struct topo_report topo;
+	struct check_opts copts;
+	struct check_ctx ctx; /* points into this struct: do not copy it */
+	struct report rep;
+	struct node_summary sum;
+};
+
+/* 0, or the exit status after an error line; release @a either way. */
+int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
+void cli_analysis_release(struct cli_analysis *a);
+
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_bw(int argc, char **argv);
 int cmd_nccl_log(int argc, char **argv);
+int cmd_labels(int argc, char **argv);
+int cmd_k8s(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

@@ -15,15 +15,22 @@
 #include "cli.h"
 
 
+/* The last message, for commands that also publish it (labels). */
+static char last_error[512];
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gdrcheck: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "gdrcheck: %s\n", last_error);
+}
+
+const char *cli_last_error(void)
+{
+	return last_error;
 }
 
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv)
@@ -100,6 +107,8 @@ static int load_root(const struct cli_input *in, const char *dir,
 		root_free(root);
 		return EXIT_USAGE;
 	}
+	if (in->host_root)
+		root->live = true;
 	if (in->record_netlink && !root->live) {
 		cli_error("--record-netlink records the live node: it cannot go with --root");
 		root_free(root);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_analyse(const struct cli_input *in, struct cli_analysis *a)
+{
+	int rc, r;
+
+	memset(a, 0, sizeof(*a));
+	check_opts_init(&a->copts);
+	facts_init(&a->f);
+	rc = cli_load_facts(in, &a->f);
+	if (rc)
+		return rc;
+	a->copts.is_root = a->f.source == SOURCE_LIVE && geteuid() == 0;
+	r = topo_analyse(&a->f, &a->topo);
+	if (r < 0) {
+		cli_error("topology analysis failed: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	a->ctx = (struct check_ctx){ .f = &a->f, .topo = &a->topo, .opts = &a->copts };
+	r = checks_run(&a->ctx, GATE_MASK_ALL, &a->rep);
+	if (r < 0) {
+		cli_error("checks failed: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	node_summary_build(&a->ctx, &a->rep, &a->sum);
+	return 0;
+}
+
+void cli_analysis_release(struct cli_analysis *a)
+{
+	report_release(&a->rep);
+	topo_report_release(&a->topo);
+	facts_release(&a->f);
+}
