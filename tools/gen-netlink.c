@@ -432,19 +432,25 @@ static void seed2(const char *set, bool bad)
 
 /*
  * The node of the fixture tree tests/fixtures/seed2-b300-e810 (and its
- * -misconfig twin): two dual-port E810 (0000:19:00.x, 0000:9b:00.x) with
- * Intel's out-of-tree ice/irdma, RDMA devices irdma0..3, bond1 (802.3ad)
- * over ens5f0np0 + ens6f0np0. Good: DSCP 24 → priority 3 → TC3, PFC on 3
- * only, host DCBX. Bad: the firmware LLDP agent in charge, PFC on priority
- * 0, DSCP 24 not mapped. Untuned: the good DCBX, PFC and DSCP map, but ETS
- * left at its default (every priority in TC0), every netdev at MTU 1500 and
- * no address on the two unbonded ports.
+ * -misconfig and -untuned twins): two dual-port E810 (0000:19:00.x,
+ * 0000:9b:00.x) with Intel's out-of-tree ice/irdma and bond1 (802.3ad) over
+ * the two ports of the first adapter, ens5f0np0 + ens5f1np1: RDMA LAG gives
+ * the bond one RDMA device, irdma0 on the primary port, and none on the
+ * secondary; the second adapter's ports irdma2/irdma3 are unbonded. Good:
+ * DSCP 24 → priority 3 → TC3, PFC on 3 only, host DCBX. Bad: the firmware
+ * LLDP agent in charge, PFC on priority 0, DSCP 24 not mapped. Untuned: the
+ * good DCBX, PFC and DSCP map, but ETS left at its default (every priority
+ * in TC0), every netdev at MTU 1500 and no address on the two unbonded
+ * ports. Cross-card (fixture e810-bond-cross-card): the good QoS, but bond1
+ * over one port of each adapter (ens5f0np0 + ens6f0np0) with an RDMA
+ * device on every port, irdma0 and irdma2 both carrying the bond's GID.
  */
-enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED };
+enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
 	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
+	bool cross = var == SEED2_CROSS_CARD;
 	unsigned mtu = untuned ? 1500 : 9000;
 	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
@@ -467,11 +473,13 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	struct link_spec links[] = {
 		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
 		{ 2, "ens5f0np0", mtu, 6, 6, false, true, 0, 1 },
-		{ 3, "ens5f1np1", mtu, 6, 0, false, false, 0, 0 },
-		{ 4, "ens6f0np0", mtu, 6, 6, false, true, 0, 1 },
+		{ 3, "ens5f1np1", mtu, 6, cross ? 0 : 6, false, !cross, 0, cross ? 0 : 1 },
+		{ 4, "ens6f0np0", mtu, 6, cross ? 6 : 0, false, cross, 0, cross ? 1 : 0 },
 		{ 5, "ens6f1np1", mtu, 6, 0, false, false, 0, 0 },
 		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
 	};
+	/* The secondary port of the RDMA LAG has no RDMA device. */
+	bool has_rdma[] = { true, cross, true, true };
 	char name[64];
 
 	open_file(set, "rdma-sys.nl");
@@ -479,10 +487,13 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	close_file();
 	open_file(set, "rdma-dev.nl");
 	for (int i = 0; i < 4; i++)
-		rdma_dev((uint32_t)i, devs[i], "1.71");
+		if (has_rdma[i])
+			rdma_dev((uint32_t)i, devs[i], "1.71");
 	done();
 	close_file();
 	for (int i = 0; i < 4; i++) {
+		if (!has_rdma[i])
+			continue;
 		snprintf(name, sizeof(name), "rdma-port-%s.nl", devs[i]);
 		open_file(set, name);
 		rdma_port((uint32_t)i, devs[i], (uint32_t)(2 + i), nets[i]);
@@ -497,7 +508,7 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	open_file(set, "rtnl-addr.nl");
 	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
 	if (!untuned) {
-		rtnl_addr(AF_INET, 3, "10.10.1.11", 24);
+		rtnl_addr(AF_INET, cross ? 3 : 4, "10.10.1.11", 24);
 		rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
 	}
 	rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
@@ -647,6 +658,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture", SEED2_GOOD);
 	seed2_fixture("seed2-fixture-bad", SEED2_BAD);
 	seed2_fixture("seed2-fixture-untuned", SEED2_UNTUNED);
+	seed2_fixture("seed2-fixture-crosscard", SEED2_CROSS_CARD);
 	malformed();
 	return 0;
 }

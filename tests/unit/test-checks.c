@@ -434,7 +434,7 @@ static void test_rdma_checks(void **state)
 
 	run_scenario(&run, "seed2-b300-e810");
 	assert_int_equal(STATUS(&run, "rdma.ofed-conflicts"), ST_SKIP);
-	assert_true(run_mentions(&run, "nic.driver", "ice + irdma (inbox stack)"));
+	assert_true(run_mentions(&run, "nic.driver", "ice + irdma (the kernel's ib_core)"));
 	run_release(&run);
 }
 

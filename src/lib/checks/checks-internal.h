@@ -70,6 +70,16 @@ int ofed_stack(const struct facts *f, char *why, size_t size);
  */
 int peer_api(const struct facts *f, char *why, size_t size);
 
+/*
+ * Whether a kernel module was built out of the kernel tree: 1 yes, 0 it is
+ * the distribution's, -1 not loaded or no sign either way. Decided from the
+ * module itself: /sys/module/<m>/taint 'O', else (Intel drivers, which carry
+ * no MODULE_VERSION upstream since Linux 5.9) a version file. @why receives
+ * the evidence.
+ */
+int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
+		     size_t size);
+
 enum distro {
 	DISTRO_OTHER = 0,
 	DISTRO_RHEL,   /* rhel, centos, rocky, almalinux, fedora, ol */

@@ -213,10 +213,48 @@ int ofed_stack(const struct facts *f, char *why, size_t size)
 		return 1;
 	}
 	if (ib && ib->present) {
-		snprintf(why, size, "ib_core is loaded without mlx_compat, a module version or /sys/kernel/mm/memory_peers: the distribution's inbox RDMA stack");
+		snprintf(why, size, "ib_core is loaded without mlx_compat, a module version or /sys/kernel/mm/memory_peers: the kernel's own ib_core, not MLNX_OFED/DOCA-OFED");
 		return 0;
 	}
 	snprintf(why, size, "ib_core is not loaded");
+	return -1;
+}
+
+int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
+		     size_t size)
+{
+	static const char *const intel[] = { "ice", "irdma", "i40e" };
+	const struct kmod *m = host_kmod(&f->host, name);
+	bool is_intel = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(intel); i++)
+		is_intel = is_intel || strcmp(name, intel[i]) == 0;
+	if (!m || !m->present) {
+		snprintf(why, size, "%s is not loaded", name);
+		return -1;
+	}
+	if (fact_str_ok(&m->taint) && strchr(m->taint.v, 'O')) {
+		snprintf(why, size, "/sys/module/%s/taint is '%s' (O: built out of the kernel tree)%s%s",
+			 name, m->taint.v, fact_str_ok(&m->version) ? ", version " : "",
+			 fact_str_ok(&m->version) ? m->version.v : "");
+		return 1;
+	}
+	if (is_intel && fact_str_ok(&m->version)) {
+		snprintf(why, size, "%s carries a module version (%s); the kernel's Intel drivers have none since Linux 5.9",
+			 name, m->version.v);
+		return 1;
+	}
+	if (fact_str_ok(&m->taint)) {
+		snprintf(why, size, "/sys/module/%s/taint has no 'O'%s: the kernel's own module",
+			 name, is_intel ? " and no module version" : "");
+		return 0;
+	}
+	if (is_intel) {
+		snprintf(why, size, "%s has no module version (the kernel's Intel drivers have none since Linux 5.9); taint not read",
+			 name);
+		return 0;
+	}
+	snprintf(why, size, "/sys/module/%s/taint not read", name);
 	return -1;
 }
 

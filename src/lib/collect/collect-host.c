@@ -42,6 +42,8 @@ static int collect_modules(const struct gc_root *root, struct host_facts *h)
 		read_str_fact(root, path, &m->version);
 		snprintf(path, sizeof(path), "/sys/module/%s/srcversion", m->name);
 		read_str_fact(root, path, &m->srcversion);
+		snprintf(path, sizeof(path), "/sys/module/%s/taint", m->name);
+		read_str_fact(root, path, &m->taint);
 	}
 	return 0;
 }

@@ -83,6 +83,7 @@ json_object *facts_json_host(const struct host_facts *h)
 				       json_object_new_boolean(m->present));
 		fact_str_add(j, "version", &m->version);
 		fact_str_add(j, "srcversion", &m->srcversion);
+		fact_str_add(j, "taint", &m->taint);
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(o, "modules", a);
@@ -272,6 +273,8 @@ static int load_modules(json_object *o, struct host_facts *h)
 		r = fact_str_load(j, "version", &m->version);
 		if (r >= 0)
 			r = fact_str_load(j, "srcversion", &m->srcversion);
+		if (r >= 0)
+			r = fact_str_load(j, "taint", &m->taint);
 		if (r < 0)
 			return r;
 	}

@@ -38,6 +38,7 @@ void host_facts_release(struct host_facts *h)
 		free(h->mods[i].name);
 		fact_str_release(&h->mods[i].version);
 		fact_str_release(&h->mods[i].srcversion);
+		fact_str_release(&h->mods[i].taint);
 	}
 	free(h->mods);
 	h->mods = NULL;

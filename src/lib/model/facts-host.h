@@ -12,6 +12,8 @@ struct kmod {
 	bool present;    /* /sys/module/<name> exists (loaded or built in) */
 	struct fact_str version;
 	struct fact_str srcversion;
+	/* /sys/module/<name>/taint: "O" out-of-tree, "OE" also unsigned. */
+	struct fact_str taint;
 };
 
 /*
