@@ -444,13 +444,16 @@ static void seed2(const char *set, bool bad)
  * ports. Cross-card (fixture e810-bond-cross-card): the good QoS, but bond1
  * over one port of each adapter (ens5f0np0 + ens6f0np0) with an RDMA
  * device on every port, irdma0 and irdma2 both carrying the bond's GID.
+ * Baseline (fixture seed2-b300-e810-baseline, the POC's phase 13): host
+ * DCBX but no QoS yet: PFC off, no DSCP map, ETS at its default.
  */
-enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD };
+enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
+		     SEED2_BASELINE };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
 	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
-	bool cross = var == SEED2_CROSS_CARD;
+	bool cross = var == SEED2_CROSS_CARD, baseline = var == SEED2_BASELINE;
 	unsigned mtu = untuned ? 1500 : 9000;
 	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
@@ -464,10 +467,10 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	struct dcb_spec d = {
 		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
 			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
-		.pfc_en = bad ? 0x01 : 0x08,
-		.dscp24 = !bad,
-		.peer_pfc = !bad,
-		.ets_default = untuned,
+		.pfc_en = baseline ? 0 : bad ? 0x01 : 0x08,
+		.dscp24 = !bad && !baseline,
+		.peer_pfc = !bad && !baseline,
+		.ets_default = untuned || baseline,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
@@ -659,6 +662,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-bad", SEED2_BAD);
 	seed2_fixture("seed2-fixture-untuned", SEED2_UNTUNED);
 	seed2_fixture("seed2-fixture-crosscard", SEED2_CROSS_CARD);
+	seed2_fixture("seed2-fixture-baseline", SEED2_BASELINE);
 	malformed();
 	return 0;
 }

@@ -372,6 +372,28 @@ static int conclude(struct finding *out, size_t n, const char *what_ok)
 			   bad, out->n_items);
 }
 
+/*
+ * RoCE QoS (DSCP map, trust, PFC, ETS, ECN, ToS) decides what happens under
+ * congestion, not whether GPUDirect RDMA works: the seed's POC measures its
+ * baseline with PFC and ECN off (phase 13) and adds them after. A missing or
+ * wrong setting is a warn that says what it costs.
+ */
+static int qos_consequence(struct finding *out, int r, const char *what)
+{
+	char *v;
+
+	if (r < 0 || out->status != ST_WARN || !out->verdict)
+		return r;
+	v = strdup(out->verdict);
+	if (!v)
+		return -ENOMEM;
+	r = finding_set(out, ST_WARN,
+			"%s; without %s RoCE loses packets when the fabric congests (retransmits, lower bandwidth); GPUDirect RDMA works without it, as in a PFC/ECN-off baseline",
+			v, what);
+	free(v);
+	return r;
+}
+
 /* One item per physical RoCE netdev; returns -ENODATA when there is none. */
 typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
 		       struct finding *out);
@@ -446,13 +468,13 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (others) {
 		snprintf(fix, sizeof(fix), "dcb app replace dev %s dscp-prio %d:%d",
 			 l->name, dscp, prio);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "DSCP %d → priority %d, not the RoCE priority %d",
 				    dscp, others - 1, prio);
 	}
 	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
 		 dscp, prio);
-	return finding_item(out, l->name, ST_FAIL, fix,
+	return finding_item(out, l->name, ST_WARN, fix,
 			    "DSCP %d is not mapped (it lands on the default priority 0)",
 			    dscp);
 }
@@ -463,7 +485,8 @@ static int run_dscp_map(const struct check_ctx *ctx, struct finding *out)
 
 	snprintf(ok, sizeof(ok), "DSCP %d → priority %d", ctx->opts->roce_dscp,
 		 ctx->opts->roce_prio);
-	return per_link(ctx, out, dscp_map_link, ok);
+	return qos_consequence(out, per_link(ctx, out, dscp_map_link, ok),
+			       "the DSCP map");
 }
 
 const struct check check_roce_dscp_map = {
@@ -508,7 +531,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		if (lldp) {
 			snprintf(fix, sizeof(fix),
 				 "ethtool --set-priv-flags %s fw-lldp-agent off", l->name);
-			return finding_item(out, l->name, ST_FAIL, fix,
+			return finding_item(out, l->name, ST_WARN, fix,
 					    "firmware LLDP agent on: DCB is negotiated by the E810 firmware and ice refuses DSCP app entries");
 		}
 		if (!dcb_ok(l))
@@ -517,14 +540,14 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 			return finding_item(out, l->name, ST_PASS, NULL,
 					    "fw-lldp-agent off, DSCP QoS mode (%zu DSCP entries)",
 					    dscp_entries(d));
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "fw-lldp-agent off but no DSCP app entry: ice still classifies by VLAN priority (PCP)");
 	}
 	if (fact_str_is(&l->driver, "mlx5_core")) {
 		if (fact_str_ok(&l->qos_trust)) {
 			snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp", l->name);
 			return finding_item(out, l->name,
-					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_FAIL,
+					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_WARN,
 					    strcmp(l->qos_trust.v, "dscp") == 0 ? NULL : fix,
 					    "trust %s (MLNX_OFED qos/trust)", l->qos_trust.v);
 		}
@@ -535,7 +558,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 			return finding_item(out, l->name, ST_PASS, NULL,
 					    "trust dscp (%zu DSCP app entries)",
 					    dscp_entries(d));
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "trust pcp: no DSCP app entry, so DSCP marks are ignored");
 	}
 	if (!dcb_ok(l))
@@ -547,7 +570,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 						    "apptrust includes dscp");
 		snprintf(fix, sizeof(fix), "dcb apptrust set dev %s order pcp dscp",
 			 l->name);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "apptrust does not include dscp");
 	}
 	if (dscp_entries(d))
@@ -560,7 +583,8 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 static int run_trust(const struct check_ctx *ctx, struct finding *out)
 {
-	return per_link(ctx, out, trust_link, "classification by DSCP");
+	return qos_consequence(out, per_link(ctx, out, trust_link, "classification by DSCP"),
+			       "DSCP classification");
 }
 
 const struct check check_roce_trust = {
@@ -603,7 +627,7 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc", l->name);
 	snprintf(verdict, sizeof(verdict), "PFC on priority %d only", prio);
 	if (!(p->en & (1u << prio))) {
-		st = ST_FAIL;
+		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict), "PFC off on the RoCE priority %d",
 			 prio);
 	}
@@ -611,7 +635,7 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 		char first[192];
 
 		snprintf(first, sizeof(first), "%.120s", verdict);
-		st = ST_FAIL;
+		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict), "%.120s%sPFC on priority %d, which carries ordinary (Kubernetes) traffic",
 			 !(p->en & (1u << prio)) ? first : "",
 			 !(p->en & (1u << prio)) ? "; " : "",
@@ -645,7 +669,8 @@ static int run_pfc(const struct check_ctx *ctx, struct finding *out)
 	char ok[64];
 
 	snprintf(ok, sizeof(ok), "PFC on priority %d only", ctx->opts->roce_prio);
-	return per_link(ctx, out, pfc_link, ok);
+	return qos_consequence(out, per_link(ctx, out, pfc_link, ok),
+			       "PFC on the RoCE priority alone");
 }
 
 const struct check check_roce_pfc = {
@@ -690,12 +715,12 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 			 tc < ROCE_NPRIO ? tsa_name(e->tc_tsa[tc]) : "?",
 			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0);
 	if (tc >= ROCE_NPRIO)
-		return finding_item(out, l->name, ST_FAIL, NULL,
+		return finding_item(out, l->name, ST_WARN, NULL,
 				    "priority %d maps to invalid TC %u", prio, tc);
 	if (prio != 0 && tc == e->prio_tc[0]) {
 		snprintf(fix, sizeof(fix), "dcb ets set dev %s prio-tc %d:%d", l->name,
 			 prio, prio);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d shares TC%u with priority 0 (ordinary traffic)",
 				    prio, tc);
 	}
@@ -703,7 +728,7 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 		snprintf(fix, sizeof(fix),
 			 "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 %u:50 %u:50",
 			 l->name, e->prio_tc[0], tc);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d → TC%u, which has no ETS bandwidth",
 				    prio, tc);
 	}
@@ -721,7 +746,8 @@ static int run_ets(const struct check_ctx *ctx, struct finding *out)
 
 	snprintf(ok, sizeof(ok), "priority %d has its own traffic class",
 		 ctx->opts->roce_prio);
-	return per_link(ctx, out, ets_link, ok);
+	return qos_consequence(out, per_link(ctx, out, ets_link, ok),
+			       "a traffic class of its own");
 }
 
 const struct check check_roce_ets = {
@@ -759,7 +785,7 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		snprintf(fix, sizeof(fix),
 			 "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d; echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d",
 			 l->name, prio, l->name, prio);
-		ret = finding_item(out, l->name, ST_FAIL, fix,
+		ret = finding_item(out, l->name, ST_WARN, fix,
 				   "ECN (DCQCN) off for priority %d", prio);
 	}
 	free(v);
@@ -775,7 +801,7 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		snprintf(fix, sizeof(fix),
 			 "echo 1 > /sys/kernel/config/irdma/%s/roce_dcqcn_enable",
 			 d->name);
-		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_FAIL,
+		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_WARN,
 				   d->dcqcn.v ? NULL : fix, "DCQCN %s",
 				   d->dcqcn.v ? "on" : "off");
 	}
@@ -787,7 +813,8 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, ST_INFO,
 				   "no host-visible ECN/DCQCN setting (upstream drivers use the firmware's DCQCN defaults); ECN marking for TC%d is set on the switch",
 				   prio);
-	return conclude(out, out->n_items, "ECN (DCQCN) on");
+	return qos_consequence(out, conclude(out, out->n_items, "ECN (DCQCN) on"),
+			       "ECN/DCQCN");
 }
 
 const struct check check_roce_ecn = {
@@ -826,7 +853,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 						   "RDMA-CM default ToS %lld (DSCP %d)",
 						   (long long)p->roce_tos.v, dscp);
 			else
-				ret = finding_item(out, subj, ST_FAIL, fix,
+				ret = finding_item(out, subj, ST_WARN, fix,
 						   "RDMA-CM default ToS %lld is DSCP %lld, not %d",
 						   (long long)p->roce_tos.v,
 						   (long long)(p->roce_tos.v >> 2), dscp);
@@ -855,7 +882,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		ret = finding_item(out, "NCCL", ST_WARN, fix,
 				   "NCCL_IB_TC unset: NCCL's QPs use traffic class 0 (DSCP 0, priority 0, no PFC)");
 	else if ((strtol(tc->value, NULL, 0) >> 2) != dscp)
-		ret = finding_item(out, "NCCL", ST_FAIL, fix,
+		ret = finding_item(out, "NCCL", ST_WARN, fix,
 				   "NCCL_IB_TC=%s (%s) is DSCP %ld, not %d", tc->value,
 				   tc->source ? tc->source : "set",
 				   strtol(tc->value, NULL, 0) >> 2, dscp);
@@ -868,7 +895,8 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, out->status,
 				   "RoCE traffic class %d = DSCP %d << 2 for RDMA-CM and NCCL",
 				   want, dscp);
-	return conclude(out, out->n_items, "ToS");
+	return qos_consequence(out, conclude(out, out->n_items, "ToS"),
+			       "the RoCE DSCP on its packets");
 }
 
 const struct check check_roce_tos = {

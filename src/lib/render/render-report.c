@@ -34,13 +34,21 @@ static const char *status_color(enum check_status st)
 
 static void gate_summary(const struct gate_result *g, char *buf, size_t size)
 {
-	size_t k = g->status == ST_PASS ? g->n_checks : g->n_status[g->status];
+	size_t aside = g->n_status[ST_INFO] + g->n_status[ST_SKIP];
 
 	if (!g->n_checks)
 		snprintf(buf, size, "skip (no checks)");
+	else if (g->status == ST_SKIP)
+		/* Nothing here was decided: every check skipped or only informed. */
+		snprintf(buf, size, "skip (none of its %zu checks applies or decides)",
+			 g->n_checks);
+	else if (aside)
+		snprintf(buf, size, "%s (%zu of %zu; %zu info or skip)",
+			 check_status_name(g->status), g->n_status[g->status],
+			 g->n_checks, aside);
 	else
 		snprintf(buf, size, "%s (%zu of %zu)", check_status_name(g->status),
-			 k, g->n_checks);
+			 g->n_status[g->status], g->n_checks);
 }
 
 /* ---- JSON ---- */
@@ -116,7 +124,7 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 	for (int g = GATE_GPU; g <= GATE_POD; g++) {
 		const struct gate_result *gr = &r->gates[g - 1];
 		json_object *j, *counts;
-		char sum[64];
+		char sum[128];
 
 		if (!(r->gate_mask & GATE_BIT(g)))
 			continue;
@@ -220,7 +228,7 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 		f->source_path ? f->source_path : "");
 	for (int g = GATE_GPU; g <= GATE_POD; g++) {
 		const struct gate_result *gr = &r->gates[g - 1];
-		char sum[64];
+		char sum[128];
 
 		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 			continue;
@@ -234,7 +242,8 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 		else
 			fputs(sum, out);
 		if (gr->blocked_by)
-			fprintf(out, ", blocked by gate %d", gr->blocked_by);
+			fprintf(out, ", blocked by gate %d (fix it first: this gate's results can change)",
+				gr->blocked_by);
 		fputc('\n', out);
 		for (size_t i = 0; i < r->n_findings; i++)
 			if ((int)r->findings[i].gate == g)
