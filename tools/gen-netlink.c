@@ -234,6 +234,12 @@ struct dcb_spec {
 	bool dscp24;
 	bool peer_pfc;
 	bool ets_default; /* every priority in TC0, TC0 all the bandwidth */
+	/*
+	 * Priority 3 in TC3 with only TC0 besides: not contiguous from TC0,
+	 * which ice refuses (ice_dcb_get_num_tc). Otherwise priority 3 is in
+	 * TC1, next to TC0, 50% each.
+	 */
+	bool noncontig;
 };
 
 static void dcb(const char *ifname, const struct dcb_spec *s)
@@ -256,12 +262,14 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 		for (int i = 1; i < 8; i++)
 			ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
 	} else {
-		ets.prio_tc[3] = 3;
-		ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
-		ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
-		ets.tc_rx_bw[0] = ets.tc_rx_bw[3] = 50;
+		int tc = s->noncontig ? 3 : 1;
+
+		ets.prio_tc[3] = (unsigned char)tc;
+		ets.tc_tsa[0] = ets.tc_tsa[tc] = IEEE_8021QAZ_TSA_ETS;
+		ets.tc_tx_bw[0] = ets.tc_tx_bw[tc] = 50;
+		ets.tc_rx_bw[0] = ets.tc_rx_bw[tc] = 50;
 		for (int i = 1; i < 8; i++)
-			if (i != 3)
+			if (i != tc)
 				ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
 	}
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
@@ -446,9 +454,12 @@ static void seed2(const char *set, bool bad)
  * device on every port, irdma0 and irdma2 both carrying the bond's GID.
  * Baseline (fixture seed2-b300-e810-baseline, the POC's phase 13): host
  * DCBX but no QoS yet: PFC off, no DSCP map, ETS at its default.
+ * Non-contiguous (fixture e810-ets-noncontiguous): the good QoS but
+ * priority 3 in TC3 next to TC0 only, which ice turns into one TC.
+ * Elsewhere priority 3 is in TC1: ice runs only TCs contiguous from TC0.
  */
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
-		     SEED2_BASELINE };
+		     SEED2_BASELINE, SEED2_NONCONTIG };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
@@ -471,6 +482,7 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		.dscp24 = !bad && !baseline,
 		.peer_pfc = !bad && !baseline,
 		.ets_default = untuned || baseline,
+		.noncontig = var == SEED2_NONCONTIG,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
@@ -663,6 +675,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-untuned", SEED2_UNTUNED);
 	seed2_fixture("seed2-fixture-crosscard", SEED2_CROSS_CARD);
 	seed2_fixture("seed2-fixture-baseline", SEED2_BASELINE);
+	seed2_fixture("seed2-fixture-noncontig", SEED2_NONCONTIG);
 	malformed();
 	return 0;
 }

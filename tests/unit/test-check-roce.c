@@ -2,7 +2,7 @@
 /*
  * RoCE checks on facts collected from the seed-2 node's recorded netlink
  * replies and sysfs/procfs tree (E810 ice+irdma, bond1 802.3ad, DSCP 24 →
- * priority 3 → TC3, PFC on 3, ECN), its misconfigured twin, and hand-built
+ * priority 3 → TC1, PFC on 3, ECN), its misconfigured twin, and hand-built
  * facts for the mlx5 paths and the NCCL GID rule.
  */
 #include <errno.h>
@@ -103,7 +103,7 @@ static void seed2_good(void **state)
 				  "bond1 10.10.1.21/24: RoCE v2 GID present"));
 	finding_release(&out);
 	run(&check_roce_ets, &f, &out);
-	assert_non_null(strstr(out.items[0].verdict, "priority 3 → TC3 (ets 50%)"));
+	assert_non_null(strstr(out.items[0].verdict, "priority 3 → TC1 (ets 50%)"));
 	finding_release(&out);
 	/* The ice caveat is said even when it passes. */
 	run(&check_net_bond, &f, &out);
@@ -126,7 +126,7 @@ static void seed2_bad(void **state)
 	finding_release(&out);
 
 	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_WARN);
-	assert_true(has_fix(&out, "dcb pfc set dev ens5f0np0 prio-pfc 0:off 3:on"));
+	assert_true(has_fix(&out, "dcb pfc set dev ens5f0np0 prio-pfc all:off 3:on"));
 	assert_non_null(strstr(out.items[0].verdict, "priority 0"));
 	finding_release(&out);
 

@@ -38,6 +38,48 @@ static bool is_bond(const struct roce_facts *r, const struct roce_link *l)
 	return fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
 }
 
+/* The bond @l is enslaved to, or NULL. */
+static const char *bond_of(const struct roce_facts *r, const struct roce_link *l)
+{
+	if (fact_ok(&l->master)) {
+		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
+
+		if (m && is_bond(r, m))
+			return m->name;
+	}
+	for (size_t i = 0; i < r->n_bonds; i++)
+		for (size_t k = 0; k < r->bonds[i].n_slaves; k++)
+			if (strcmp(r->bonds[i].slaves[k].name, l->name) == 0)
+				return r->bonds[i].name;
+	return NULL;
+}
+
+/*
+ * The traffic class a complete fix gives the RoCE priority. ice runs only
+ * traffic classes contiguous from TC0 (ice_dcb_lib.c ice_dcb_get_num_tc),
+ * and bnxt_en as many as the highest TC used plus one (bnxt_dcb.c
+ * bnxt_ets_validate): TC1 next to TC0 is what both accept. mlx5 takes any
+ * of its eight, so the priority keeps its own number (the seed's TC3).
+ */
+static int roce_tc_for(const struct roce_link *l, int prio)
+{
+	return fact_str_is(&l->driver, "mlx5_core") ? prio : prio ? 1 : 0;
+}
+
+/* dcb ets set with tsa, bandwidths summing to 100 and the priority map. */
+static void ets_command(const struct roce_link *l, int prio, char *buf,
+			size_t size)
+{
+	int tc = roce_tc_for(l, prio);
+
+	if (tc == 0)
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:100 prio-tc all:0",
+			 l->name);
+	else
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:strict 0:ets %d:ets tc-bw all:0 0:50 %d:50 prio-tc all:0 %d:%d",
+			 l->name, tc, tc, prio, tc);
+}
+
 /* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
 static const char *port_netdev(const struct roce_rdma_dev *d,
 			       const struct roce_port *p)
@@ -133,6 +175,12 @@ const struct roce_link **roce_dcb_links(const struct roce_facts *r)
 			if (push_physical(r, &v, &n,
 					  roce_link_find(r, port_netdev(d, &d->ports[k]))) < 0)
 				goto oom;
+			/* A bond in the GID table: RoCE leaves through all its slaves. */
+			for (size_t g = 0; g < d->ports[k].n_gids; g++)
+				if (fact_str_ok(&d->ports[k].gids[g].ndev) &&
+				    push_physical(r, &v, &n,
+						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
+					goto oom;
 		}
 		for (size_t k = 0; roce && d->netdevs && d->netdevs[k]; k++)
 			if (push_physical(r, &v, &n,
@@ -398,22 +446,60 @@ static int qos_consequence(struct finding *out, int r, const char *what)
 typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
 		       struct finding *out);
 
+/*
+ * ice refuses DCB changes on a port that is in a bond (ice_dcb_nl.c: "DCB
+ * changes not allowed when in a bond", EINVAL), so the fix for a bonded ice
+ * port is the procedure around the commands, not the commands.
+ */
+static int bonded_ice_procedure(const struct roce_facts *r,
+				const struct roce_link *l, struct finding *out,
+				size_t from)
+{
+	const char *bond = bond_of(r, l);
+
+	if (!bond || !fact_str_is(&l->driver, "ice"))
+		return 0;
+	for (size_t i = from; i < out->n_items; i++) {
+		char *fix;
+
+		if (!out->items[i].fix)
+			continue;
+		if (asprintf(&fix, "ice refuses DCB changes on a bond slave (EINVAL): drain the node (kubectl drain <node> --ignore-daemonsets), release it (ip link set %s nomaster), run %s, set the same QoS on every port of %s, re-add it (ip link set %s master %s), uncordon",
+			     l->name, out->items[i].fix, bond, l->name, bond) < 0)
+			return -ENOMEM;
+		free(out->items[i].fix);
+		out->items[i].fix = fix;
+	}
+	return 0;
+}
+
 static int per_link(const struct check_ctx *ctx, struct finding *out,
 		    link_fn fn, const char *what_ok)
 {
 	const struct roce_link **v = roce_dcb_links(&ctx->f->roce);
+	bool fixed = false;
 	size_t n = 0;
 	int r = 0;
 
 	if (!v)
 		return -ENOMEM;
-	for (; v[n] && r >= 0; n++)
+	for (; v[n] && r >= 0; n++) {
+		size_t from = out->n_items;
+
 		r = fn(ctx, v[n], out);
+		if (r >= 0)
+			r = bonded_ice_procedure(&ctx->f->roce, v[n], out, from);
+		for (size_t i = from; i < out->n_items; i++)
+			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb ")) ||
+				(out->items[i].fix && strstr(out->items[i].fix, ", run dcb "));
+	}
 	free(v);
 	if (r < 0)
 		return r;
 	if (n == 0)
 		return no_targets(ctx, out);
+	if (fixed)
+		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command); ice's fw-lldp-agent off is kept by the NIC per port and persists");
 	return conclude(out, n, what_ok);
 }
 
@@ -601,10 +687,9 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_pfc *p = &l->dcb.pfc;
-	unsigned ordinary = 1u << 0, off = 0;
+	unsigned ordinary = 1u << 0;
 	enum check_status st = ST_PASS;
 	char fix[192], list[64] = "", verdict[320];
-	size_t len;
 
 	if (!dcb_ok(l))
 		return dcb_unknown(l, &l->dcb.st, "DCB", out);
@@ -624,7 +709,7 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 			 l->name, p->en, *list ? list : "none", prio,
 			 (unsigned long long)p->requests[prio],
 			 (unsigned long long)p->indications[prio]);
-	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc", l->name);
+	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc all:off %d:on", l->name, prio);
 	snprintf(verdict, sizeof(verdict), "PFC on priority %d only", prio);
 	if (!(p->en & (1u << prio))) {
 		st = ST_WARN;
@@ -644,14 +729,6 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict),
 			 "PFC also on priorities other than %d (%s)", prio, list);
-	}
-	off = p->en & ~(1u << prio);
-	for (int i = 0; i < ROCE_NPRIO; i++) {
-		len = strlen(fix);
-		if (off & (1u << i))
-			snprintf(fix + len, sizeof(fix) - len, " %d:off", i);
-		else if (i == prio && !(p->en & (1u << prio)))
-			snprintf(fix + len, sizeof(fix) - len, " %d:on", i);
 	}
 	if (st == ST_PASS && fact_ok(&l->dcb.peer_pfc.st) &&
 	    !(l->dcb.peer_pfc.en & (1u << prio))) {
@@ -697,12 +774,21 @@ static const char *tsa_name(uint8_t t)
 	return "unknown";
 }
 
+/*
+ * What the driver really runs: ice accepts only traffic classes contiguous
+ * from TC0 and otherwise disables DCB to one TC (ice_dcb_get_num_tc:
+ * "Non-contiguous TCs - Disabling DCB"), and wants the ETS bandwidths of
+ * its TCs to sum to 100 (ice_dcb_bwchk); bnxt_en rejects an ETS TC with no
+ * bandwidth ("rejecting ETS config starving a TC") and a TC past its count.
+ */
 static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 		    struct finding *out)
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_ets *e = &l->dcb.ets;
-	char fix[192];
+	unsigned used = 0, bw = 0;
+	int ntc = 0, gap = -1;
+	char fix[256];
 	uint8_t tc;
 
 	if (!dcb_ok(l))
@@ -710,28 +796,43 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (!fact_ok(&e->st))
 		return dcb_unknown(l, &e->st, "ETS", out);
 	tc = e->prio_tc[prio];
+	ets_command(l, prio, fix, sizeof(fix));
+	for (int i = 0; i < ROCE_NPRIO; i++)
+		if (e->prio_tc[i] < ROCE_NPRIO)
+			used |= 1u << e->prio_tc[i];
+	for (int i = 0; i < ROCE_NPRIO; i++) {
+		if (used & (1u << i)) {
+			if (gap >= 0)
+				break;
+			ntc++;
+			bw += e->tc_tsa[i] == 2 ? e->tc_tx_bw[i] : 0;
+		} else if (gap < 0) {
+			gap = i;
+		}
+	}
 	finding_evidence(out, "dcb ets %s: prio-tc %u:%u %u:%u, TC%u %s %u%%",
 			 l->name, 0, e->prio_tc[0], prio, tc, tc,
 			 tc < ROCE_NPRIO ? tsa_name(e->tc_tsa[tc]) : "?",
 			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0);
 	if (tc >= ROCE_NPRIO)
-		return finding_item(out, l->name, ST_WARN, NULL,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d maps to invalid TC %u", prio, tc);
-	if (prio != 0 && tc == e->prio_tc[0]) {
-		snprintf(fix, sizeof(fix), "dcb ets set dev %s prio-tc %d:%d", l->name,
-			 prio, prio);
+	if (fact_str_is(&l->driver, "ice") && gap >= 0 && (used >> gap) > 1)
+		return finding_item(out, l->name, ST_FAIL, fix,
+				    "prio-tc uses TC%u but not TC%d: ice runs only traffic classes contiguous from TC0, so it disabled DCB to one TC (\"Non-contiguous TCs - Disabling DCB\", ice_dcb_get_num_tc) and priority %d is in TC0 with everything else",
+				    tc != 0 ? tc : (unsigned)(31 - __builtin_clz(used)), gap, prio);
+	if (prio != 0 && tc == e->prio_tc[0])
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d shares TC%u with priority 0 (ordinary traffic)",
 				    prio, tc);
-	}
-	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0) {
-		snprintf(fix, sizeof(fix),
-			 "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 %u:50 %u:50",
-			 l->name, e->prio_tc[0], tc);
+	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0)
 		return finding_item(out, l->name, ST_WARN, fix,
-				    "priority %d → TC%u, which has no ETS bandwidth",
-				    prio, tc);
-	}
+				    "priority %d → TC%u, which has no ETS bandwidth%s",
+				    prio, tc, fact_str_is(&l->driver, "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "");
+	if (fact_str_is(&l->driver, "ice") && ntc > 1 && bw != 100)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "the ETS bandwidths of TC0-TC%d sum to %u%%: ice refuses a total other than 100 (ice_dcb_bwchk)",
+				    ntc - 1, bw);
 	if (e->tc_tsa[tc] == 2)
 		return finding_item(out, l->name, ST_PASS, NULL,
 				    "priority %d → TC%u (ets %u%%)", prio, tc,
