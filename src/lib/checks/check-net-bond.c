@@ -377,13 +377,12 @@ static int mlx5_lag(const struct facts *f, const struct bond_view *b,
 				    lag->name);
 	if (!with_rdma)
 		return 0;
-	if (two_cards)
-		return finding_item(out, b->name, ST_WARN,
-				    "for RoCE LAG enslave the two ports of one ConnectX (and only them); else run RoCE on each port unbonded",
-				    "slaves on two ConnectX cards: mlx5 forms RoCE LAG (mlx5_bond_N) only from both PFs of one card, so each port keeps its own RDMA device and RoCE does not follow the bond");
+	/* Per-port RDMA devices under a bond: RoCE does not follow it. */
 	return finding_item(out, b->name, ST_WARN,
-			    "enslave both ports of one ConnectX, and only them, in active-backup, 802.3ad or balance-xor mode (mlx5 then creates mlx5_bond_N)",
-			    "RoCE LAG not active: per-port RDMA devices under a bond (RoCE traffic will not follow the bond)");
+			    two_cards ? "for RoCE LAG enslave the two ports of one ConnectX (and only them); else run RoCE on each port unbonded"
+				      : "enslave both ports of one ConnectX, and only them, in active-backup, 802.3ad or balance-xor mode (mlx5 then creates mlx5_bond_N)",
+			    "%s", two_cards ? "slaves on two ConnectX cards: mlx5 forms RoCE LAG (mlx5_bond_N) only from both PFs of one card, so each port keeps its own RDMA device and RoCE does not follow the bond"
+					    : "RoCE LAG not active: per-port RDMA devices under a bond (RoCE traffic will not follow the bond)");
 }
 
 /* RoCE over a bond: what each driver family does with it. */
