@@ -28,12 +28,19 @@ static int openat2_in_root(int dirfd, const char *path, int flags)
 		.flags = (unsigned)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd;
+	int fd, tries = 0;
 
 	while (*path == '/')
 		path++;
-	fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
-			  sizeof(how));
+	/*
+	 * With RESOLVE_IN_ROOT the kernel answers EAGAIN when a rename or mount
+	 * anywhere on the system raced with a ".." step (openat2(2)): retry,
+	 * or a busy machine loses files at random.
+	 */
+	do
+		fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
+				  sizeof(how));
+	while (fd < 0 && errno == EAGAIN && ++tries < 128);
 	return fd < 0 ? -errno : fd;
 }
 
