@@ -27,11 +27,71 @@ static bool flat_pair(const struct facts *f, size_t g, size_t n)
 	       !b->parent[0] && a->host[0] && strcmp(a->host, b->host) == 0;
 }
 
+/*
+ * NVLink between GPUs: 1 when NVML saw every other GPU as an NVLink peer, 2
+ * when not measured but the model is an SXM/HGX board part (those sit on
+ * an NVLink/NVSwitch baseboard), 0 otherwise.
+ */
+static int nvlink_all(const struct facts *f)
+{
+	static const char *const sxm[] = { "SXM", "HGX", "B200", "B300", "GB200",
+					   "GB300", "H100 80GB HBM3" };
+	bool measured = f->n_gpus > 1, inferred = f->n_gpus > 1;
+
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		bool board = false;
+
+		measured = measured && fact_ok(&g->nvlink_peers) &&
+			   g->nvlink_peers.v >= (int64_t)f->n_gpus - 1;
+		for (size_t k = 0; g->name && k < sizeof(sxm) / sizeof(sxm[0]); k++)
+			board = board || strstr(g->name, sxm[k]) != NULL;
+		inferred = inferred && board && !fact_ok(&g->nvlink_peers);
+	}
+	return measured ? 1 : inferred ? 2 : 0;
+}
+
+/*
+ * The GPU NCCL would send @g's traffic for NIC @b through: a peer near @b
+ * (NCCL picks the NIC's local GPU, ncclTopoGetLocalGpu), else a peer near
+ * its own nearest NIC. -1 when none; *@nic receives the NIC.
+ */
+static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t p = 0; p < ctx->f->n_gpus; p++) {
+			int k = p == g ? -1 : pass == 0 ? b : best_nic(ctx, p);
+			const struct topo_pair *q = k >= 0 ? topo_pair_of(ctx->topo, p, (size_t)k) : NULL;
+
+			if (q && path_is_near(q->nccl_pci)) {
+				*nic = k;
+				return (int)p;
+			}
+		}
+	return -1;
+}
+
+/* NIC line rate in Gb/s from "100 Gb/sec (4X EDR)"; 0 when unknown. */
+static double nic_gbps(const struct nic *n)
+{
+	double best = 0;
+
+	for (size_t p = 0; p < n->n_ports; p++)
+		if (fact_str_ok(&n->ports[p].rate))
+			best = best + strtod(n->ports[p].rate.v, NULL);
+	return best;
+}
+
 static int direct_path(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct topo_report *t = ctx->topo;
 	char subj[64], fix[512], line[1024];
+	const struct nccl_setting *pxn_off = facts_nccl_get(f, "NCCL_PXN_DISABLE");
+	bool pxn_ok = !(pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1);
+	int nvl = nvlink_all(f);
+	size_t via_pxn = 0;
+	double gbps = 0;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
@@ -78,6 +138,22 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 					 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 			continue;
 		}
+		if (nvl && pxn_ok) {
+			int pn = -1, peer = pxn_peer(ctx, g, b, &pn);
+
+			if (peer >= 0) {
+				/* nccl-gdr §2.8-3: g→n becomes PXN via the peer. */
+				via_pxn++;
+				TRY(finding_item(out, subj, nvl == 1 ? ST_PASS : ST_WARN,
+						 nvl == 1 ? NULL : "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
+						 "nearest NIC %s is %s%s (NCCL %s), but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
+						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
+						 nccl_path_name(p->nccl_pci), peer, peer, f->nics[pn].name,
+						 nccl_path_name(topo_pair_of(t, (size_t)peer, (size_t)pn)->nccl_pci),
+						 nvl == 1 ? "to every GPU, from NVML" : "inferred from the SXM/HGX model, not measured"));
+				continue;
+			}
+		}
 		if (p->nccl_pci == PATH_SYS)
 			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
 		else if (flat_pair(f, g, (size_t)b))
@@ -92,6 +168,23 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 	}
+	for (size_t k = 0; k < f->n_nics; k++)
+		gbps += nic_gbps(&f->nics[k]);
+	for (size_t k = 0; t->notes && t->notes[k]; k++)
+		if (strstr(t->notes[k], "PXN"))
+			TRY(finding_evidence(out, "topo: %s", t->notes[k]));
+	if (!pxn_ok)
+		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=1 (%s): NCCL does not send through an NVLink peer",
+				     pxn_off->source ? pxn_off->source : "set"));
+	if (f->n_nics < f->n_gpus && gbps > 0)
+		/* A bandwidth budget, not a GDR property. */
+		TRY(finding_evidence(out, "bandwidth: %zu RDMA devices for %zu GPUs, %.0f Gb/s of NIC line rate in all: %.1f Gb/s per GPU when all send at once",
+				     f->n_nics, f->n_gpus, gbps, gbps / (double)f->n_gpus));
+	if (out->status <= ST_WARN && via_pxn)
+		return finding_set(out, out->status,
+				   "every GPU reaches a NIC under a PCIe switch, %zu of them through an NVLink peer (PXN)%s%s",
+				   via_pxn, nvl == 2 ? "; NVLink inferred from the GPU model, not measured" : "",
+				   out->status == ST_WARN && nvl != 2 ? "; see the items" : "");
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "every GPU has a NIC under a shared PCIe switch (PIX/PXB)");
 	if (out->status == ST_UNKNOWN)
@@ -104,7 +197,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 }
 
 const struct check check_direct_path = {
-	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail)",
+	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail unless an NVLink peer GPU near a NIC carries it: PXN)",
 	direct_path,
 	.topology_only = true,
 };
