@@ -255,12 +255,17 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 	const struct host_facts *h = &f->host;
 	int seen[256];
 	size_t n_seen = 0, n_root = 0, n_set = 0;
-	char why[96], fix[128];
+	char why[96], fix[128], why_vm[256];
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	if (f->tree != PCI_TREE_SYSFS)
 		return finding_set(out, ST_UNKNOWN, "ACS is not in this input (only a sysfs tree has PCI config space)");
+	if (host_vm(f, why_vm, sizeof(why_vm)) == 1) {
+		TRY(finding_evidence(out, "%s", why_vm));
+		return finding_set(out, ST_UNKNOWN,
+				   "inside a virtual machine the host's PCIe switches and their ACS are not visible (the guest's PCI tree is virtual): run gdrcheck on the host, or ask its operator whether ACS redirect is off on the GPU-NIC path");
+	}
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		int b = best_nic(ctx, g);
 		int br[64];
@@ -407,13 +412,18 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
-	char cmd[256], subj[96], why[96];
+	char cmd[256], subj[96], why[96], why_vm[256];
 	size_t units = strv_len(h->iommu_units.names);
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	if (h->iommu_units.listed.state == FACT_UNSET)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU state is not in this input");
+	if (host_vm(f, why_vm, sizeof(why_vm)) == 1) {
+		TRY(finding_evidence(out, "%s", why_vm));
+		return finding_set(out, ST_UNKNOWN,
+				   "inside a virtual machine the host's IOMMU is not visible: the guest sees at most its own virtual IOMMU, while GPU-NIC peer traffic is translated (or not) by the host's; run gdrcheck on the host, or ask its operator for iommu=pt or passthrough groups");
+	}
 	cmdline_iommu(h, cmd, sizeof(cmd));
 	TRY(finding_evidence(out, "/proc/cmdline: %s", cmd[0] ? cmd : "no IOMMU parameter"));
 	if (h->iommu_units.listed.state == FACT_OK)
@@ -574,14 +584,20 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	const struct nccl_setting *s;
 	char fix[256];
 	bool peermem = host_peer_client(&f->host) != NULL;
+	bool host = f->source == SOURCE_LIVE || f->source == SOURCE_ROOT ||
+		    f->source == SOURCE_FACTS;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	for (size_t i = 0; i < f->n_nccl; i++)
-		TRY(finding_evidence(out, "%s=%s (%s)", f->nccl[i].name, f->nccl[i].value,
-				     f->nccl[i].source));
+		TRY(finding_evidence(out, "%s=%s (%s%s)", f->nccl[i].name, f->nccl[i].value,
+				     host ? "host " : "", f->nccl[i].source));
 	if (!f->n_nccl)
-		TRY(finding_evidence(out, "no NCCL_* setting in the environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
+		TRY(finding_evidence(out, "no NCCL_* setting in the %senvironment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf",
+				     host ? "host's " : ""));
+	/* NCCL reads the files and environment of the process that runs it. */
+	if (host)
+		TRY(finding_evidence(out, "these are the host's settings: a pod does not inherit the host's /etc/nccl.conf or environment; it reads its image's /etc/nccl.conf and its own env (set them in the pod spec)"));
 
 	/* Integer settings are read as NCCL (and the topology engine) reads them. */
 	if ((s = facts_nccl_get(f, "NCCL_IB_DISABLE")) &&
@@ -664,10 +680,12 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 					 "=%s keeps every GPU's nearest NIC", s->value));
 	}
 	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "no NCCL setting turns GPUDirect RDMA or DMA-BUF off");
+		return finding_set(out, ST_PASS, "no %sNCCL setting turns GPUDirect RDMA or DMA-BUF off%s",
+				   host ? "host " : "", host ? " (pods carry their own)" : "");
 	TRY(finding_set(out, out->status, out->status >= ST_WARN ?
-			"NCCL settings turn GPUDirect RDMA or DMA-BUF off" :
-			"NCCL settings do not turn GPUDirect RDMA off"));
+			"%sNCCL settings turn GPUDirect RDMA or DMA-BUF off%s" :
+			"%sNCCL settings do not turn GPUDirect RDMA off%s",
+			host ? "host " : "", host ? " (pods carry their own)" : ""));
 	for (size_t i = 0; i < out->n_items; i++)
 		if (out->items[i].fix && out->items[i].status == out->status)
 			return finding_fix(out, "%s", out->items[i].fix);

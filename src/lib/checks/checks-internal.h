@@ -80,6 +80,12 @@ int peer_api(const struct facts *f, char *why, size_t size);
 int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
 		     size_t size);
 
+/*
+ * Whether the node is a virtual machine: 1 (the CPU's hypervisor flag), 0
+ * (flag read and absent), -1 unknown. @why names what said so.
+ */
+int host_vm(const struct facts *f, char *why, size_t size);
+
 enum distro {
 	DISTRO_OTHER = 0,
 	DISTRO_RHEL,   /* rhel, centos, rocky, almalinux, fedora, ol */

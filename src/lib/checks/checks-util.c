@@ -258,6 +258,26 @@ int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
 	return -1;
 }
 
+int host_vm(const struct facts *f, char *why, size_t size)
+{
+	const struct host_facts *h = &f->host;
+
+	if (!fact_ok(&h->cpu_hypervisor)) {
+		snprintf(why, size, "/proc/cpuinfo has no x86 flags line");
+		return -1;
+	}
+	if (!h->cpu_hypervisor.v) {
+		snprintf(why, size, "no hypervisor flag in /proc/cpuinfo");
+		return 0;
+	}
+	snprintf(why, size, "virtual machine: the CPU has the hypervisor flag (/proc/cpuinfo)%s%s%s%s",
+		 fact_str_ok(&h->dmi_vendor) ? ", DMI " : "",
+		 fact_str_ok(&h->dmi_vendor) ? h->dmi_vendor.v : "",
+		 fact_str_ok(&h->dmi_product) ? " " : "",
+		 fact_str_ok(&h->dmi_product) ? h->dmi_product.v : "");
+	return 1;
+}
+
 int peer_api(const struct facts *f, char *why, size_t size)
 {
 	const struct host_facts *h = &f->host;
