@@ -160,7 +160,8 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 			/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
 			snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
 		else
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw --use_cuda=<gpu> between two nodes)");
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
+				 perftest_cuda_flags(f));
 		TRY(finding_item(out, subj, ST_FAIL, fix,
 				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
 				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
@@ -255,7 +256,7 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 	const struct host_facts *h = &f->host;
 	int seen[256];
 	size_t n_seen = 0, n_root = 0, n_set = 0;
-	char why[96], fix[128], why_vm[256];
+	char why[96], why_vm[256], list[512] = "", arg[600], persist[768];
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
@@ -296,8 +297,11 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 
 			if (rr || cr) {
 				n_set++;
-				snprintf(fix, sizeof(fix), "setpci -s %s ECAP_ACS+0x6.w=0000", p->bdf);
-				TRY(finding_item(out, p->bdf, ST_FAIL, fix,
+				if (strlen(list) + strlen(p->bdf) + 2 < sizeof(list))
+					snprintf(list + strlen(list), sizeof(list) - strlen(list),
+						 "%s%s", *list ? ";" : "", p->bdf);
+				/* One loop over the bridges is the check's fix. */
+				TRY(finding_item(out, p->bdf, ST_FAIL, NULL,
 						 "ACSCtl 0x%04llx: %s%s%s redirect on: peer-to-peer goes up to the root complex",
 						 (long long)a->ctrl.v, rr ? "Request" : "",
 						 rr && cr ? " and " : "", cr ? "Completion" : ""));
@@ -325,7 +329,15 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 	if (n_set) {
 		TRY(finding_set(out, ST_FAIL, "ACS P2P redirect is on for %zu bridge%s between GPUs and NICs", n_set,
 				n_set == 1 ? "" : "s"));
-		return finding_fix(out, "clear ACS redirect on those bridges: setpci -s <bridge> ECAP_ACS+0x6.w=0000 (until reboot; for good, disable ACS in the BIOS)");
+		/* Kernel parameter pci=disable_acs_redir=<dev>[;<dev>...] (kernel-parameters.txt). */
+		snprintf(arg, sizeof(arg), "pci=disable_acs_redir=%s", list);
+		kernel_arg_cmd(f, arg, persist, sizeof(persist));
+		snprintf(why_vm, sizeof(why_vm), "%s", list);
+		for (char *c = why_vm; *c; c++)
+			if (*c == ';')
+				*c = ' ';
+		return finding_fix(out, "now (until reboot): for b in %s; do setpci -s $b ECAP_ACS+0x6.w=0000; done; for good: %s, then reboot (or disable ACS in the BIOS)",
+				   why_vm, persist);
 	}
 	if (out->status == ST_UNKNOWN) {
 		if (n_root) {
@@ -381,7 +393,7 @@ static int iommu_item(struct finding *out, const struct host_facts *h,
 		      const struct pci_dev *p, const char *subj)
 {
 	const struct iommu_group *g;
-	char why[96], fix[128];
+	char why[96];
 
 	if (!p)
 		return 0;
@@ -399,9 +411,8 @@ static int iommu_item(struct finding *out, const struct host_facts *h,
 		return finding_item(out, subj, ST_PASS, NULL, "group %s: identity (passthrough)",
 				    g->id);
 	if (iommu_translates(g->type.v)) {
-		snprintf(fix, sizeof(fix), "add %s to the kernel command line and reboot",
-			 passthrough_param(h));
-		return finding_item(out, subj, ST_FAIL, fix,
+		/* One kernel parameter fixes every group: the check's fix says it. */
+		return finding_item(out, subj, ST_FAIL, NULL,
 				    "group %s: %s: DMA is translated by the IOMMU, peer-to-peer goes through it",
 				    g->id, g->type.v);
 	}
@@ -446,7 +457,8 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 	TRY(finding_evidence(out, "/sys/kernel/iommu_groups/<group>/type of every GPU and NIC"));
 	if (out->status == ST_FAIL) {
 		TRY(finding_set(out, ST_FAIL, "the IOMMU translates GPU/NIC DMA (DMA mode): NIC-to-GPU peer traffic is remapped through it, often slow or failing"));
-		return finding_fix(out, "add %s to the kernel command line (passthrough for host devices) and reboot", passthrough_param(h));
+		kernel_arg_cmd(f, passthrough_param(h), cmd, sizeof(cmd));
+		return finding_fix(out, "%s (passthrough for host devices), then reboot (drain the node first)", cmd);
 	}
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU mode of some devices could not be read");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-roce.h"
+#include "checks-internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1013,7 +1014,7 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[MAX_TARGETS];
 	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
-	char subj[96], fix[160];
+	char subj[96], fix[320];
 	int ret = 0;
 
 	if (n == 0)
@@ -1034,8 +1035,15 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 		ib = roce_iboe_mtu(l->mtu.v);
 		finding_evidence(out, "%s mtu %lld → RoCE active MTU %d", l->name,
 				 (long long)l->mtu.v, ib);
-		snprintf(fix, sizeof(fix),
-			 "ip link set dev %s mtu 9000 (and the switch ports)", l->name);
+		{
+			const char *bond = bond_of(&ctx->f->roce, l);
+			char persist[200];
+
+			/* A slave takes the bond's MTU: set it on the bond. */
+			mtu_persist_cmd(ctx->f, bond ? bond : l->name, persist, sizeof(persist));
+			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
+				 persist);
+		}
 		ret = finding_item(out, subj, ib >= 4096 ? ST_PASS : ST_WARN,
 				   ib >= 4096 ? NULL : fix,
 				   "%s MTU %lld → RoCE MTU %d%s", l->name,

@@ -93,6 +93,25 @@ enum distro {
 };
 
 enum distro host_distro(const struct facts *f);
+/* RHEL major version from os-release VERSION_ID ("10.2" -> 10), 0 if none. */
+int host_rhel_major(const struct facts *f);
+/*
+ * How to add @arg to the kernel command line on this distribution, without
+ * the reboot: "grubby --update-kernel=ALL --args='ARG'" (RHEL family),
+ * "add ARG to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then
+ * update-grub" (Debian/Ubuntu).
+ */
+void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
+		    size_t size);
+/* Rebuild the initramfs: dracut -f, update-initramfs -u. */
+const char *initramfs_cmd(const struct facts *f);
+/* Set MTU 9000 on a (bond) connection for good: nmcli or netplan. */
+void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+		     size_t size);
+/* Install the open GPU kernel module of @branch on the host. */
+void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
+/* The perftest GPU-memory flag that follows the registration path. */
+const char *perftest_cuda_flags(const struct facts *f);
 
 /* "GPU0 0000:18:00.0" */
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);

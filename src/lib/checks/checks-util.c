@@ -325,6 +325,88 @@ enum distro host_distro(const struct facts *f)
 	return DISTRO_OTHER;
 }
 
+int host_rhel_major(const struct facts *f)
+{
+	const struct fact_str *v = &f->host.os_version_id;
+
+	if (host_distro(f) != DISTRO_RHEL || fact_str_is(&f->host.os_id, "fedora") ||
+	    !fact_str_ok(v))
+		return 0;
+	return atoi(v->v);
+}
+
+void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
+		    size_t size)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		snprintf(buf, size, "grubby --update-kernel=ALL --args='%s'", arg);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "add %s to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", arg);
+		break;
+	default:
+		snprintf(buf, size, "add %s to the kernel command line in the boot loader", arg);
+		break;
+	}
+}
+
+const char *initramfs_cmd(const struct facts *f)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		return "dracut -f";
+	case DISTRO_DEBIAN:
+		return "update-initramfs -u";
+	default:
+		return "rebuild the initramfs";
+	}
+}
+
+void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+		     size_t size)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		snprintf(buf, size, "nmcli connection modify %s mtu 9000 && nmcli connection up %s",
+			 ifname, ifname);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "set mtu: 9000 for %s in /etc/netplan/*.yaml, then netplan apply",
+			 ifname);
+		break;
+	default:
+		snprintf(buf, size, "ip link set dev %s mtu 9000, and the same in the network configuration",
+			 ifname);
+		break;
+	}
+}
+
+void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size)
+{
+	int rhel = host_rhel_major(f);
+
+	if (rhel >= 10)
+		/* RHEL 10 has no module streams: the branch is pinned by versionlock. */
+		snprintf(buf, size, "dnf install nvidia-open (NVIDIA's CUDA repository for rhel%d; no module streams on RHEL 10), then dnf versionlock add 'nvidia-*' to keep branch %d",
+			 rhel, branch);
+	else if (rhel)
+		snprintf(buf, size, "dnf module install nvidia-driver:%d-open (RHEL %d module stream)",
+			 branch, rhel);
+	else if (host_distro(f) == DISTRO_DEBIAN)
+		snprintf(buf, size, "apt install nvidia-driver-%d-server-open (the -server-open package also carries nvidia-peermem)",
+			 branch);
+	else
+		snprintf(buf, size, "the -open driver packages of branch %d", branch);
+}
+
+const char *perftest_cuda_flags(const struct facts *f)
+{
+	/* peermem registers plain cudaMalloc memory; otherwise dma-buf. */
+	return host_peer_client(&f->host) ? "--use_cuda=<gpu>" :
+					    "--use_cuda=<gpu> --use_cuda_dmabuf";
+}
+
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)
 {
 	snprintf(buf, size, "GPU%zu %s", i, f->gpus[i].bdf);

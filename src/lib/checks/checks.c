@@ -82,6 +82,25 @@ static bool shown(const struct report *rep, enum gate g)
 	return rep->gate_mask & GATE_BIT(g);
 }
 
+/*
+ * Whether carrying out @fix interrupts the node: a reboot, a link flap
+ * (bond release, MTU change, connection re-activation), a driver reload,
+ * a drain, or a hardware move. Read from the words the fixes use.
+ */
+static bool fix_disruptive(const char *fix)
+{
+	static const char *const words[] = {
+		"reboot", "drain the node", "nomaster", "link flap", "netplan apply",
+		"nmcli connection up", "modprobe -r", "rmmod", "different slot",
+		"move a NIC", "in the BIOS", "driver reload",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strstr(fix, words[i]))
+			return true;
+	return false;
+}
+
 /* Add @fix to the plan, merging identical fixes. */
 static int plan_add(struct report *rep, const struct finding *fd,
 		    enum check_status st, const char *fix)
@@ -106,6 +125,7 @@ static int plan_add(struct report *rep, const struct finding *fd,
 	memset(v, 0, sizeof(*v));
 	v->gate = fd->gate;
 	v->status = st;
+	v->disruptive = fix_disruptive(fix);
 	v->fix = strdup(fix);
 	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0) {
 		free(v->fix);

@@ -26,6 +26,7 @@ struct gate_result {
 struct plan_step {
 	enum gate gate;
 	enum check_status status; /* the worst finding it fixes */
+	bool disruptive; /* reboots, flaps a link, reloads a driver or needs a drain */
 	char *fix;
 	char **ids; /* NULL-terminated */
 };

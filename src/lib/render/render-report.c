@@ -161,6 +161,7 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 		json_object_object_add(j, "status",
 				       json_object_new_string(check_status_name(r->plan[i].status)));
 		json_object_object_add(j, "fix", json_object_new_string(r->plan[i].fix));
+		json_object_object_add(j, "disruptive", json_object_new_boolean(r->plan[i].disruptive));
 		for (size_t k = 0; r->plan[i].ids && r->plan[i].ids[k]; k++)
 			json_object_array_add(ids, json_object_new_string(r->plan[i].ids[k]));
 		json_object_object_add(j, "checks", ids);
@@ -274,8 +275,9 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 		for (size_t i = 0; i < r->n_plan; i++) {
 			const struct plan_step *s = &r->plan[i];
 
-			fprintf(out, "  %zu. [gate %s, %s] %s (", i + 1, gate_key(s->gate),
-				check_status_name(s->status), s->fix);
+			fprintf(out, "  %zu. [gate %s, %s%s] %s (", i + 1, gate_key(s->gate),
+				check_status_name(s->status), s->disruptive ? ", disruptive" : "",
+				s->fix);
 			for (size_t k = 0; s->ids && s->ids[k]; k++)
 				fprintf(out, "%s%s", k ? ", " : "", s->ids[k]);
 			fputs(")\n", out);
