@@ -80,3 +80,11 @@ int cmd_probe(int argc, char **argv);
  * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
  */
 int cli_nvml_facts(struct facts *f);
+
+struct probe_opts;
+/*
+ * The live probe (NVML, CUDA, verbs registrations) added to live facts:
+ * what `gdrcheck probe` runs, and `check --probe`. 0, EXIT_USAGE (--gpu or
+ * --nic names nothing) or EXIT_INPUT (the probe could not run).
+ */
+int cli_probe_facts(struct facts *f, const struct probe_opts *po);
