@@ -40,6 +40,9 @@ static void check_help(FILE *out)
 		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
 		"                        (default) or 'warn'; 'unknown' never counts\n"
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
+		"  -v, --verbose         every check in full; without it a pass, info or skip\n"
+		"                        is one line, and the report leads with the gate\n"
+		"                        summaries and the top blockers\n"
 		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
 		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
@@ -98,6 +101,7 @@ int cmd_check(int argc, char **argv)
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "probe", no_argument, NULL, OPT_PROBE },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
@@ -110,13 +114,13 @@ int cmd_check(int argc, char **argv)
 	struct facts f;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
-	bool json = false, nvml = false, probe = false, color;
+	bool json = false, nvml = false, probe = false, verbose = false, color;
 	int c, rc, r;
 
 	check_opts_init(&copts);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhv", opts, NULL)) != -1) {
 		if (cli_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
@@ -148,6 +152,9 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			check_help(stdout);
@@ -187,6 +194,7 @@ int cmd_check(int argc, char **argv)
 	}
 	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
 	r = checks_run(&ctx, mask, &rep);
+	rep.verbose = verbose;
 	if (r < 0) {
 		cli_error("checks failed: %s", strerror(-r));
 		rc = EXIT_INPUT;

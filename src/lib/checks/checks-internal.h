@@ -141,6 +141,10 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 /* Network functions without an RDMA device whose driver can carry RDMA. */
 size_t rdma_capable_netfns(const struct facts *f);
 
+/* plan-order.c: one step for N devices (a loop), then dependency order. */
+int plan_merge_loops(struct report *rep);
+void plan_order(struct report *rep);
+
 /* The table entries, defined in check-<area>.c. */
 extern const struct check check_gpu_present, check_gpu_driver,
 	check_gpu_kmod_flavor, check_gpu_arch, check_gpu_devnodes,

@@ -201,6 +201,22 @@ static void tally(struct report *rep)
 	}
 }
 
+/* Fails first, then unknowns, in gate order: what to look at first. */
+static int find_blockers(struct report *rep)
+{
+	static const enum check_status order[] = { ST_FAIL, ST_UNKNOWN };
+
+	rep->blockers = calloc(REPORT_MAX_BLOCKERS, sizeof(*rep->blockers));
+	if (!rep->blockers)
+		return -ENOMEM;
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (size_t i = 0; i < rep->n_findings && rep->n_blockers < REPORT_MAX_BLOCKERS; i++)
+			if (shown(rep, rep->findings[i].gate) &&
+			    rep->findings[i].status == order[o])
+				rep->blockers[rep->n_blockers++] = i;
+	return 0;
+}
+
 static int run_one(const struct check *c, const struct check_ctx *ctx,
 		   struct finding *fd)
 {
@@ -252,6 +268,12 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 			rep->needs_root = true;
 	}
 	r = build_plan(rep);
+	if (r >= 0)
+		r = plan_merge_loops(rep);
+	if (r < 0)
+		return r;
+	plan_order(rep);
+	r = find_blockers(rep);
 	if (r < 0)
 		return r;
 	return advice_build(ctx, rep, &rep->advice);
@@ -267,6 +289,7 @@ void report_release(struct report *rep)
 		strv_free(rep->plan[i].ids);
 	}
 	free(rep->plan);
+	free(rep->blockers);
 	advice_release(&rep->advice);
 	memset(rep, 0, sizeof(*rep));
 }

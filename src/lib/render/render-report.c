@@ -168,6 +168,10 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 		json_object_array_add(plan, j);
 	}
 	json_object_object_add(doc, "plan", plan);
+	plan = json_object_new_array();
+	for (size_t i = 0; i < r->n_blockers; i++)
+		json_object_array_add(plan, json_object_new_string(r->findings[r->blockers[i]].id));
+	json_object_object_add(doc, "blockers", plan);
 	json_object_object_add(doc, "needs_root", json_object_new_boolean(r->needs_root));
 	notes = json_object_new_array();
 	for (size_t i = 0; f->notes && f->notes[i]; i++)
@@ -196,11 +200,15 @@ static void bold(const struct out *o, const char *s)
 	fprintf(o->f, o->color ? "\033[1m%s\033[0m" : "%s", s);
 }
 
-static void text_finding(const struct out *o, const struct finding *fd)
+/* A pass, info or skip is one line unless -v: the report leads with what blocks. */
+static void text_finding(const struct out *o, const struct finding *fd,
+			 bool verbose)
 {
 	fputs("  ", o->f);
 	tag(o, fd->status);
 	fprintf(o->f, " %-20s %s\n", fd->id, fd->verdict ? fd->verdict : "");
+	if (!verbose && fd->status <= ST_SKIP)
+		return;
 	for (size_t i = 0; i < fd->n_items; i++) {
 		const struct finding_item *it = &fd->items[i];
 
@@ -216,39 +224,64 @@ static void text_finding(const struct out *o, const struct finding *fd)
 		fprintf(o->f, "          fix: %s\n", fd->fix);
 }
 
+static void gate_line(const struct out *o, const struct report *r, int g,
+		      const char *indent)
+{
+	const struct gate_result *gr = &r->gates[g - 1];
+	char sum[128], line[64];
+
+	if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
+		return;
+	gate_summary(gr, sum, sizeof(sum));
+	snprintf(line, sizeof(line), "%sGate %s %s: ", indent, gate_key((enum gate)g),
+		 gate_name((enum gate)g));
+	bold(o, line);
+	if (o->color)
+		fprintf(o->f, "%s%s\033[0m", status_color(gr->status), sum);
+	else
+		fputs(sum, o->f);
+	if (gr->blocked_by)
+		fprintf(o->f, ", blocked by gate %d (fix it first: this gate's results can change)",
+			gr->blocked_by);
+	fputc('\n', o->f);
+}
+
 int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 		       bool color)
 {
 	struct out o = { out, color };
 	const struct advice *a = &r->advice;
-	char line[160];
 
 	fprintf(out, "gdrcheck check: %s (%s%s%s)\n",
 		fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node",
 		facts_source_name(f->source), f->source_path ? " " : "",
 		f->source_path ? f->source_path : "");
+	/* First what decides: the gate lines and the top blockers. */
+	fputc('\n', out);
+	bold(&o, "Summary\n");
+	for (int g = GATE_GPU; g <= GATE_POD; g++)
+		gate_line(&o, r, g, "  ");
+	if (r->n_blockers) {
+		fputc('\n', out);
+		bold(&o, "Top blockers\n");
+		for (size_t i = 0; i < r->n_blockers; i++) {
+			const struct finding *fd = &r->findings[r->blockers[i]];
+
+			fprintf(out, "  gate %s ", gate_key(fd->gate));
+			tag(&o, fd->status);
+			fprintf(out, " %-20s %s\n", fd->id, fd->verdict ? fd->verdict : "");
+		}
+	}
 	for (int g = GATE_GPU; g <= GATE_POD; g++) {
 		const struct gate_result *gr = &r->gates[g - 1];
-		char sum[128];
 
 		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 			continue;
-		gate_summary(gr, sum, sizeof(sum));
-		snprintf(line, sizeof(line), "Gate %s %s: ", gate_key((enum gate)g),
-			 gate_name((enum gate)g));
 		fputc('\n', out);
-		bold(&o, line);
-		if (color)
-			fprintf(out, "%s%s\033[0m", status_color(gr->status), sum);
-		else
-			fputs(sum, out);
-		if (gr->blocked_by)
-			fprintf(out, ", blocked by gate %d (fix it first: this gate's results can change)",
-				gr->blocked_by);
-		fputc('\n', out);
+		gate_line(&o, r, g, "");
 		for (size_t i = 0; i < r->n_findings; i++)
 			if ((int)r->findings[i].gate == g)
-				text_finding(&o, &r->findings[i]);
+				text_finding(&o, &r->findings[i], r->verbose);
 	}
 
 	fputc('\n', out);
