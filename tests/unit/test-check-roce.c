@@ -400,6 +400,108 @@ static void bond_mlx5_lag(void **state)
 	facts_release(&f);
 }
 
+/* ------------------------------------------------- E810 RDMA LAG rules */
+
+static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
+		    const char *type);
+
+static void add_mod(struct facts *f, const char *name, const char *taint)
+{
+	struct host_facts *h = &f->host;
+	struct kmod *v = realloc(h->mods, (h->n_mods + 1) * sizeof(*v));
+
+	assert_non_null(v);
+	h->mods = v;
+	memset(&v[h->n_mods], 0, sizeof(v[0]));
+	v[h->n_mods].name = strdup(name);
+	v[h->n_mods].present = true;
+	if (taint)
+		fact_str_set(&v[h->n_mods].taint, taint);
+	else
+		fact_str_fail(&v[h->n_mods].taint, -ENOENT);
+	fact_str_fail(&v[h->n_mods].version, -ENOENT);
+	h->n_mods++;
+}
+
+/*
+ * bond1 (802.3ad) over ens5f0np0 (0000:19:00.0, irdma0 on bond1's GID) and
+ * a second ice port at @bus; @rdma2: an RDMA device on the second port too,
+ * @gid2: and it carries bond1's GID.
+ */
+static void ice_bond(struct facts *f, const char *bus, bool rdma2, bool gid2,
+		     bool irdma, const char *taint)
+{
+	struct roce_link *b, *s0, *s1;
+	struct roce_rdma_dev *d;
+
+	facts_init(f);
+	mk_link(f, "bond1", 10, "bonding");
+	mk_link(f, "ens5f0np0", 11, "ice");
+	mk_link(f, "ensXf1np1", 12, "ice");
+	b = (struct roce_link *)roce_link_find(&f->roce, "bond1");
+	s0 = (struct roce_link *)roce_link_find(&f->roce, "ens5f0np0");
+	s1 = (struct roce_link *)roce_link_find(&f->roce, "ensXf1np1");
+	fact_str_set(&b->kind, "bond");
+	fact_int_set(&b->bond_mode, 4);
+	fact_str_set(&s0->bus_info, "0000:19:00.0");
+	fact_str_set(&s1->bus_info, bus);
+	fact_int_set(&s0->master, 10);
+	fact_int_set(&s1->master, 10);
+	fact_int_set(&s0->slave_mii, 0);
+	fact_int_set(&s1->slave_mii, 0);
+	mk_dev(f, "irdma0", "ens5f0np0");
+	if (rdma2)
+		mk_dev(f, "irdma1", "ensXf1np1");
+	d = roce_dev_find(&f->roce, "irdma0");
+	add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
+	fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
+	if (gid2) {
+		d = roce_dev_find(&f->roce, "irdma1");
+		add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
+		fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
+	}
+	add_mod(f, "ib_core", NULL);
+	add_mod(f, "ice", taint);
+	if (irdma)
+		add_mod(f, "irdma", taint);
+}
+
+static void bond_ice_rdma_lag(void **state)
+{
+	static const struct {
+		const char *what, *bus;
+		bool rdma2, gid2, irdma;
+		const char *taint;
+		enum check_status st;
+		const char *said;
+	} cases[] = {
+		{ "two ports of one E810", "0000:19:00.1", false, false, true, "OE", ST_PASS, "RDMA LAG: irdma0" },
+		{ "two adapters", "0000:9b:00.0", true, false, true, "OE", ST_FAIL, "two E810 adapters" },
+		{ "two devices on the GID", "0000:19:00.1", true, true, true, "OE", ST_FAIL, "2 RDMA devices" },
+		{ "irdma not loaded", "0000:19:00.1", false, false, false, "OE", ST_PASS, "not judged" },
+		{ "kernel ice with RDMA", "0000:19:00.1", false, false, true, "", ST_UNKNOWN, "disagree" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct facts f;
+		struct finding out;
+		bool said = false;
+
+		ice_bond(&f, cases[i].bus, cases[i].rdma2, cases[i].gid2, cases[i].irdma,
+			 cases[i].taint);
+		if (run(&check_net_bond, &f, &out) != cases[i].st)
+			fail_msg("%s: %s (%s)", cases[i].what, check_status_name(out.status),
+				 out.verdict);
+		for (size_t k = 0; k < out.n_items; k++)
+			said = said || strstr(out.items[k].verdict, cases[i].said);
+		if (!said)
+			fail_msg("%s: no item says '%s'", cases[i].what, cases[i].said);
+		finding_release(&out);
+		facts_release(&f);
+	}
+}
+
 /* ------------------------------------------------------- NCCL's GID rule */
 
 static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
@@ -516,6 +618,7 @@ int main(void)
 		cmocka_unit_test(mlx5_trust_and_mtu),
 		cmocka_unit_test(bond_cases),
 		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(bond_ice_rdma_lag),
 		cmocka_unit_test(nccl_gid_rule),
 		cmocka_unit_test(gid_index_override_fails),
 	};

@@ -91,7 +91,7 @@ static bool fix_disruptive(const char *fix)
 {
 	static const char *const words[] = {
 		"reboot", "drain the node", "nomaster", "link flap", "netplan apply",
-		"nmcli connection up", "modprobe -r", "rmmod", "different slot",
+		"nmcli connection up", "modprobe -r", "rmmod", "slot",
 		"move a NIC", "in the BIOS", "driver reload",
 	};
 
