@@ -334,6 +334,7 @@ static void bond_cases(void **state)
 		{ "two-aggregators", ST_FAIL, "one LACP port-channel" },
 		{ "no-partner", ST_WARN, "enable LACP" },
 		{ "no-active-aggregator", ST_FAIL, "port-channel" },
+		{ "partner-churned", ST_FAIL, "LACP port-channel" },
 	};
 
 	(void)state;

@@ -127,6 +127,19 @@ static int check_slave(const struct roce_facts *r, const struct bond_view *b,
 			 "ip link set dev %s up; check the cable and the switch port", name);
 		return finding_item(out, subj, ST_FAIL, fix, "MII status down");
 	}
+	/*
+	 * bonding.rst: a churned actor or partner never reached LACP
+	 * synchronisation with the other side (no LACPDUs, or mismatched
+	 * keys): the port carries no traffic.
+	 */
+	if (is_8023ad(b) && ps && (fact_str_is(&ps->partner_churn, "churned") ||
+				   fact_str_is(&ps->actor_churn, "churned"))) {
+		snprintf(fix, sizeof(fix),
+			 "check that %s's switch port is in the bond's LACP port-channel (same speed, LACP active)", name);
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "LACP churned (%s churn): the port never synchronised with its partner and carries nothing",
+				    fact_str_is(&ps->partner_churn, "churned") ? "partner" : "actor");
+	}
 	if (is_8023ad(b)) {
 		const struct fact_int *a = ps && fact_ok(&ps->aggregator_id)
 						   ? &ps->aggregator_id
