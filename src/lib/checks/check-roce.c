@@ -417,6 +417,29 @@ static int conclude(struct finding *out, size_t n, const char *what_ok)
 				return r;
 			}
 	}
+	/* The same verdict on every port that needs attention: say it once. */
+	{
+		const struct finding_item *first = NULL;
+		char names[256] = "";
+		bool same = true;
+
+		for (size_t i = 0; i < out->n_items; i++) {
+			const struct finding_item *it = &out->items[i];
+
+			if (it->status < ST_UNKNOWN)
+				continue;
+			if (!first)
+				first = it;
+			same = same && it->status == first->status &&
+			       strcmp(it->verdict, first->verdict) == 0;
+			if (strlen(names) + strlen(it->subject) + 3 < sizeof(names))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", *names ? ", " : "", it->subject);
+		}
+		if (same && first)
+			return finding_set(out, out->status, "%s (%zu of %zu: %s)",
+					   first->verdict, bad, out->n_items, names);
+	}
 	return finding_set(out, out->status, "%zu of %zu need attention (see the items)",
 			   bad, out->n_items);
 }
