@@ -6,7 +6,7 @@ CUDA attributes a live probe reads on every GPU (116 GPUDirect RDMA supported,
   tools/probe-facts.py GDRCHECK FIXTURE_DIR           write FIXTURE_DIR/probed-facts.json
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --check   compare instead (exit 1 on a difference)
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --nvlink  NVML's view instead: every GPU an NVLink
-        peer of every other (an NVSwitch baseboard), the tree collected with the fixture's
+        peer of every other over 18 links to an NVSwitch, the tree collected with the fixture's
         recorded netlink replies when it has them -> FIXTURE_DIR/nvml-facts.json
 """
 import json
@@ -32,6 +32,8 @@ def main():
     for g in facts["gpus"]:
         if nvlink:
             g["nvlink_peers"] = len(facts["gpus"]) - 1
+            # 18 NVLinks (NVLink 5), each to an NVSwitch of the baseboard.
+            g["nvlink_remote"] = ["0000:05:00.0"] * 18
         else:
             g["attr_gdr"] = 1
             g["attr_dmabuf"] = 1
