@@ -27,3 +27,8 @@ for fx in tests/fixtures/*/; do
 		printf '%-36s %-22s %8s us/run %8s KiB max RSS\n' "$name" "$cmd" "$us" "$rss"
 	done
 done
+
+# gdrcheck bw: framework overhead per work request on the in-process verbs provider.
+if [ -x "$build/tests/unit/bw-overhead" ]; then
+	"$build/tests/unit/bw-overhead"
+fi

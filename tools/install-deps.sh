@@ -5,8 +5,13 @@ set -eu
 
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
-valgrind iproute2 time"
+valgrind iproute2 time zlib1g-dev"
+# Tests of the node pictures: Graphviz checks the DOT output, headless
+# Chromium renders the HTML page (that test skips without it).
+pkgs="$pkgs graphviz chromium fonts-dejavu-core"
 
+# The pod-netns test: unshare, setpriv and prlimit.
+pkgs="$pkgs util-linux"
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2
 	echo "  $pkgs" | tr '\n' ' ' >&2

@@ -596,6 +596,99 @@ class Builder:
                 t.link(path + "/iommu_group", gd)
         for p, content in sorted(s.get("extra_files", {}).items()):
             t.file(p, content)
+        if s.get("pod"):
+            self.pod(s["pod"])
+
+    # ---------- the view from inside a container ----------
+    def drop(self, pred):
+        for d in (self.t.files, self.t.links):
+            for p in [p for p in d if pred(p)]:
+                del d[p]
+        self.t.dirs = {p for p in self.t.dirs if not pred(p + "/")}
+
+    def pod(self, pod):
+        """Turn the node tree into what a container on it sees (see README-fixtures.md, `pod`)."""
+        t = self.t
+        keep = pod.get("netdevs")
+        if keep is not None:
+            gone = [n for n in sorted(self.netdevs) if n not in keep]
+            gone += [b["name"] for b in self.spec.get("bonds", []) if b["name"] not in keep]
+            for n in gone:
+                nd = self.netdevs.get(n, "sys/devices/virtual/net/" + n)
+                self.drop(lambda p, nd=nd, n=n: p == "sys/class/net/" + n or p.startswith(nd + "/")
+                          or p == "proc/net/bonding/" + n)
+        for v in pod.get("virtual", []):
+            d = "sys/devices/virtual/net/" + v["name"]
+            t.line(d + "/ifindex", v["ifindex"])
+            t.line(d + "/iflink", v.get("iflink", v["ifindex"]))
+            t.line(d + "/mtu", v.get("mtu", 1500))
+            t.line(d + "/operstate", "up")
+            t.line(d + "/address", v.get("mac", "0a:58:" + ":".join(
+                hexbytes(self.spec.get("name", "") + v["name"], 4)[i:i + 2] for i in (0, 2, 4, 6))))
+            t.link("sys/class/net/" + v["name"], d)
+        # GIDs of the pod's child interfaces, after those the node already has
+        for g in pod.get("gids", []):
+            port = None
+            for p in t.links:
+                if p == "sys/class/infiniband/" + g["rdma"]:
+                    port = os.path.normpath(os.path.join(os.path.dirname(p), t.links[p])) + "/ports/1"
+            n = len([p for p in t.files if p.startswith(port + "/gids/")])
+            o = [int(x) for x in g["ipv4"].split(".")]
+            v4 = "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(o)
+            for i, ty in enumerate(("IB/RoCE v1", "RoCE v2")):
+                t.line(port + "/gids/%d" % (n + i), v4)
+                t.line(port + "/gid_attrs/types/%d" % (n + i), ty)
+                t.line(port + "/gid_attrs/ndevs/%d" % (n + i), g["ndev"])
+        # partition keys an InfiniBand port shows (ports/1/pkeys/<i>)
+        for dev, keys in sorted(pod.get("pkeys", {}).items()):
+            port = os.path.normpath(os.path.join("sys/class/infiniband", t.links["sys/class/infiniband/" + dev])) + "/ports/1"
+            for i, k in enumerate(keys):
+                t.line(port + "/pkeys/%d" % i, k)
+        # exclusive netns: /sys/class/infiniband lists only the devices moved in
+        if pod.get("rdma") is not None:
+            self.drop(lambda p: p.startswith("sys/class/infiniband/") and
+                      p.split("/")[3] not in pod["rdma"])
+        # device files the device plugins mounted
+        if pod.get("devices") is not None:
+            for p in [p for p in t.files if p.endswith("/ibdev") and "/infiniband_" in p]:
+                if t.files[p].strip() not in pod["devices"]:
+                    self.drop(lambda q, n=p.split("/")[-2]: q == "dev/infiniband/" + n)
+        if not pod.get("rdma_cm", True):
+            self.drop(lambda p: p == "dev/infiniband/rdma_cm")
+        if pod.get("gpus") is not None:
+            self.drop(lambda p: p.startswith("dev/nvidia") and p[10:].isdigit() and int(p[10:]) not in pod["gpus"])
+        if not pod.get("nvidiactl", True):
+            self.drop(lambda p: p == "dev/nvidiactl")
+        if not pod.get("uvm", True):
+            self.drop(lambda p: p.startswith("dev/nvidia-uvm"))
+        # a broken container: whole subtrees it cannot see (no /sys mounted)
+        for pfx in pod.get("drop", []):
+            self.drop(lambda p, pfx=pfx: p.startswith(pfx))
+        if "netns_mode" in pod:
+            t.line("sys/module/ib_core/parameters/netns_mode", pod["netns_mode"])
+        if "cap_eff" in pod:
+            cap = pod["cap_eff"]
+            t.file("proc/self/status", "".join("%s\t%s\n" % kv for kv in (
+                ("Name:", "gdrcheck"), ("State:", "R (running)"), ("CapInh:", "0000000000000000"),
+                ("CapPrm:", cap), ("CapEff:", cap), ("CapBnd:", cap), ("CapAmb:", "0000000000000000"),
+                ("NoNewPrivs:", "0"), ("Seccomp:", "2"))))
+        if "memlock" in pod:
+            soft, hard = pod["memlock"]
+            rows = [("Max cpu time", "unlimited", "unlimited", "seconds"),
+                    ("Max file size", "unlimited", "unlimited", "bytes"),
+                    ("Max locked memory", str(soft), str(hard), "bytes"),
+                    ("Max open files", "1048576", "1048576", "files")]
+            t.file("proc/self/limits", "%-25s %-20s %-20s %-10s\n" % ("Limit", "Soft Limit", "Hard Limit", "Units") +
+                   "".join("%-25s %-20s %-20s %-10s\n" % r for r in rows))
+        if "shm" in pod:
+            lines = ["1201 1100 0:310 / / rw,relatime master:1 - overlay overlay rw,lowerdir=/l,upperdir=/u,workdir=/w",
+                     "1202 1201 0:312 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw",
+                     "1203 1201 0:313 / /dev rw,nosuid - tmpfs tmpfs rw,size=65536k,mode=755",
+                     "1204 1203 0:314 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw,size=65536k"]
+            if pod["shm"] != "65536k":
+                lines.append("1210 1203 0:320 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=%s" % pod["shm"])
+            lines.append("1205 1201 0:315 / /sys ro,nosuid,nodev,noexec,relatime - sysfs sysfs ro")
+            t.file("proc/self/mountinfo", "\n".join(lines) + "\n")
 
     def userspace(self):
         """rdma-core: libibverbs.so.1 -> libibverbs.so.1.<abi>.<release>.0 and

@@ -22,6 +22,7 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
+	bool pod; /* also collect what the container was given (collect_pod) */
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -69,10 +70,13 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
+int cmd_pod(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_bw(int argc, char **argv);
+int cmd_nccl_log(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
@@ -88,3 +92,23 @@ struct probe_opts;
  * --nic names nothing) or EXIT_INPUT (the probe could not run).
  */
 int cli_probe_facts(struct facts *f, const struct probe_opts *po);
+
+/* Output formats of topo --format and check --format. */
+enum cli_format {
+	CLI_FMT_TEXT = 0,
+	CLI_FMT_JSON,
+	CLI_FMT_SVG,
+	CLI_FMT_DOT,
+	CLI_FMT_HTML,
+};
+
+/* "text", "json", "svg", "dot", "html" → enum cli_format, or -1. */
+int cli_parse_format(const char *s);
+/*
+ * The node picture as svg, dot or html (the topo page, or with @rep the
+ * check report under the picture). 0 or -errno.
+ */
+struct topo_report;
+struct report;
+int cli_picture(FILE *out, enum cli_format fmt, const struct facts *f,
+		const struct topo_report *t, const struct report *rep);

@@ -19,12 +19,13 @@ enum {
 	OPT_ROCE_DSCP,
 	OPT_ROCE_PRIO,
 	OPT_PROBE,
+	OPT_FORMAT,
 };
 
 static void check_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json] [--nvml] [--probe] [INPUT]\n"
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -36,10 +37,14 @@ static void check_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --gate G          show only gate G (1, 2, 3 or pod); earlier gates still\n"
-		"                        decide 'blocked by'\n"
+		"                        decide 'blocked by'; 'pod' runs the checks of\n"
+		"                        'gdrcheck pod' (inside a container)\n"
 		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
 		"                        (default) or 'warn'; 'unknown' never counts\n"
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
+		"      --format F        text (default), json (as --json) or html: one\n"
+		"                        self-contained page, the node picture (gdrcheck topo\n"
+		"                        --format svg) above the gates and the fix plan\n"
 		"  -v, --verbose         every check in full; without it a pass, info or skip\n"
 		"                        is one line, and the report leads with the gate\n"
 		"                        summaries and the top blockers\n"
@@ -97,6 +102,7 @@ int cmd_check(int argc, char **argv)
 		{ "gate", required_argument, NULL, OPT_GATE },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "nvml", no_argument, NULL, OPT_NVML },
@@ -115,7 +121,7 @@ int cmd_check(int argc, char **argv)
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
 	bool json = false, nvml = false, probe = false, verbose = false, color;
-	int c, rc, r;
+	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	check_opts_init(&copts);
 	optind = 1;
@@ -127,6 +133,8 @@ int cmd_check(int argc, char **argv)
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
 				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+			/* The pod gate asks about the container this runs in. */
+			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)
@@ -143,6 +151,11 @@ int cmd_check(int argc, char **argv)
 		case OPT_ROCE_PRIO:
 			if (parse_small(optarg, 7, &copts.roce_prio) < 0)
 				return usage("--roce-prio takes 0-7, not", optarg);
+			break;
+		case OPT_FORMAT:
+			fmt = cli_parse_format(optarg);
+			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
+				return usage("--format takes text, json or html, not", optarg);
 			break;
 		case OPT_NVML:
 			nvml = true;
@@ -165,6 +178,11 @@ int cmd_check(int argc, char **argv)
 	}
 	if (cli_no_operands("check", argc, argv))
 		return EXIT_USAGE;
+	if (json && fmt == CLI_FMT_HTML) {
+		cli_error("check: --json and --format html ask for two outputs; give one");
+		return EXIT_USAGE;
+	}
+	json |= fmt == CLI_FMT_JSON;
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
@@ -200,7 +218,9 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (json) {
+	if (fmt == CLI_FMT_HTML) {
+		r = cli_picture(stdout, CLI_FMT_HTML, &f, &topo, &rep);
+	} else if (json) {
 		json_object *doc = render_report_json(&f, &rep);
 
 		r = doc ? render_json_print(stdout, doc) : -ENOMEM;

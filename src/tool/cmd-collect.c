@@ -16,7 +16,7 @@
 static void collect_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck collect [-o FILE|-] [INPUT]\n"
+		"Usage: gdrcheck collect [-o FILE|-] [--pod] [INPUT]\n"
 		"\n"
 		"Save every fact gdrcheck gathers about this node (PCI tree, GPUs, RDMA\n"
 		"devices, NUMA nodes, host and driver facts, NCCL settings) as one JSON\n"
@@ -27,6 +27,9 @@ static void collect_help(FILE *out)
 		"Options:\n"
 		"  -o, --output FILE     write to FILE (replaced atomically); '-' or no -o: stdout\n"
 		"  -j, --json            accepted for symmetry: the output is always JSON\n"
+		"      --pod             inside a container: add what it was given (section\n"
+		"                        \"pod\", for 'gdrcheck pod --facts FILE'); live, this\n"
+		"                        locks 64 MiB once and opens each RDMA and GPU device file\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"  (with --nccl-xml or --hwloc-xml, collect converts that file to facts)\n"
@@ -78,6 +81,7 @@ int cmd_collect(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "pod", no_argument, NULL, OPT_FIRST_COMMAND_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
@@ -98,6 +102,9 @@ int cmd_collect(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'j':
+			break;
+		case OPT_FIRST_COMMAND_OPT:
+			in.pod = true;
 			break;
 		case 'h':
 			collect_help(stdout);

@@ -11,7 +11,7 @@
 static void topo_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck topo [--json] [--nvml] [INPUT]\n"
+		"Usage: gdrcheck topo [--json | --format FORMAT] [--nvml] [INPUT]\n"
 		"\n"
 		"The GPU x NIC matrix as `nvidia-smi topo -m` prints it, computed from the PCI\n"
 		"tree, followed by NCCL's view of every GPU/NIC pair: its path type (NCCL 2.30\n"
@@ -24,6 +24,12 @@ static void topo_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -j, --json            one JSON document (schema gdrcheck.topo/1)\n"
+		"  -f, --format FORMAT   text (default), json (as --json), or a picture of the\n"
+		"                        node: svg, dot (Graphviz) or html (one self-contained\n"
+		"                        page: the picture, the matrix and the NCCL table). The\n"
+		"                        picture draws CPUs, root ports, PCIe switches, GPUs and\n"
+		"                        NICs with each link's speed and width, and each GPU's\n"
+		"                        path to its nearest NIC coloured by NCCL's GDR verdict\n"
 		"      --nvml            ask NVML (libnvidia-ml) for NVLink peers, C2C links and\n"
 		"                        the architecture (live node only; never loads CUDA)\n"
 		"  -h, --help            this help\n"
@@ -37,6 +43,7 @@ int cmd_topo(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		CLI_INPUT_OPTIONS,
@@ -46,16 +53,24 @@ int cmd_topo(int argc, char **argv)
 	struct facts f;
 	struct topo_report rep;
 	bool json = false, nvml = false;
-	int c, rc, r;
+	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhf:", opts, NULL)) != -1) {
 		if (cli_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'f':
+			fmt = cli_parse_format(optarg);
+			if (fmt < 0) {
+				cli_error("topo: --format takes text, json, svg, dot or html, not '%s'",
+					  optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_NVML:
 			nvml = true;
@@ -69,6 +84,13 @@ int cmd_topo(int argc, char **argv)
 	}
 	if (cli_no_operands("topo", argc, argv))
 		return EXIT_USAGE;
+	if (json && fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON) {
+		cli_error("topo: --json and --format %s ask for two outputs; give one",
+			  fmt == CLI_FMT_SVG ? "svg" : fmt == CLI_FMT_DOT ? "dot" : "html");
+		return EXIT_USAGE;
+	}
+	if (fmt == CLI_FMT_JSON)
+		json = true;
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
@@ -85,7 +107,9 @@ int cmd_topo(int argc, char **argv)
 		facts_release(&f);
 		return EXIT_INPUT;
 	}
-	if (json) {
+	if (fmt == CLI_FMT_SVG || fmt == CLI_FMT_DOT || fmt == CLI_FMT_HTML) {
+		r = cli_picture(stdout, (enum cli_format)fmt, &f, &rep, NULL);
+	} else if (json) {
 		json_object *doc = render_topo_json(&f, &rep);
 
 		r = render_json_print(stdout, doc);

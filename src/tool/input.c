@@ -108,6 +108,8 @@ static int load_root(const struct cli_input *in, const char *dir,
 	root->nl_replay = in->netlink_replay;
 	root->nl_record = in->record_netlink;
 	r = collect_node(root, environ, f);
+	if (r >= 0 && in->pod)
+		r = collect_pod(root, environ, f);
 	root_free(root);
 	if (r < 0) {
 		cli_error("collecting facts under '%s' failed: %s", dir,
@@ -165,7 +167,19 @@ int cli_load_facts(const struct cli_input *in, struct facts *f)
 		cli_error("--netlink-replay and --record-netlink exclude each other");
 		return EXIT_USAGE;
 	}
-	if (in->facts || in->nccl_xml || in->hwloc_xml)
-		return load_file(in, f);
+	if (in->pod && (in->nccl_xml || in->hwloc_xml)) {
+		cli_error("the pod gate reads a container: live, --root or --facts, not a topology XML");
+		return EXIT_USAGE;
+	}
+	if (in->facts || in->nccl_xml || in->hwloc_xml) {
+		int r = load_file(in, f);
+
+		if (!r && in->pod && f->pod.collected.state == FACT_UNSET) {
+			cli_error("'%s' holds no pod facts: write it inside the container with 'gdrcheck collect --pod'",
+				  in->facts);
+			return EXIT_INPUT;
+		}
+		return r;
+	}
 	return load_root(in, in->root ? in->root : "/", f);
 }

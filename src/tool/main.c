@@ -20,7 +20,10 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "node readiness report, gate by gate, with the fix for every finding (default)" },
 	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
 	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
+	{ "pod", cmd_pod, "inside a container: what it can do with the GPU and NIC it was given" },
 	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
+	{ "bw", cmd_bw, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
+	{ "nccl-log", cmd_nccl_log, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
 };
 
 static void main_help(FILE *out)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,14 +337,14 @@ static cu_result c_retain(struct cu_ctx **ctx, cu_device d)
 {
 	if (fake_cuda.retain_rc)
 		return fake_cuda.retain_rc;
-	fake_cuda.retained++;
+	__atomic_add_fetch(&fake_cuda.retained, 1, __ATOMIC_SEQ_CST);
 	*ctx = fake_ctx;
 	return CUDA_SUCCESS;
 }
 
 static cu_result c_release(cu_device d)
 {
-	fake_cuda.retained--;
+	__atomic_sub_fetch(&fake_cuda.retained, 1, __ATOMIC_SEQ_CST);
 	return CUDA_SUCCESS;
 }
 
@@ -351,7 +352,86 @@ static cu_result c_set_current(struct cu_ctx *ctx)
 {
 	if (ctx && fake_cuda.setcur_rc)
 		return fake_cuda.setcur_rc;
-	fake_cuda.current_set += ctx ? 1 : -1;
+	__atomic_add_fetch(&fake_cuda.current_set, ctx ? 1 : -1, __ATOMIC_SEQ_CST);
+	return CUDA_SUCCESS;
+}
+
+/* Backed allocations may come from two threads (a bw client and server). */
+static pthread_mutex_t cuda_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cu_result c_alloc_backed(cu_deviceptr *p, size_t size)
+{
+	cu_result r = CUDA_ERROR_OUT_OF_MEMORY;
+
+	pthread_mutex_lock(&cuda_lock);
+	for (int i = 0; i < 16; i++) {
+		struct fake_cuda_mem *m = &fake_cuda.mem[i];
+
+		if (m->ptr)
+			continue;
+		m->mem = calloc(1, size);
+		if (!m->mem)
+			break;
+		/* 256 MiB apart, far from the heap; not page-aligned on purpose. */
+		m->ptr = 0x7e0000000000ull + (cu_deviceptr)fake_cuda.alloc_seq++ * 0x10000000 + 256;
+		m->size = size;
+		*p = m->ptr;
+		fake_cuda.allocs++;
+		r = CUDA_SUCCESS;
+		break;
+	}
+	pthread_mutex_unlock(&cuda_lock);
+	return r;
+}
+
+uint8_t *fake_cuda_host(cu_deviceptr p, size_t len)
+{
+	uint8_t *host = NULL;
+
+	pthread_mutex_lock(&cuda_lock);
+	for (int i = 0; i < 16; i++) {
+		struct fake_cuda_mem *m = &fake_cuda.mem[i];
+
+		if (m->ptr && p >= m->ptr && len <= m->size && p - m->ptr <= m->size - len)
+			host = m->mem + (p - m->ptr);
+	}
+	pthread_mutex_unlock(&cuda_lock);
+	return host;
+}
+
+cu_deviceptr fake_cuda_dmabuf_base(int fd)
+{
+	cu_deviceptr base = 0;
+
+	pthread_mutex_lock(&cuda_lock);
+	for (int i = 0; i < fake_cuda.n_dmabufs; i++)
+		if (fake_cuda.dmabufs[i].fd == fd)
+			base = fake_cuda.dmabufs[i].base;
+	pthread_mutex_unlock(&cuda_lock);
+	return base;
+}
+
+static cu_result c_htod(cu_deviceptr dst, const void *src, size_t n)
+{
+	uint8_t *h = fake_cuda_host(dst, n);
+
+	if (fake_cuda.memcpy_rc)
+		return fake_cuda.memcpy_rc;
+	if (!h)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(h, src, n);
+	return CUDA_SUCCESS;
+}
+
+static cu_result c_dtoh(void *dst, cu_deviceptr src, size_t n)
+{
+	uint8_t *h = fake_cuda_host(src, n);
+
+	if (fake_cuda.memcpy_rc)
+		return fake_cuda.memcpy_rc;
+	if (!h)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(dst, h, n);
 	return CUDA_SUCCESS;
 }
 
@@ -359,6 +439,8 @@ static cu_result c_alloc(cu_deviceptr *p, size_t size)
 {
 	if (fake_cuda.alloc_rc)
 		return fake_cuda.alloc_rc;
+	if (fake_cuda.backing)
+		return c_alloc_backed(p, size);
 	/* Not page-aligned on purpose: the probe must export whole pages. */
 	*p = 0x7f0000200000ull + (cu_deviceptr)fake_cuda.allocs * 0x400000 + 256;
 	fake_cuda.allocs++;
@@ -367,6 +449,20 @@ static cu_result c_alloc(cu_deviceptr *p, size_t size)
 
 static cu_result c_free(cu_deviceptr p)
 {
+	if (fake_cuda.backing) {
+		pthread_mutex_lock(&cuda_lock);
+		for (int i = 0; i < 16; i++) {
+			struct fake_cuda_mem *m = &fake_cuda.mem[i];
+
+			if (m->ptr == p) {
+				free(m->mem);
+				memset(m, 0, sizeof(*m));
+			}
+		}
+		fake_cuda.allocs--;
+		pthread_mutex_unlock(&cuda_lock);
+		return CUDA_SUCCESS;
+	}
 	fake_cuda.allocs--;
 	return CUDA_SUCCESS;
 }
@@ -390,8 +486,23 @@ static cu_result c_export(void *handle, cu_deviceptr p, size_t size, int type,
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_OPERATING_SYSTEM;
+	pthread_mutex_lock(&cuda_lock);
 	if (fake_cuda.n_fds < 64)
 		fake_cuda.fds[fake_cuda.n_fds++] = fd;
+	if (fake_cuda.backing) {
+		/* A reused fd number takes over the old entry. */
+		int i = 0;
+
+		while (i < fake_cuda.n_dmabufs && fake_cuda.dmabufs[i].fd != fd)
+			i++;
+		if (i < 64) {
+			fake_cuda.dmabufs[i].fd = fd;
+			fake_cuda.dmabufs[i].base = p;
+			if (i == fake_cuda.n_dmabufs)
+				fake_cuda.n_dmabufs++;
+		}
+	}
+	pthread_mutex_unlock(&cuda_lock);
 	*(int *)handle = fd;
 	return CUDA_SUCCESS;
 }
@@ -432,6 +543,8 @@ void fake_cuda_table(struct cuda_table *t)
 		.cuGetErrorString = c_errstr,
 		.cuGetErrorName = c_errname,
 		.cuMemGetHandleForAddressRange = c_export,
+		.cuMemcpyHtoD_v2 = c_htod,
+		.cuMemcpyDtoH_v2 = c_dtoh,
 	};
 }
 

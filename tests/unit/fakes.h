@@ -76,6 +76,24 @@ struct fake_cuda {
 	int retained, allocs;
 	int fds[64];
 	int n_fds;
+	/*
+	 * Backed device memory (bw tests): cuMemAlloc also allocates host
+	 * memory behind the device pointer, which is never dereferenceable
+	 * itself; cuMemcpyHtoD/DtoH and the fake verbs provider translate.
+	 */
+	bool backing;
+	cu_result memcpy_rc;
+	unsigned alloc_seq;
+	struct fake_cuda_mem {
+		cu_deviceptr ptr;
+		size_t size;
+		uint8_t *mem;
+	} mem[16];
+	struct {
+		int fd;
+		cu_deviceptr base;
+	} dmabufs[64];
+	int n_dmabufs;
 	/* seen */
 	unsigned long long export_flags;
 	size_t export_len;
@@ -88,6 +106,10 @@ void fake_cuda_reset(int count);
 void fake_cuda_table(struct cuda_table *t);
 /* Exported dma-buf fds still open. */
 int fake_cuda_open_fds(void);
+/* Host memory behind [@p, @p + @len) of backed device memory, or NULL. */
+uint8_t *fake_cuda_host(cu_deviceptr p, size_t len);
+/* The device address a dma-buf fd was exported from; 0 if unknown. */
+cu_deviceptr fake_cuda_dmabuf_base(int fd);
 
 /* ---- libnvidia-ml ---- */
 struct fake_nvml_dev {

@@ -542,7 +542,7 @@ struct hca_token {
  * Whether NCCL_IB_HCA lets NCCL use @n (nccl-gdr §6): a leading '^' makes
  * an exclude list, then '=' asks for exact names, else names are prefixes.
  */
-static bool hca_allows(const char *spec, const struct nic *n)
+bool hca_allows(const char *spec, const struct nic *n)
 {
 	bool exclude = false, exact = false, any_port = false;
 	struct hca_token tok[32];

@@ -127,6 +127,8 @@ bool fact_needs_root(enum fact_state st, int err);
  * -1 when the node has no NIC.
  */
 int best_nic(const struct check_ctx *ctx, size_t g);
+/* The same among the NICs with @allowed[n] set (facts.nics order). */
+int best_nic_among(const struct check_ctx *ctx, size_t g, const bool *allowed);
 /* Whether a path class lets NCCL use GPUDirect RDMA by default. */
 bool path_is_near(int nccl_path);
 
@@ -138,6 +140,11 @@ bool path_is_near(int nccl_path);
 size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 			size_t max);
 
+/*
+ * Whether NCCL_IB_HCA (@spec) lets NCCL use @n (check-direct.c): '^'
+ * excludes, '=' asks for exact names, else names are prefixes.
+ */
+bool hca_allows(const char *spec, const struct nic *n);
 /* Network functions without an RDMA device whose driver can carry RDMA. */
 size_t rdma_capable_netfns(const struct facts *f);
 

@@ -442,13 +442,18 @@ static int path_rank(int p)
 
 int best_nic(const struct check_ctx *ctx, size_t g)
 {
+	return best_nic_among(ctx, g, NULL);
+}
+
+int best_nic_among(const struct check_ctx *ctx, size_t g, const bool *allowed)
+{
 	int best = -1;
 	const struct topo_pair *bp = NULL;
 
 	for (size_t n = 0; n < ctx->f->n_nics; n++) {
 		const struct topo_pair *p = topo_pair_of(ctx->topo, g, n);
 
-		if (!p)
+		if (!p || (allowed && !allowed[n]))
 			continue;
 		if (!bp || path_rank(p->nccl_pci) < path_rank(bp->nccl_pci) ||
 		    (p->nccl_pci == bp->nccl_pci && p->smi &&

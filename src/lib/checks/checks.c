@@ -8,6 +8,7 @@
 #include "../util/cleanup.h"
 #include "../util/strv.h"
 #include "checks-internal.h"
+#include "checks-pod.h"
 #include "checks-roce.h"
 
 /*
@@ -55,6 +56,18 @@ static const struct check *const checks[] = {
 	&check_direct_nccl_env,
 	&check_direct_gdrcopy,
 	&check_direct_gds,
+	/* The pod gate: only on facts collected inside a container */
+	&check_pod_mode,
+	&check_pod_rdma_visible,
+	&check_pod_devnodes,
+	&check_pod_foreign_rdma,
+	&check_pod_ipc_lock,
+	&check_pod_memlock,
+	&check_pod_shm,
+	&check_pod_gid,
+	&check_pod_gpu,
+	&check_pod_pairs,
+	&check_pod_nccl_env,
 };
 
 const struct check *const *checks_table(size_t *ret_n)
@@ -252,6 +265,10 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 	if (!rep->findings)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
+		/* A node's facts say nothing of a container: the gate stays skipped. */
+		if (checks[i]->gate == GATE_POD &&
+		    ctx->f->pod.collected.state == FACT_UNSET)
+			continue;
 		r = run_one(checks[i], ctx, &rep->findings[rep->n_findings]);
 		rep->n_findings++;
 		if (r < 0)
@@ -276,7 +293,8 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 	r = find_blockers(rep);
 	if (r < 0)
 		return r;
-	return advice_build(ctx, rep, &rep->advice);
+	r = advice_build(ctx, rep, &rep->advice);
+	return r < 0 ? r : pod_advice(ctx, rep, &rep->advice);
 }
 
 void report_release(struct report *rep)

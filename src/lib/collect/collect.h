@@ -27,6 +27,12 @@ int collect_kernel(const struct gc_root *root, struct facts *f);
 int collect_rdma_userspace(const struct gc_root *root, struct facts *f);
 int collect_nccl_env(const struct gc_root *root, char *const *envp,
 		     struct facts *f);
+/*
+ * Inside a container, after collect_node(): capabilities, memlock, /dev/shm,
+ * device files, this netns's netdevs and the runtime's variables (facts->pod;
+ * src/lib/pod/). Live, it also mlocks 64 MiB once and opens each device file.
+ */
+int collect_pod(const struct gc_root *root, char *const *envp, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
 

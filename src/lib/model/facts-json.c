@@ -170,6 +170,9 @@ int facts_to_json(const struct facts *f, json_object **ret)
 	json_object_object_add(doc, "host", facts_json_host(&f->host));
 	json_object_object_add(doc, "roce", facts_json_roce(&f->roce));
 	json_object_object_add(doc, "probe", facts_json_probe(&f->probe));
+	o = facts_json_pod(&f->pod);
+	if (o)
+		json_object_object_add(doc, "pod", o);
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < f->n_nccl; i++) {
@@ -652,6 +655,11 @@ static int probe_cb(json_object *o, void *d)
 	return facts_json_load_probe(o, d);
 }
 
+static int pod_cb(json_object *o, void *d)
+{
+	return facts_json_load_pod(o, d);
+}
+
 static int check_schema(struct load_ctx *c, json_object *doc)
 {
 	const char *s = NULL, *ver;
@@ -680,7 +688,7 @@ static int check_schema(struct load_ctx *c, json_object *doc)
 
 static const char *const top_keys[] = {
 	"schema", "source", "pci_tree", "pci", "gpus", "nics", "netfns", "numa",
-	"host", "roce", "probe", "nccl", "notes", "generator", NULL,
+	"host", "roce", "probe", "pod", "nccl", "notes", "generator", NULL,
 };
 
 static int load_all(struct load_ctx *c, json_object *doc)
@@ -801,6 +809,8 @@ static int load_all(struct load_ctx *c, json_object *doc)
 		r = load_section(c, doc, "roce", roce_cb, &f->roce);
 	if (r >= 0)
 		r = load_section(c, doc, "probe", probe_cb, &f->probe);
+	if (r >= 0)
+		r = load_section(c, doc, "pod", pod_cb, &f->pod);
 	if (r < 0)
 		return r;
 

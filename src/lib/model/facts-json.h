@@ -39,3 +39,6 @@ json_object *facts_json_roce(const struct roce_facts *r);
 int facts_json_load_roce(json_object *o, struct roce_facts *r);
 json_object *facts_json_probe(const struct probe_facts *p);
 int facts_json_load_probe(json_object *o, struct probe_facts *p);
+/* NULL when the pod facts were not collected. */
+json_object *facts_json_pod(const struct pod_facts *p);
+int facts_json_load_pod(json_object *o, struct pod_facts *p);

@@ -104,6 +104,7 @@ void facts_release(struct facts *f)
 	host_facts_release(&f->host);
 	roce_facts_release(&f->roce);
 	probe_facts_release(&f->probe);
+	pod_facts_release(&f->pod);
 	for (size_t i = 0; i < f->n_nccl; i++) {
 		free(f->nccl[i].name);
 		free(f->nccl[i].value);

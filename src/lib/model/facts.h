@@ -7,6 +7,7 @@
 
 #include "fact.h"
 #include "facts-host.h"
+#include "facts-pod.h"
 #include "facts-probe.h"
 #include "facts-roce.h"
 
@@ -177,6 +178,7 @@ struct facts {
 	struct host_facts host;
 	struct roce_facts roce;
 	struct probe_facts probe;
+	struct pod_facts pod; /* inside a container: collect_pod() */
 
 	struct nccl_setting *nccl;
 	size_t n_nccl;

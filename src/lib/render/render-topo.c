@@ -177,7 +177,7 @@ static const struct topo_peer *peer_of(const struct topo_peer *v, size_t count,
 	return &v[idx];
 }
 
-static enum smi_label peer_label(const struct topo_peer *v, size_t count,
+enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
 				 size_t n, size_t a, size_t b)
 {
 	const struct topo_peer *p = peer_of(v, count, n, a, b);
@@ -240,7 +240,7 @@ int render_topo_text(FILE *out, const struct facts *f,
 		for (size_t m = 0; m < nn; m++)
 			fprintf(out, "%s\t",
 				n == m ? " X " :
-					 cell(peer_label(r->nic_pairs, r->n_nic_pairs, nn, n, m)));
+					 cell(render_peer_label(r->nic_pairs, r->n_nic_pairs, nn, n, m)));
 		fprintf(out, "\n");
 	}
 

@@ -28,6 +28,9 @@ json_object *render_topo_json(const struct facts *f,
 			      const struct topo_report *r);
 int render_topo_text(FILE *out, const struct facts *f,
 		     const struct topo_report *r);
+/* The label of peers a and b (either order) of an n-element a<b list. */
+enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
+				 size_t n, size_t a, size_t b);
 
 /* The readiness report (render-report.c): schema gdrcheck.report/1. */
 struct report;

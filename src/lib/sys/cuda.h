@@ -11,8 +11,9 @@
  * explicit, versioned name (cuMemAlloc_v2, not the cuda.h macro target), so
  * the ABI is the one named here whatever the installed driver.
  *
- * Only `gdrcheck probe` loads this library: creating a CUDA context on a busy
- * training node is not something the passive commands may do.
+ * Only `gdrcheck probe` and `gdrcheck bw` load this library: creating a
+ * CUDA context on a busy training node is not something the passive
+ * commands may do.
  */
 
 typedef int cu_result;        /* CUresult */
@@ -73,6 +74,10 @@ enum {
 	X(REQ, cuCtxSetCurrent, 4000, (struct cu_ctx *ctx))                    \
 	X(REQ, cuMemAlloc_v2, 3020, (cu_deviceptr *dptr, size_t size))         \
 	X(REQ, cuMemFree_v2, 3020, (cu_deviceptr dptr))                        \
+	X(OPT, cuMemcpyHtoD_v2, 3020,                                          \
+	  (cu_deviceptr dst, const void *src, size_t bytes))                   \
+	X(OPT, cuMemcpyDtoH_v2, 3020,                                          \
+	  (void *dst, cu_deviceptr src, size_t bytes))                         \
 	X(REQ, cuGetErrorString, 6000, (cu_result error, const char **str))    \
 	X(OPT, cuGetErrorName, 6000, (cu_result error, const char **str))      \
 	X(OPT, cuMemGetHandleForAddressRange, 11070,                           \

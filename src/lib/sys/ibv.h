@@ -11,6 +11,11 @@
  * function-like macros in verbs.h (ibv_reg_mr, ibv_query_port) that would
  * rewrite a call through a member of the same name.
  *
+ * Posting and polling (ibv_post_send, ibv_post_recv, ibv_poll_cq) are not
+ * symbols: verbs.h inlines them as calls through the provider's
+ * context->ops, so they need no entry here and a fake provider fills the
+ * ops of the contexts it opens.
+ *
  * The table is the test seam: tests fill a struct ibv_table with fakes and
  * hand it to the probes; nothing here is replaced at link time.
  */
@@ -39,7 +44,19 @@
 	X(REQ, dereg_mr, "IBVERBS_1.1", int, (struct ibv_mr *mr))              \
 	X(OPT, reg_dmabuf_mr, "IBVERBS_1.12", struct ibv_mr *,                 \
 	  (struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova,   \
-	   int fd, int access))
+	   int fd, int access))                                                \
+	X(REQ, query_gid, "IBVERBS_1.1", int,                                  \
+	  (struct ibv_context *context, uint8_t port_num, int index,           \
+	   union ibv_gid *gid))                                                \
+	X(REQ, create_cq, "IBVERBS_1.1", struct ibv_cq *,                      \
+	  (struct ibv_context *context, int cqe, void *cq_context,             \
+	   struct ibv_comp_channel *channel, int comp_vector))                 \
+	X(REQ, destroy_cq, "IBVERBS_1.1", int, (struct ibv_cq *cq))            \
+	X(REQ, create_qp, "IBVERBS_1.1", struct ibv_qp *,                      \
+	  (struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr))          \
+	X(REQ, modify_qp, "IBVERBS_1.1", int,                                  \
+	  (struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask))        \
+	X(REQ, destroy_qp, "IBVERBS_1.1", int, (struct ibv_qp *qp))
 
 struct ibv_table {
 #define IBV_MEMBER(req, sym, ver, ret, args) ret(*sym) args;

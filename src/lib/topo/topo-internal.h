@@ -29,3 +29,9 @@ void nccl_graph_release(struct nccl_graph *g);
 /* PIX/PXB/PHB/SYS by the closed form of nccl-gdr.md §2.9, or PATH_UNKNOWN. */
 int nccl_pci_path(const struct nccl_graph *g, const struct nccl_ep *a,
 		  const struct nccl_ep *b);
+/*
+ * The PCI function (facts.pci index) keying the NCCL node that @pci's node
+ * was merged into by Broadcom switch flattening, @pci itself when it was not
+ * merged, or -1 when @pci is no node of the graph.
+ */
+int nccl_graph_switch_pci(const struct nccl_graph *g, int pci);

@@ -402,3 +402,13 @@ int nccl_pci_path(const struct nccl_graph *g, const struct nccl_ep *a,
 				return i == 0 && j == 0 ? PATH_PIX : PATH_PXB;
 	return PATH_PHB;
 }
+
+int nccl_graph_switch_pci(const struct nccl_graph *g, int pci)
+{
+	int n;
+
+	if (!g->pci_node || pci < 0)
+		return -1;
+	n = resolve(g, g->pci_node[pci]);
+	return n < 0 ? -1 : g->nodes[n].pci;
+}

@@ -28,19 +28,12 @@ static int openat2_in_root(int dirfd, const char *path, int flags)
 		.flags = (unsigned)(flags | O_CLOEXEC),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd, tries = 0;
+	int fd;
 
 	while (*path == '/')
 		path++;
-	/*
-	 * With RESOLVE_IN_ROOT the kernel answers EAGAIN when a rename or mount
-	 * anywhere on the system raced with a ".." step (openat2(2)): retry,
-	 * or a busy machine loses files at random.
-	 */
-	do
-		fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
-				  sizeof(how));
-	while (fd < 0 && errno == EAGAIN && ++tries < 128);
+	fd = (int)syscall(SYS_openat2, dirfd, *path ? path : ".", &how,
+			  sizeof(how));
 	return fd < 0 ? -errno : fd;
 }
 
@@ -210,8 +203,19 @@ static int root_open_file(const struct gc_root *root, const char *path,
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (root->openat2)
-		return openat2_in_root(root->fd, path, flags);
+	if (root->openat2) {
+		/*
+		 * openat2 answers EAGAIN when a rename or mount anywhere on the
+		 * system raced a ".." step of the walk (sysfs links are full of
+		 * them). Retry, then walk by hand: a read must not fail because
+		 * something else on the node renamed a file.
+		 */
+		for (int i = 0; i < 8; i++) {
+			fd = openat2_in_root(root->fd, path, flags);
+			if (fd != -EAGAIN)
+				return fd;
+		}
+	}
 	r = root_resolve(root, path, &real);
 	if (r < 0)
 		return r;

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks-pod.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+/*
+ * The pod's GPUs (its /dev/nvidiaN files, matched to PCI functions by the
+ * driver's device minor), the NCCL settings in its environment judged
+ * against what it sees, and the path from each of its GPUs to its nearest
+ * NIC with NCCL's GDR verdict (sysfs bus/pci is readable in a container).
+ */
+
+#define FIX_GPU "resources.limits: {nvidia.com/gpu: 1} (the NVIDIA device plugin mounts /dev/nvidiaN, nvidiactl and nvidia-uvm)"
+
+/* The facts.gpus index of /dev/nvidia<minor>, -1 when none. */
+static int gpu_of_node(const struct facts *f, const char *node)
+{
+	int64_t minor;
+
+	if (!startswith(node, "nvidia") || safe_atoi64(node + 6, &minor) < 0)
+		return -1;
+	for (size_t g = 0; g < f->n_gpus; g++)
+		if (fact_ok(&f->gpus[g].minor) && f->gpus[g].minor.v == minor)
+			return (int)g;
+	return -1;
+}
+
+static bool is_gpu_node(const char *name)
+{
+	int64_t minor;
+
+	return startswith(name, "nvidia") && safe_atoi64(name + 6, &minor) == 0;
+}
+
+/* facts.gpus indices of the GPUs the pod has; returns the count. */
+static size_t pod_gpus(const struct facts *f, int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->pod.n_devnodes && n < max; i++) {
+		int g = gpu_of_node(f, f->pod.devnodes[i].name);
+
+		if (g >= 0)
+			out[n++] = g;
+	}
+	return n;
+}
+
+static int run_gpu(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct pod_facts *p = &f->pod;
+	size_t nodes = 0;
+	char why[96], subj[96];
+
+	if (f->host.dev_nvidia.listed.state != FACT_OK) {
+		TRY(finding_evidence(out, "/dev: %s", fact_why(f->host.dev_nvidia.listed.state,
+								  f->host.dev_nvidia.listed.err, why, sizeof(why))));
+		return finding_set(out, ST_UNKNOWN, "/dev not readable: the GPU device files are unknown");
+	}
+	if (fact_str_ok(&p->nvidia_visible))
+		TRY(finding_evidence(out, "NVIDIA_VISIBLE_DEVICES=%s", p->nvidia_visible.v));
+	if (fact_str_ok(&p->cuda_visible))
+		TRY(finding_evidence(out, "CUDA_VISIBLE_DEVICES=%s", p->cuda_visible.v));
+	for (size_t i = 0; i < p->n_devnodes; i++) {
+		const struct pod_devnode *d = &p->devnodes[i];
+		int g;
+
+		if (!is_gpu_node(d->name))
+			continue;
+		nodes++;
+		snprintf(subj, sizeof(subj), "/dev/%s", d->name);
+		if (d->rw.state != FACT_UNSET && !fact_ok(&d->rw)) {
+			TRY(finding_item(out, subj, ST_FAIL, FIX_GPU, "open(O_RDWR) fails: %s",
+					 fact_why(d->rw.state, d->rw.err, why, sizeof(why))));
+			continue;
+		}
+		g = gpu_of_node(f, d->name);
+		if (g < 0) {
+			TRY(finding_item(out, subj, ST_UNKNOWN, NULL,
+					 "no GPU with this device minor in /proc/driver/nvidia/gpus"));
+			continue;
+		}
+		gpu_subject(f, (size_t)g, why, sizeof(why));
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s %s", why,
+				 f->gpus[g].name ? f->gpus[g].name : ""));
+	}
+	if (!nodes) {
+		TRY(finding_fix(out, FIX_GPU));
+		return finding_set(out, ST_FAIL, "no /dev/nvidiaN: the pod was given no GPU%s",
+				   fact_str_is(&p->nvidia_visible, "void") || fact_str_is(&p->nvidia_visible, "none") ?
+				   " (NVIDIA_VISIBLE_DEVICES says so)" : "");
+	}
+	if (!name_list_has(&f->host.dev_nvidia, "nvidiactl"))
+		TRY(finding_item(out, "/dev/nvidiactl", ST_FAIL, FIX_GPU, "missing: no CUDA context without it"));
+	if (!name_list_has(&f->host.dev_nvidia, "nvidia-uvm"))
+		TRY(finding_item(out, "/dev/nvidia-uvm", ST_FAIL, FIX_GPU, "missing: CUDA needs the unified memory device"));
+	if (fact_str_ok(&p->nvidia_visible) && *p->nvidia_visible.v &&
+	    strcmp(p->nvidia_visible.v, "all") != 0 && strcmp(p->nvidia_visible.v, "none") != 0 &&
+	    strcmp(p->nvidia_visible.v, "void") != 0) {
+		size_t listed = 1;
+
+		for (const char *c = p->nvidia_visible.v; *c; c++)
+			listed += *c == ',';
+		/* The runtime mounts one /dev/nvidiaN per device it was told about. */
+		if (listed != nodes)
+			TRY(finding_item(out, "NVIDIA_VISIBLE_DEVICES", ST_WARN,
+					 "compare the pod's nvidia.com/gpu request with the devices the runtime mounted (the NVIDIA Container Toolkit's device list strategy)",
+					 "names %zu GPU%s, but the pod has %zu GPU device file%s", listed,
+					 listed == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s"));
+	}
+	if (fact_str_ok(&p->cuda_visible) && *p->cuda_visible.v) {
+		char *end;
+		const char *s = p->cuda_visible.v;
+
+		while (*s) {
+			long idx = strtol(s, &end, 10);
+
+			if (end != s && idx >= (long)nodes) {
+				TRY(finding_item(out, "CUDA_VISIBLE_DEVICES", ST_FAIL,
+						 "unset CUDA_VISIBLE_DEVICES, or name the pod's own GPUs from 0 (the runtime renumbers them)",
+						 "names device %ld, but the pod has %zu GPU%s", idx, nodes,
+						 nodes == 1 ? "" : "s"));
+				break;
+			}
+			s = strchr(s, ',');
+			if (!s)
+				break;
+			s++;
+		}
+	}
+	if (out->status == ST_PASS)
+		return finding_set(out, ST_PASS, "%zu GPU%s with nvidiactl and nvidia-uvm", nodes, nodes == 1 ? "" : "s");
+	return finding_set(out, out->status, "GPU device files incomplete or unusable");
+}
+
+const struct check check_pod_gpu = {
+	"pod.gpu", GATE_POD,
+	"GPU device files (/dev/nvidiaN, nvidiactl, nvidia-uvm), NVIDIA_/CUDA_VISIBLE_DEVICES, and which GPUs the pod has",
+	run_gpu,
+};
+
+static int run_pairs(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	bool allowed[256] = { false };
+	int gpus[64];
+	size_t ng = pod_gpus(f, gpus, ARRAY_SIZE(gpus)), nn = 0;
+	struct pod_view v;
+
+	pod_view_of(f, &v);
+	for (size_t i = 0; i < v.n_nics; i++)
+		if (v.nics[i].nic >= 0 && (size_t)v.nics[i].nic < ARRAY_SIZE(allowed)) {
+			allowed[v.nics[i].nic] = true;
+			nn++;
+		}
+	if (!ng || !nn)
+		return finding_set(out, ST_SKIP, "the pod has %s (see pod.gpu, pod.mode)",
+				   !ng && !nn ? "no GPU and no RDMA NIC" : !ng ? "no GPU" : "no RDMA NIC");
+	if (!f->n_pci)
+		return finding_set(out, ST_UNKNOWN,
+				   "/sys/bus/pci is not visible in this container: the GPU-NIC paths are unknown");
+	TRY(finding_evidence(out, "nearest NIC among the pod's by NCCL's path type; GDR level %s (%s)",
+			     nccl_path_name(ctx->topo->level), ctx->topo->level_from));
+	for (size_t i = 0; i < ng; i++) {
+		int n = best_nic_among(ctx, (size_t)gpus[i], allowed);
+		const struct topo_pair *pr = n >= 0 ? topo_pair_of(ctx->topo, (size_t)gpus[i], (size_t)n) : NULL;
+		char subj[96];
+		enum check_status st;
+
+		gpu_subject(f, (size_t)gpus[i], subj, sizeof(subj));
+		if (!pr) {
+			TRY(finding_item(out, subj, ST_UNKNOWN, NULL, "no path to any of the pod's NICs in the PCI tree"));
+			continue;
+		}
+		/* Without a probe NCCL's verdict may hang on GPU support alone: the path decides here. */
+		st = pr->gdr.enabled == 1 ? ST_PASS : pr->gdr.enabled == 0 ? ST_WARN :
+		     path_is_near(pr->nccl_pci) ? ST_PASS : ST_WARN;
+		TRY(finding_item(out, subj, st,
+				 st == ST_WARN ? "ask for the GPU and the NIC under one PCIe switch (one rail per GPU: each GPU with the network of its own NIC; kubelet Topology Manager policy single-numa-node)" : NULL,
+				 "%s: %s, NCCL path %s, GDR %s%s%s", f->nics[n].name,
+				 smi_label_name(pr->smi) ? smi_label_name(pr->smi) : "?",
+				 nccl_path_name(pr->nccl_pci),
+				 pr->gdr.enabled == 1 ? "on" : pr->gdr.enabled == 0 ? "off" : "unknown",
+				 pr->gdr.reason ? ": " : "", pr->gdr.reason ? pr->gdr.reason : ""));
+	}
+	if (out->status == ST_PASS)
+		return finding_set(out, ST_PASS, "every GPU of the pod has a NIC of the pod near enough for GPUDirect RDMA");
+	if (out->status == ST_UNKNOWN)
+		return finding_set(out, ST_UNKNOWN, "the path from a GPU of the pod to its NICs is not known");
+	return finding_set(out, out->status, "a GPU of the pod has no NIC of the pod near enough: NCCL stages through host memory");
+}
+
+const struct check check_pod_pairs = {
+	"pod.pairs", GATE_POD,
+	"for each GPU of the pod, its nearest NIC of the pod, the path type and NCCL's GDR verdict",
+	run_pairs,
+};
+
+/*
+ * NCCL_SOCKET_IFNAME has NCCL_IB_HCA's syntax ('^' excludes, '=' exact, else
+ * prefixes; both go through NCCL's parseStringList/matchIfList): one matcher.
+ */
+static bool ifname_selected(const char *spec, const char *ifname)
+{
+	struct nic as_nic = { .pci = -1 };
+
+	snprintf(as_nic.name, sizeof(as_nic.name), "%s", ifname);
+	return hca_allows(spec, &as_nic);
+}
+
+static int run_nccl_env(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct nccl_setting *s;
+	struct pod_view v;
+	size_t n_set = 0;
+
+	pod_view_of(f, &v);
+	if ((s = facts_nccl_get(f, "NCCL_IB_HCA"))) {
+		size_t mine = 0;
+
+		n_set++;
+		for (size_t i = 0; i < f->n_nics; i++) {
+			if (!hca_allows(s->value, &f->nics[i]))
+				continue;
+			if (pod_view_has(&v, f->nics[i].name))
+				mine++;
+			else
+				TRY(finding_item(out, "NCCL_IB_HCA", ST_WARN, NULL,
+						 "%s (%s) also selects %s, which the pod was not given", s->value,
+						 s->source, f->nics[i].name));
+		}
+		if (!mine && v.n_nics) {
+			char fix[128];
+
+			snprintf(fix, sizeof(fix), "NCCL_IB_HCA=%s (the pod's RDMA device), or unset it", v.nics[0].name);
+			TRY(finding_item(out, "NCCL_IB_HCA", ST_FAIL, fix,
+					 "%s (%s) selects none of the pod's RDMA devices", s->value, s->source));
+		} else if (mine) {
+			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL, "%s selects %zu of the pod's RDMA devices",
+					 s->value, mine));
+		}
+	}
+	if ((s = facts_nccl_get(f, "NCCL_SOCKET_IFNAME"))) {
+		const char *hit = NULL;
+
+		n_set++;
+		for (size_t i = 0; i < f->pod.n_netdevs && !hit; i++)
+			if (strcmp(f->pod.netdevs[i].name, "lo") != 0 &&
+			    ifname_selected(s->value, f->pod.netdevs[i].name))
+				hit = f->pod.netdevs[i].name;
+		if (hit)
+			TRY(finding_item(out, "NCCL_SOCKET_IFNAME", ST_PASS, NULL, "%s matches %s", s->value, hit));
+		else
+			TRY(finding_item(out, "NCCL_SOCKET_IFNAME", ST_FAIL,
+					 "NCCL_SOCKET_IFNAME=eth0 (or the pod's RDMA network interface), or unset it",
+					 "%s (%s) matches no interface of the pod's netns: NCCL's bootstrap fails", s->value, s->source));
+	}
+	if ((s = facts_nccl_get(f, "NCCL_IB_GID_INDEX"))) {
+		n_set++;
+		TRY(finding_item(out, "NCCL_IB_GID_INDEX", ST_PASS, NULL, "%s (%s): judged by pod.gid", s->value, s->source));
+	}
+	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_LEVEL"))) {
+		int lvl = nccl_parse_level(s->value);
+
+		n_set++;
+		if (lvl < 0)
+			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_WARN, "NCCL_NET_GDR_LEVEL=PXB (or unset it)",
+					 "%s (%s) is not a level NCCL reads: it is ignored", s->value, s->source));
+		else if (lvl == PATH_LOC)
+			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_WARN, "unset NCCL_NET_GDR_LEVEL (default PXB)",
+					 "%s (%s) turns GPUDirect RDMA off", s->value, s->source));
+		else
+			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_PASS, NULL, "%s (%s)", s->value, s->source));
+	}
+	if ((s = facts_nccl_get(f, "NCCL_DMABUF_ENABLE"))) {
+		n_set++;
+		if (strcmp(s->value, "0") == 0 && !host_peer_client(&f->host))
+			TRY(finding_item(out, "NCCL_DMABUF_ENABLE", ST_WARN, "unset NCCL_DMABUF_ENABLE (default 1)",
+					 "0 (%s), and no nvidia-peermem on the node: no way left to register GPU memory", s->source));
+		else
+			TRY(finding_item(out, "NCCL_DMABUF_ENABLE", ST_PASS, NULL, "%s (%s)", s->value, s->source));
+	}
+	if (!n_set)
+		return finding_set(out, ST_PASS,
+				   "no NCCL_IB_HCA, NCCL_SOCKET_IFNAME, NCCL_IB_GID_INDEX, NCCL_NET_GDR_LEVEL or NCCL_DMABUF_ENABLE: NCCL picks from what the pod sees");
+	if (out->status == ST_PASS)
+		return finding_set(out, ST_PASS, "the NCCL settings fit what the pod sees");
+	return finding_set(out, out->status, "NCCL settings that do not fit what the pod sees");
+}
+
+const struct check check_pod_nccl_env = {
+	"pod.nccl-env", GATE_POD,
+	"NCCL_IB_HCA, NCCL_SOCKET_IFNAME, NCCL_IB_GID_INDEX, NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE against what the pod sees",
+	run_nccl_env,
+};

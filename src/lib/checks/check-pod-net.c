@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks-pod.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+#include "checks-roce.h"
+
+/*
+ * The pod's network side: which RDMA devices its network namespace sees,
+ * which allocation mode gave them, whether the RDMA netns mode fits that
+ * mode, the GID NCCL will use and the device files of NICs it was not given.
+ */
+
+#define FIX_EXCLUSIVE "rdma system set netns exclusive on the node with no pods running (Network Operator: SriovNetworkPoolConfig rdmaMode: exclusive)"
+
+static const char *netns_text(int shared)
+{
+	return shared == 1 ? "shared" : shared == 0 ? "exclusive" : "unknown";
+}
+
+static void join_visible(const struct facts *f, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->roce.n_devs && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+					f->roce.devs[i].name);
+}
+
+static int run_rdma_visible(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct pod_facts *p = &f->pod;
+	struct pod_view v;
+	char list[512], why[96];
+
+	pod_view_of(f, &v);
+	TRY(finding_evidence(out, "RDMA netlink: %s; /sys/class/infiniband: %s",
+			     fact_ok(&f->roce.rdma_nl) ? "answered" :
+			     f->roce.rdma_nl.state == FACT_UNSET ? "not asked (--root without --netlink-replay)" :
+			     fact_why(f->roce.rdma_nl.state, f->roce.rdma_nl.err, why, sizeof(why)),
+			     fact_ok(&p->sys_ib) ? "listed" : fact_state_name(p->sys_ib.state)));
+	TRY(finding_evidence(out, "RDMA netns mode: %s", netns_text(v.netns_shared)));
+	if (!f->roce.n_devs) {
+		if (p->sys_net.state != FACT_OK && !fact_ok(&f->roce.rdma_nl))
+			return finding_set(out, ST_UNKNOWN,
+					   "no /sys (sysfs not mounted or not readable) and no RDMA netlink: the RDMA devices of this netns cannot be listed");
+		TRY(finding_fix(out, "%s", pod_mode_request(v.mode)));
+		return finding_set(out, ST_FAIL, "no RDMA device is visible in this network namespace%s",
+				   v.netns_shared == 0 ? " (exclusive mode: none was moved in)" : "");
+	}
+	join_visible(f, list, sizeof(list));
+	for (size_t i = 0; i < v.n_nics; i++)
+		TRY(finding_item(out, v.nics[i].name, ST_PASS, NULL, "the pod's, through %s (%s)",
+				 v.nics[i].netdev, v.nics[i].via));
+	if (!v.n_nics) {
+		TRY(finding_fix(out, "%s", pod_mode_request(v.mode)));
+		return finding_set(out, ST_FAIL,
+				   "%zu RDMA device%s visible (%s) but no interface of the pod sits on one: the pod cannot address them",
+				   f->roce.n_devs, f->roce.n_devs == 1 ? "" : "s", list);
+	}
+	if (v.netns_shared == 1 && !v.host_netns)
+		return finding_set(out, ST_PASS,
+				   "%zu visible (%s): shared netns mode shows every host RDMA device; %zu of them the pod's",
+				   f->roce.n_devs, list, v.n_nics);
+	return finding_set(out, ST_PASS, "%zu visible (%s)%s", f->roce.n_devs, list,
+			   v.host_netns ? ": the node's own netns" :
+			   v.netns_shared == 0 ? ": exclusive netns mode, only those moved in" : "");
+}
+
+const struct check check_pod_rdma_visible = {
+	"pod.rdma-visible", GATE_POD,
+	"RDMA devices this network namespace sees (RDMA netlink, sysfs) and which are the pod's",
+	run_rdma_visible,
+};
+
+static int run_mode(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct pod_facts *p = &f->pod;
+	struct pod_view v;
+
+	pod_view_of(f, &v);
+	for (size_t i = 0; i < p->n_netdevs; i++) {
+		const struct pod_netdev *nd = &p->netdevs[i];
+
+		if (fact_str_ok(&nd->device))
+			TRY(finding_evidence(out, "netdev %s: on device %s", nd->name, nd->device.v));
+		else
+			TRY(finding_evidence(out, "netdev %s: virtual%s%s", nd->name,
+					     fact_str_ok(&nd->lower) ? ", lower " : "",
+					     fact_str_ok(&nd->lower) ? nd->lower.v : ""));
+	}
+	TRY(finding_evidence(out, "how: %s", v.why));
+	TRY(finding_evidence(out, "RDMA netns mode: %s", netns_text(v.netns_shared)));
+	if (p->sys_net.state != FACT_OK)
+		return finding_set(out, ST_UNKNOWN, "%s", v.why);
+	switch (v.mode) {
+	case POD_MODE_NONE:
+		TRY(finding_fix(out, "%s", pod_mode_request(v.mode)));
+		return finding_set(out, ST_FAIL,
+				   "none: the pod got no RDMA network (no VF, PF or macvlan/ipvlan child on an RDMA device); missing: the network annotation and its RDMA resource");
+	case POD_MODE_HOSTNET:
+		return finding_set(out, ST_PASS,
+				   "hostNetwork: the node's netns and all its RDMA devices; no isolation between pods");
+	case POD_MODE_SHARED:
+		if (v.netns_shared == 0) {
+			TRY(finding_fix(out, "rdma system set netns shared (the shared device plugin and macvlan/ipvlan need it)"));
+			return finding_set(out, ST_FAIL, "shared device plugin + macvlan/ipvlan, but the RDMA netns mode is exclusive");
+		}
+		return finding_set(out, ST_PASS,
+				   "shared device plugin + macvlan/ipvlan (%s on %s): needs netns mode shared, which it is%s",
+				   v.nics[0].netdev, v.nics[0].name,
+				   v.netns_shared < 0 ? " not known to be" : "");
+	case POD_MODE_HOSTDEV:
+	case POD_MODE_SRIOV:
+		if (v.netns_shared == 1) {
+			TRY(finding_fix(out, FIX_EXCLUSIVE));
+			return finding_set(out, ST_WARN,
+					   "%s (%s on %s) in netns mode shared: rdma-cni needs exclusive to move the RDMA device in; as it is, every pod sees every RDMA device",
+					   pod_mode_name(v.mode), v.nics[0].netdev, v.nics[0].name);
+		}
+		return finding_set(out, ST_PASS, "%s (%s on %s)%s", pod_mode_name(v.mode),
+				   v.nics[0].netdev, v.nics[0].name,
+				   v.netns_shared == 0 ? ", netns mode exclusive as rdma-cni needs" :
+							 ", netns mode unknown (exclusive is needed with rdma-cni)");
+	}
+	return 0;
+}
+
+const struct check check_pod_mode = {
+	"pod.mode", GATE_POD,
+	"the NIC allocation mode the pod got (SR-IOV VF, host-device, shared + macvlan/ipvlan, hostNetwork) and whether the RDMA netns mode fits it",
+	run_mode,
+};
+
+/* "0000:...:ffff:0a38:d905" -> "10.56.217.5" when IPv4-mapped. */
+static void gid_text(const char *gid, char *buf, size_t size)
+{
+	uint8_t b[16];
+
+	if (roce_gid_parse(gid, b) == 0 && !memcmp(b, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12))
+		snprintf(buf, size, "%u.%u.%u.%u", b[12], b[13], b[14], b[15]);
+	else
+		snprintf(buf, size, "%s", gid);
+}
+
+static const struct roce_gid *gid_at_index(const struct roce_port *p, int64_t idx)
+{
+	for (size_t i = 0; i < p->n_gids; i++)
+		if ((int64_t)p->gids[i].index == idx)
+			return &p->gids[i];
+	return NULL;
+}
+
+/*
+ * InfiniBand: no IP GID; NCCL addresses the port by LID and GID 0 (or the
+ * FLID GID). What the pod may reach is its partition keys: bit 15 set is
+ * full membership, without it the port talks only to full members.
+ */
+static int ib_item(const struct facts *f, struct finding *out, const char *subj,
+		   const struct pod_nic *n, const struct roce_port *port)
+{
+	const struct pod_pkeys *pk = NULL;
+	char list[256] = "";
+	size_t len = 0, full = 0;
+
+	for (size_t i = 0; i < f->pod.n_pkeys && !pk; i++)
+		if (strcmp(f->pod.pkeys[i].dev, n->name) == 0 && f->pod.pkeys[i].port == port->num)
+			pk = &f->pod.pkeys[i];
+	if (!pk)
+		return finding_item(out, subj, ST_UNKNOWN, NULL,
+				    "InfiniBand: its partition-key table (ports/%u/pkeys) was not read", port->num);
+	for (size_t i = 0; pk->pkeys && pk->pkeys[i] && len < sizeof(list); i++) {
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", pk->pkeys[i]);
+		if (strtoul(pk->pkeys[i], NULL, 16) & 0x8000)
+			full++;
+	}
+	if (!len)
+		return finding_item(out, subj, ST_FAIL,
+				    "put the pod's VF GUID in a partition (ib-kubernetes with a PKey in the IB network; OpenSM partitions with defmember=full)",
+				    "InfiniBand: no partition key: the port can reach nobody");
+	if (!full)
+		return finding_item(out, subj, ST_WARN,
+				    "make the pod a full member of its partition (OpenSM partitions.conf defmember=full; the PKey of the SriovIBNetwork)",
+				    "InfiniBand: partition keys %s, limited membership only: it reaches full members, not its peer pods", list);
+	return finding_item(out, subj, ST_PASS, NULL,
+			    "InfiniBand: partition keys %s; NCCL addresses the port by LID and GID 0/FLID, no IP GID needed", list);
+}
+
+static int gid_item(const struct facts *f, struct finding *out, const struct pod_nic *n,
+		    const struct roce_port *port, const struct nccl_gid_env *env)
+{
+	const struct roce_gid *own = NULL, *pick;
+	int64_t idx = nccl_gid_pick(port, env);
+	char subj[96], addr[64], fix[160];
+
+	snprintf(subj, sizeof(subj), "%s port %u (%s)", n->name, port->num, n->netdev);
+	if (fact_str_is(&port->link_layer, "InfiniBand"))
+		return ib_item(f, out, subj, n, port);
+	for (size_t g = 0; g < port->n_gids && !own; g++) {
+		const struct roce_gid *e = &port->gids[g];
+		uint8_t b[16];
+
+		/* The kernel lets a process use a GID whose netdev is in its netns. */
+		if (fact_str_ok(&e->ndev) && pod_netdev_find(&f->pod, e->ndev.v) &&
+		    fact_str_is(&e->type, "RoCE v2") &&
+		    roce_gid_parse(e->gid, b) == 0 && !(b[0] == 0xfe && b[1] == 0x80))
+			own = e;
+	}
+	if (!own) {
+		snprintf(fix, sizeof(fix), "give %s an IP address (the network's IPAM: whereabouts, nv-ipam); the kernel then adds its RoCE v2 GID", n->netdev);
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "no RoCE v2 GID for an address in this netns: %s has no IP, or the GID table is not visible", n->netdev);
+	}
+	gid_text(own->gid, addr, sizeof(addr));
+	pick = gid_at_index(port, idx);
+	if (pick && pick->index != own->index && fact_str_ok(&pick->ndev) &&
+	    pod_netdev_find(&f->pod, pick->ndev.v) && fact_str_is(&pick->type, "RoCE v2"))
+		own = pick; /* another address of this netns: as good */
+	if (pick == own)
+		return finding_item(out, subj, ST_PASS, NULL, "RoCE v2 GID %u (%s); NCCL picks index %lld%s",
+				    own->index, addr, (long long)idx,
+				    env->gid_index >= 0 ? " (NCCL_IB_GID_INDEX)" : "");
+	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%u in the pod's env (or NCCL_IB_ADDR_RANGE set to the pod network's subnet)", own->index);
+	return finding_item(out, subj, ST_FAIL, fix,
+			    "the pod's RoCE v2 GID is %u (%s) but NCCL picks index %lld%s, %s: the kernel refuses a GID whose netdev is in another netns",
+			    own->index, addr, (long long)idx,
+			    env->gid_index >= 0 ? " (NCCL_IB_GID_INDEX)" : "",
+			    pick && fact_str_ok(&pick->ndev) ? pick->ndev.v : "not an address of this pod");
+}
+
+static int run_gid(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	struct nccl_gid_env env;
+	struct pod_view v;
+
+	pod_view_of(f, &v);
+	nccl_gid_env_from_facts(f, &env);
+	if (!v.n_nics)
+		return finding_set(out, ST_SKIP, "the pod has no RDMA device (see pod.mode)");
+	for (size_t i = 0; i < v.n_nics; i++) {
+		const struct roce_rdma_dev *d = v.nics[i].dev;
+
+		if (!d || !d->n_ports) {
+			TRY(finding_item(out, v.nics[i].name, ST_UNKNOWN, NULL, "ports not readable"));
+			continue;
+		}
+		for (size_t p = 0; p < d->n_ports; p++)
+			TRY(gid_item(f, out, &v.nics[i], &d->ports[p], &env));
+	}
+	TRY(finding_evidence(out, "/sys/class/infiniband/*/ports/*/gids, gid_attrs/{types,ndevs}, pkeys; NCCL's pick: net_ib ncclIbGetGidIndex"));
+	if (out->status == ST_PASS)
+		return finding_set(out, ST_PASS, "every pod port has its address: a RoCE v2 GID NCCL picks, or an InfiniBand partition key");
+	return finding_set(out, out->status, "a pod port has no usable RoCE v2 GID (or NCCL picks another), or no full InfiniBand partition membership");
+}
+
+const struct check check_pod_gid = {
+	"pod.gid", GATE_POD,
+	"a RoCE v2 GID for the pod interface's address, and the GID index NCCL will choose",
+	run_gid,
+};
+
+static int run_foreign(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct name_list *l = &f->host.dev_infiniband;
+	struct pod_view v;
+	size_t foreign = 0, unknown = 0;
+
+	pod_view_of(f, &v);
+	if (l->listed.state != FACT_OK)
+		return finding_set(out, ST_PASS, "no /dev/infiniband: no RDMA device files at all");
+	for (size_t i = 0; l->names && l->names[i]; i++) {
+		const char *node = l->names[i], *ib;
+		char subj[96];
+
+		if (!startswith(node, "uverbs"))
+			continue;
+		snprintf(subj, sizeof(subj), "/dev/infiniband/%s", node);
+		ib = pod_chardev_ibdev(f, node);
+		if (!ib) {
+			unknown++;
+			TRY(finding_item(out, subj, ST_UNKNOWN, NULL,
+					 "its RDMA device is not known (/sys/class/infiniband_verbs not readable)"));
+		} else if (!pod_view_has(&v, ib)) {
+			foreign++;
+			TRY(finding_item(out, subj, ST_WARN, NULL,
+					 "%s: an RDMA device the pod was not given", ib));
+		}
+	}
+	if (foreign) {
+		TRY(finding_fix(out, v.mode == POD_MODE_NONE ?
+				"k8s-device-plugin: --mofed-enabled=false (v0.19.0 made true the default and mounted every uverbs into GPU pods; v0.19.3 reverted it)" :
+				"limit the RDMA resource to the pod's NICs (shared plugin: one resourceName per NIC via selectors.ifNames; SR-IOV: exclusive netns)"));
+		return finding_set(out, ST_WARN,
+				   "%zu uverbs device file%s of NICs this pod was not given%s",
+				   foreign, foreign == 1 ? "" : "s",
+				   v.mode == POD_MODE_NONE ? ": a GPU pod that sees every HCA (the device plugin's mofed-enabled)" : "");
+	}
+	if (unknown)
+		return finding_set(out, ST_UNKNOWN, "uverbs files whose RDMA device is not known");
+	return finding_set(out, ST_PASS, "every uverbs file belongs to an RDMA device the pod has");
+}
+
+const struct check check_pod_foreign_rdma = {
+	"pod.foreign-rdma", GATE_POD,
+	"uverbs device files of NICs the pod was not given (k8s-device-plugin mofed-enabled)",
+	run_foreign,
+};

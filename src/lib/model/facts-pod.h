@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fact.h"
+
+/*
+ * What a container can do with the GPU and the NIC it was given: its
+ * capabilities and memory-lock limit, /dev/shm, the device files it has, the
+ * netdevs of its network namespace and the variables the device plugins set.
+ * Filled by collect_pod() (src/lib/pod/), read by the pod gate's checks.
+ * Everything the pod sees of RDMA devices, links and GIDs is in facts->roce
+ * and facts->host, collected the same way from inside the container.
+ */
+
+/* Bytes of the registration-sized buffer the live run tries to mlock(). */
+#define POD_MLOCK_PROBE_BYTES (64ull << 20)
+
+/* Capability bit of CAP_IPC_LOCK (linux/capability.h). */
+#define POD_CAP_IPC_LOCK 14
+
+/* One device file under /dev the pod has (infiniband/..., nvidia...). */
+struct pod_devnode {
+	char *name; /* relative to /dev: "infiniband/uverbs0", "nvidiactl" */
+	/*
+	 * Live only: 1 when open(O_RDWR) succeeded (closed at once, nothing
+	 * sent), otherwise the state and errno of the failed open. UNSET when
+	 * not tried (a --root tree holds plain files).
+	 */
+	struct fact_int rw;
+};
+
+/* One netdev of the pod's network namespace, as its sysfs shows it. */
+struct pod_netdev {
+	char *name;
+	struct fact_int ifindex;
+	struct fact_int iflink;  /* != ifindex: a child (macvlan, ipvlan) or a veth */
+	struct fact_str device;  /* PCI function under it (device link); absent: virtual */
+	struct fact_str lower;   /* lower_<dev> link: its parent in this netns */
+};
+
+/* The partition-key table of one InfiniBand port (ports/N/pkeys/<i>, non-zero). */
+struct pod_pkeys {
+	char *dev;
+	unsigned port;
+	char **pkeys; /* "0xffff", "0x8001"; NULL-terminated */
+};
+
+struct pod_facts {
+	/* 1 once collect_pod() ran (the pod command, check --gate pod). */
+	struct fact_int collected;
+	struct fact_str netns;   /* /proc/self/ns/net: "net:[4026532...]" */
+	struct fact_int cap_eff; /* CapEff of /proc/self/status */
+	/* RLIMIT_MEMLOCK in bytes, -1 unlimited: getrlimit live, /proc/self/limits otherwise. */
+	struct fact_int memlock_cur, memlock_max;
+	/* Live only: 1 when mlock() of POD_MLOCK_PROBE_BYTES worked, 0 refused. */
+	struct fact_int mlock_probe;
+	struct fact_int mlock_errno; /* errno of the refusal */
+	/* /dev/shm: size in bytes (statvfs live, size= of its mount otherwise). */
+	struct fact_int shm_bytes;
+	struct fact_str shm_fstype;
+	struct pod_devnode *devnodes; /* sorted by name */
+	size_t n_devnodes;
+	/* Whether /sys/class/net and /sys/class/infiniband could be listed (1). */
+	struct fact_int sys_net, sys_ib;
+	struct pod_netdev *netdevs; /* sorted by name */
+	size_t n_netdevs;
+	struct pod_pkeys *pkeys; /* InfiniBand ports of the visible RDMA devices */
+	size_t n_pkeys;
+	/* The environment the runtime and the device plugins set. */
+	struct fact_str nvidia_visible; /* NVIDIA_VISIBLE_DEVICES */
+	struct fact_str cuda_visible;   /* CUDA_VISIBLE_DEVICES */
+	struct fact_str k8s_host;       /* KUBERNETES_SERVICE_HOST: set inside a pod */
+};
+
+void pod_facts_release(struct pod_facts *p);
+const struct pod_devnode *pod_devnode_find(const struct pod_facts *p,
+					   const char *name);
+const struct pod_netdev *pod_netdev_find(const struct pod_facts *p,
+					 const char *name);

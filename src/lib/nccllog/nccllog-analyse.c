@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From what the log showed to a verdict per rank, host and job, and the
+ * reasons the log gives or implies. Reason codes: docs/nccl-log.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/strutil.h"
+#include "../util/strv.h"
+#include "nccllog-internal.h"
+
+static enum nccllog_gdr gdr_join(enum nccllog_gdr a, enum nccllog_gdr b)
+{
+	if (a == NCCLLOG_GDR_UNKNOWN)
+		return b;
+	if (b == NCCLLOG_GDR_UNKNOWN || a == b)
+		return a;
+	return NCCLLOG_GDR_MIXED;
+}
+
+static void analyse_rank(struct nccllog_rank *r)
+{
+	r->net_gdr = r->net_plain = r->local = 0;
+	for (size_t i = 0; i < r->n_chans; i++) {
+		const struct nccllog_chan *ch = &r->chans[i];
+
+		if (!ch->net)
+			r->local += ch->count;
+		else if (ch->gdr)
+			r->net_gdr += ch->count;
+		else
+			r->net_plain += ch->count;
+	}
+	if (r->net_gdr && r->net_plain)
+		r->gdr = NCCLLOG_GDR_MIXED;
+	else if (r->net_gdr)
+		r->gdr = NCCLLOG_GDR_USED;
+	else if (r->net_plain)
+		r->gdr = NCCLLOG_GDR_NOT_USED;
+	else
+		r->gdr = NCCLLOG_GDR_UNKNOWN;
+}
+
+/* "2.26.2" → 226; 0 when unknown. */
+static int version_code(const char *v)
+{
+	int major, minor;
+
+	if (!v || sscanf(v, "%d.%d", &major, &minor) != 2 || major < 2 || minor < 0 ||
+	    minor > 99)
+		return 0;
+	return major * 100 + minor;
+}
+
+/* The name of NCCL's numeric path type in the version that printed it. */
+static const char *path_type_name(int ver, int v)
+{
+	static const char *const v24[] = { "PIX", "PXB", "PHB", "NODE", "SYS" };
+	static const char *const v25[] = { "LOC", "NVL", "PIX", "PXB", "PHB", "SYS", "NET" };
+	static const char *const v29[] = { "LOC", "NVL", "NVB", "PIX", "PXB", "PHB", "SYS" };
+	static const char *const v212[] = { "LOC", "NVL", "NVB", "PIX", "PXB", "PXN", "PHB", "SYS", "NET", "DIS" };
+	static const char *const v226[] = { "LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "PXN", "PHB", "SYS", "NET", "DIS" };
+	static const char *const v227[] = { "LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "PXN", "P2C", "PHB", "SYS", "NET", "DIS" };
+	static const char *const v228[] = { "LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS", "NET", "DIS" };
+	const char *const *t;
+	size_t n;
+
+#define PICK(a) (t = (a), n = sizeof(a) / sizeof((a)[0]))
+	if (!ver)
+		return NULL;
+	if (ver < 205)
+		PICK(v24);
+	else if (ver < 209)
+		PICK(v25);
+	else if (ver < 212)
+		PICK(v29);
+	else if (ver < 226)
+		PICK(v212);
+	else if (ver < 227)
+		PICK(v226);
+	else if (ver < 228)
+		PICK(v227);
+	else
+		PICK(v228);
+#undef PICK
+	return v >= 0 && (size_t)v < n ? t[v] : NULL;
+}
+
+static int reason(struct nccllog *log, const char *code, size_t host,
+		  const struct nccllog_ref *ref, char *text)
+{
+	return nccllog_finding_add(log, &log->reasons, &log->n_reasons, code, host,
+				   text, ref, span_make(NULL, 0));
+}
+
+static const char *host_version(const struct nccllog *log,
+				const struct nccllog_host *h)
+{
+	return h->nccl_version ? h->nccl_version : log->nccl_version;
+}
+
+static const char *host_transport(const struct nccllog *log,
+				  const struct nccllog_host *h, size_t hi)
+{
+	const char *net = h->network;
+	bool ib = false, roce = false;
+
+	if (!net) {
+		/* No "Using network" line: the channel lines say which. */
+		for (size_t i = h->rank_first; i < h->rank_first + h->rank_count && !net; i++) {
+			const struct nccllog_rank *r = &log->ranks[i];
+
+			for (size_t j = 0; j < r->n_chans; j++)
+				if (r->chans[j].net && startswith(r->chans[j].transport, "NET/")) {
+					net = r->chans[j].transport + 4;
+					break;
+				}
+		}
+	}
+	if (!net && (h->ofi_provider || h->ofi))
+		return "OFI";
+	if (!net && h->ib_no_device)
+		return "Socket"; /* NCCL falls back to sockets */
+	if (!net)
+		return h->n_hcas ? "IB" : NULL;
+	if (strcmp(net, "Socket") == 0)
+		return "Socket";
+	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider || h->ofi)
+		return "OFI";
+	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7))
+		return "other";
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		if (!h->hcas[i].link)
+			continue;
+		if (strcmp(h->hcas[i].link, "RoCE") == 0)
+			roce = true;
+		else
+			ib = true;
+	}
+	if (roce && ib)
+		return "IB+RoCE";
+	return roce ? "RoCE" : "IB";
+}
+
+static bool setting_is(const struct nccllog_host *h, const char *name,
+		       const char *value)
+{
+	const struct nccllog_setting *s = nccllog_setting(h, name);
+
+	return s && strcmp(s->value, value) == 0;
+}
+
+/* Reasons the socket transport was used. */
+static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_setting *s;
+
+	if ((s = nccllog_setting(h, "NCCL_IB_DISABLE")) && strcmp(s->value, "0"))
+		return reason(log, "ib-disabled-env", hi, &s->ref,
+			      xasprintf("NCCL_IB_DISABLE=%s: the job told NCCL not to use InfiniBand/RoCE, so it fell back to TCP sockets (no GPUDirect RDMA)",
+					s->value));
+	if ((s = nccllog_setting(h, "NCCL_NET")))
+		return reason(log, "net-forced-env", hi, &s->ref,
+			      xasprintf("NCCL_NET=%s chose the network by name", s->value));
+	if (h->ib_no_device)
+		return reason(log, "socket-no-ib-device", hi, NULL,
+			      strdup("NET/IB found no device (no active port, or no /dev/infiniband and libibverbs in the container), so NCCL used TCP sockets: no GPUDirect RDMA"));
+	return reason(log, "socket-transport", hi, NULL,
+		      strdup("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA; the log does not say why IB was not used"));
+}
+
+static int hca_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_hca *first = NULL;
+	char names[256] = "";
+	int ver = version_code(host_version(log, h));
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		if (h->hcas[i].gdr != 0)
+			continue;
+		if (!first)
+			first = &h->hcas[i];
+		if (strlen(names) + strlen(h->hcas[i].name) + 3 < sizeof(names))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 n ? ", " : "", h->hcas[i].name);
+		n++;
+	}
+	if (!first)
+		return 0;
+	return reason(log, "peermem-missing", hi, &first->gdr_ref,
+		      xasprintf("NCCL found no GPUDirect path to HCA %s: no peer-memory module it recognises (nvidia-peermem / nv_peer_mem)%s%s",
+				names,
+				h->dmabuf == 1 ? " and DMA-BUF did not work on the HCA side (kernel, rdma-core or NIC driver)" :
+						 " and no DMA-BUF",
+				ver && ver < 223 ? "; NCCL before 2.23 does not see a loaded nvidia_peermem through /sys/module, only through /sys/kernel/mm/memory_peers (upgrade NCCL or load nv_peer_mem)" :
+				!ver ? "; the log has no NCCL version line: if NCCL is older than 2.23 it does not see a loaded nvidia_peermem through /sys/module, only through /sys/kernel/mm/memory_peers" : ""));
+}
+
+static int level_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_setting *s = nccllog_setting(h, "NCCL_NET_GDR_LEVEL");
+	int ver = version_code(host_version(log, h));
+	int r = 0;
+
+	if (h->dist >= 0 && !ver && s) {
+		/* No version line: the level's name tells which numbering it used. */
+		static const int eras[] = { 204, 205, 209, 212, 226, 227, 228 };
+
+		for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]) && !ver; i++) {
+			const char *n = path_type_name(eras[i], h->level);
+
+			if (n && strcmp(n, s->value) == 0)
+				ver = eras[i];
+		}
+	}
+	if (h->dist >= 0) {
+		const char *dn = path_type_name(ver, h->dist), *ln = path_type_name(ver, h->level);
+
+		r = reason(log, "distance-beyond-level", hi, &h->disabled_ref,
+			   xasprintf("the GPU-NIC path (distance %d%s%s%s) is farther than the GDR level (%d%s%s%s%s): NCCL stages through host memory",
+				     h->dist, dn ? " = " : "", dn ? dn : "", "",
+				     h->level, ln ? " = " : "", ln ? ln : "",
+				     s ? ", NCCL_NET_GDR_LEVEL=" : ", the default",
+				     s ? s->value : ""));
+	} else if (h->decisions_disabled && h->disabled_ref.line) {
+		r = reason(log, "gdr-disabled-for-gpu", hi, &h->disabled_ref,
+			   strdup("NCCL disabled GPUDirect RDMA for a GPU/HCA pair (see the line)"));
+	}
+	if (r < 0)
+		return r;
+	if (s)
+		r = reason(log, "gdr-level-env", hi, &s->ref,
+			   xasprintf("NCCL_NET_GDR_LEVEL=%s limits GPUDirect RDMA to GPU-NIC paths up to that type", s->value));
+	return r;
+}
+
+static int env_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_setting *s;
+	int r = 0;
+
+	if (setting_is(h, "NCCL_NET_GDR_READ", "0") &&
+	    (s = nccllog_setting(h, "NCCL_NET_GDR_READ")))
+		r = reason(log, "gdr-read-env", hi, &s->ref,
+			   strdup("NCCL_NET_GDR_READ=0: the send side (NIC reads GPU memory) does not use GPUDirect RDMA"));
+	if (r >= 0 && setting_is(h, "NCCL_DMABUF_ENABLE", "0") &&
+	    (s = nccllog_setting(h, "NCCL_DMABUF_ENABLE")))
+		r = reason(log, "dmabuf-disabled", hi, &s->ref,
+			   strdup("NCCL_DMABUF_ENABLE=0: DMA-BUF registration is off, so GPUDirect RDMA needs nvidia-peermem"));
+	return r;
+}
+
+static int pxn_reasons(struct nccllog *log, size_t hi)
+{
+	const struct nccllog_host *h = &log->hosts[hi];
+
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
+		const struct nccllog_rank *r = &log->ranks[i];
+
+		for (size_t j = 0; j < r->n_chans; j++) {
+			const struct nccllog_chan *ch = &r->chans[j];
+
+			if (ch->proxy < 0)
+				continue;
+			return reason(log, "pxn", hi, &ch->first,
+				      xasprintf("PXN in effect: rank %d sends through the GPU of rank %d, next to NIC %d; GPUDirect RDMA on that path is decided for the proxy GPU, not for rank %d's own",
+						r->rank, ch->proxy, ch->dev, r->rank));
+		}
+	}
+	return 0;
+}
+
+static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	enum nccllog_gdr g = NCCLLOG_GDR_UNKNOWN;
+	bool any_hca = false, all_off = true;
+
+	memset(h->gdr_ranks, 0, sizeof(h->gdr_ranks));
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
+		h->gdr_ranks[log->ranks[i].gdr]++;
+		g = gdr_join(g, log->ranks[i].gdr);
+	}
+	if (g == NCCLLOG_GDR_UNKNOWN) {
+		/* No channel lines: fall back on the other evidence. */
+		for (size_t i = 0; i < h->n_hcas; i++)
+			if (h->hcas[i].gdr >= 0) {
+				any_hca = true;
+				all_off &= h->hcas[i].gdr == 0;
+			}
+		if (h->ring_gdr[0] || h->ring_gdr[1])
+			g = h->ring_gdr[0] && h->ring_gdr[1] ? NCCLLOG_GDR_MIXED :
+			    h->ring_gdr[1]		   ? NCCLLOG_GDR_USED :
+							     NCCLLOG_GDR_NOT_USED;
+		else if ((any_hca && all_off) || h->plugin_gdr_off)
+			g = NCCLLOG_GDR_NOT_USED;
+		else if (h->decisions_disabled || h->decisions_enabled)
+			g = h->decisions_disabled && h->decisions_enabled ? NCCLLOG_GDR_MIXED :
+			    h->decisions_enabled			   ? NCCLLOG_GDR_USED :
+									     NCCLLOG_GDR_NOT_USED;
+	}
+	h->gdr = g;
+}
+
+/* An external plugin: said so, or its name is in the connection lines. */
+static bool host_is_external(const struct nccllog *log, const struct nccllog_host *h,
+			     size_t hi)
+{
+	if (h->plugin_external >= 0)
+		return h->plugin_external == 1;
+	if (h->transport && strcmp(h->transport, "OFI") == 0)
+		return true;
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
+		const struct nccllog_rank *r = &log->ranks[i];
+
+		for (size_t j = 0; j < r->n_chans; j++)
+			if (startswith(r->chans[j].transport, "NET/") &&
+			    strncmp(r->chans[j].transport + 4, "IB", 2) == 0 &&
+			    strcmp(r->chans[j].transport + 4, "IB") != 0)
+				return true; /* NET/IBext, NET/IBext_v8 */
+	}
+	return false;
+}
+
+static bool host_has_reason(const struct nccllog *log, size_t hi)
+{
+	for (size_t i = 0; i < log->n_reasons; i++)
+		if (log->reasons[i].host == hi && strcmp(log->reasons[i].code, "pxn"))
+			return true;
+	return false;
+}
+
+static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	int r = 0;
+
+	if (h->gdr == NCCLLOG_GDR_USED)
+		return 0;
+	/* Sockets explain themselves even before a connection line. */
+	if (h->transport && strcmp(h->transport, "Socket") == 0)
+		r = socket_reasons(log, h, hi);
+	if (h->gdr == NCCLLOG_GDR_UNKNOWN)
+		return r;
+	if (r >= 0)
+		r = hca_reasons(log, h, hi);
+	if (r >= 0)
+		r = level_reasons(log, h, hi);
+	if (r >= 0)
+		r = env_reasons(log, h, hi);
+	if (r >= 0 && host_is_external(log, h, hi) && !host_has_reason(log, hi))
+		r = reason(log, "plugin-no-gdr", hi, NULL,
+			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR support and sees the peer memory (nvidia-peermem or DMA-BUF)%s",
+				     h->plugin ? h->plugin : h->network ? h->network : "?",
+				     h->transport && strcmp(h->transport, "OFI") == 0 ?
+					     "; for aws-ofi-nccl on EFA also FI_EFA_USE_DEVICE_RDMA=1 and a libfabric with FI_HMEM" : ""));
+	if (r >= 0 && !host_has_reason(log, hi))
+		r = reason(log, "no-reason-logged", hi, NULL,
+			   strdup("the log does not say why: NCCL prints its decision lines with NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV. The usual causes: the GPU-NIC path is beyond the GDR level (default PXB: GPU and NIC not under one PCIe switch), or neither a peer-memory module nor DMA-BUF works for the HCA"));
+	return r;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct nccllog_rank *x = a, *y = b;
+
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Ranks sorted by host and rank: each host's ranks are one range. */
+static void group_ranks(struct nccllog *log)
+{
+	if (log->n_ranks)
+		qsort(log->ranks, log->n_ranks, sizeof(*log->ranks), rank_cmp);
+	nccllog_forget_ranks(log);
+	for (size_t i = 0; i < log->n_hosts; i++)
+		log->hosts[i].rank_first = log->hosts[i].rank_count = 0;
+	for (size_t i = 0; i < log->n_ranks; i++) {
+		struct nccllog_host *h = &log->hosts[log->ranks[i].host];
+
+		if (!h->rank_count)
+			h->rank_first = i;
+		h->rank_count++;
+	}
+}
+
+int nccllog_analyse(struct nccllog *log)
+{
+	enum nccllog_gdr all = NCCLLOG_GDR_UNKNOWN;
+	int r;
+
+	group_ranks(log);
+	for (size_t i = 0; i < log->n_ranks; i++)
+		analyse_rank(&log->ranks[i]);
+	log->transport = NULL;
+	log->dmabuf = -1;
+	for (size_t i = 0; i < log->n_hosts; i++) {
+		struct nccllog_host *h = &log->hosts[i];
+
+		/* Rank 0 prints the version line without a prefix up to 2.2x. */
+		if (!h->nccl_version && log->nccl_version &&
+		    !(h->nccl_version = strdup(log->nccl_version)))
+			return -ENOMEM;
+		h->transport = host_transport(log, h, i);
+		if (h->plugin_external < 0 && host_is_external(log, h, i))
+			h->plugin_external = 1;
+		host_verdict(log, h, i);
+		all = gdr_join(all, h->gdr);
+		if (h->transport) {
+			if (!log->transport)
+				log->transport = h->transport;
+			else if (strcmp(log->transport, h->transport))
+				log->transport = "mixed";
+		}
+		if (h->dmabuf == 1)
+			log->dmabuf = 1;
+		else if (log->dmabuf < 0 && setting_is(h, "NCCL_DMABUF_ENABLE", "0"))
+			log->dmabuf = 0;
+		if ((r = host_reasons(log, h, i)) < 0 || (r = pxn_reasons(log, i)) < 0)
+			return r;
+	}
+	log->gdr = all;
+	if (all == NCCLLOG_GDR_UNKNOWN && log->n_hosts &&
+	    (r = reason(log, "no-net-channels", SIZE_MAX, NULL,
+			strdup("no connection through a NIC in the log (single node, NCCL_DEBUG below INFO, or the job ended before connecting)"))) < 0)
+		return r;
+	if (log->dropped_hosts && (r = strv_pushf(&log->notes, "%lu lines from hosts beyond the first %d were ignored",
+						    log->dropped_hosts, NCCLLOG_MAX_HOSTS)) < 0)
+		return r;
+	if (log->dropped_ranks && (r = strv_pushf(&log->notes, "%lu lines of ranks beyond the first %d were ignored",
+						    log->dropped_ranks, NCCLLOG_MAX_RANKS)) < 0)
+		return r;
+	if (log->dropped_findings && (r = strv_pushf(&log->notes, "%lu findings beyond the first %d were ignored",
+						       log->dropped_findings, NCCLLOG_MAX_FINDINGS)) < 0)
+		return r;
+	for (size_t i = 0; i < log->n_inputs; i++) {
+		const struct nccllog_input *in = &log->inputs[i];
+
+		if (in->truncated_lines &&
+		    (r = strv_pushf(&log->notes, "%s: %lu lines longer than %d bytes were cut to that length",
+				      in->name, in->truncated_lines, NCCLLOG_LINE_MAX)) < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "nccllog.h"
+
+/* A view into the current line: no NUL terminator, may hold any byte. */
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static inline struct span span_make(const char *p, size_t n)
+{
+	return (struct span){ p, n };
+}
+
+/* Inline so that strlen() of a literal folds away: these run on every line. */
+static inline bool span_startswith(struct span s, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return s.n >= k && memcmp(s.p, prefix, k) == 0;
+}
+
+static inline bool span_skip(struct span *s, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	if (s->n < k || memcmp(s->p, prefix, k) != 0)
+		return false;
+	s->p += k;
+	s->n -= k;
+	return true;
+}
+
+static inline const char *span_find(struct span s, const char *needle)
+{
+	if (!s.p)
+		return NULL; /* the empty span of a finding without a line */
+	return memmem(s.p, s.n, needle, strlen(needle));
+}
+
+static inline bool span_contains(struct span s, const char *needle)
+{
+	return span_find(s, needle) != NULL;
+}
+
+struct span span_after(struct span s, const char *at);
+/* Parse a decimal (or with @hex, hexadecimal) number at the start. */
+bool span_number(struct span *s, long *ret, bool hex);
+void span_trim(struct span *s);
+
+/*
+ * A copy of @n bytes, at most @max, with control and non-ASCII bytes
+ * replaced by '?': text from a log goes into JSON and terminals.
+ */
+char *nccllog_strclean(const char *p, size_t n, size_t max);
+
+/* Hosts and ranks, created on first sight; NULL when a cap is reached. */
+struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span name);
+struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
+				      int rank);
+/* Drop the rank index (the ranks are about to be reordered). */
+void nccllog_forget_ranks(struct nccllog *log);
+/* One stored copy of each transport string. */
+const char *nccllog_intern(struct nccllog *log, struct span s);
+
+/* The current line as a reference (excerpt of @line). */
+int nccllog_ref_set(struct nccllog *log, struct nccllog_ref *ref,
+		    struct span line);
+void nccllog_ref_clear(struct nccllog_ref *ref);
+
+/*
+ * Record a finding once per (code, host): later ones only count. @text is
+ * taken over (freed on failure).
+ */
+int nccllog_finding_add(struct nccllog *log, struct nccllog_finding **arr,
+			size_t *n, const char *code, size_t host, char *text,
+			const struct nccllog_ref *ref, struct span line);
+
+/* One line, without its newline. */
+int nccllog_parse_line(struct nccllog *log, struct span line);

@@ -1,0 +1,875 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One NCCL log line at a time. Every format recognised here is listed in
+ * docs/nccl-log.md with the NCCL versions and source files that print it.
+ * Nothing is assumed about the bytes: lines may be cut, hold NULs or be
+ * some other program's output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nccllog-internal.h"
+
+struct line_ctx {
+	struct nccllog *log;
+	struct span line;   /* the whole line */
+	struct span prefix; /* before "NCCL INFO", maybe empty */
+	struct span msg;    /* the message after the level, or the trimmed line */
+	char level;         /* 'I' INFO, 'W' WARN, 'T' TRACE, 0 unmarked */
+	struct nccllog_host *host;
+	bool host_done;
+};
+
+/*
+ * "host:pid:tid [dev] NCCL INFO msg": split at the level marker. Anything
+ * before the host (mpirun tags, timestamps) stays in the prefix.
+ */
+static bool split_level(struct line_ctx *c)
+{
+	const char *p = c->line.p, *end = c->line.p + c->line.n;
+
+	/* memchr for the 'N' is faster than memmem on short lines. */
+	while ((p = memchr(p, 'N', (size_t)(end - p)))) {
+		if ((size_t)(end - p) < 5 || memcmp(p, "NCCL ", 5) != 0) {
+			p++;
+			continue;
+		}
+		struct span rest = span_make(p + 5, (size_t)(end - p - 5));
+		char level;
+
+		if (span_startswith(rest, "version ")) {
+			/* Printed by rank 0 without a prefix (2.4 … 2.2x). */
+			c->level = 0;
+			c->prefix = span_make(c->line.p, (size_t)(p - c->line.p));
+			c->msg = span_make(p, (size_t)(end - p));
+			span_trim(&c->msg);
+			return true;
+		}
+		if (span_skip(&rest, "INFO"))
+			level = 'I';
+		else if (span_skip(&rest, "WARN"))
+			level = 'W';
+		else if (span_skip(&rest, "TRACE"))
+			level = 'T';
+		else {
+			p += 5;
+			continue;
+		}
+		if (rest.n && rest.p[0] != ' ') {
+			p += 5;
+			continue;
+		}
+		span_trim(&rest);
+		c->level = level;
+		c->prefix = span_make(c->line.p, (size_t)(p - c->line.p));
+		c->msg = rest;
+		return true;
+	}
+	return false;
+}
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* The host of "…host:pid:tid [dev] " or an empty span. */
+static struct span prefix_host(struct span pre)
+{
+	const char *b = pre.p, *e = pre.p + pre.n;
+
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	/* WARN puts "file.c:123 " between "[dev]" and the level. */
+	if (e > b && e[-1] != ']') {
+		const char *t = e;
+
+		while (t > b && t[-1] != ' ' && t[-1] != '\t')
+			t--;
+		if (t > b && memchr(t, ':', (size_t)(e - t))) {
+			e = t;
+			while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+		}
+	}
+	if (e > b && e[-1] == ']') {
+		while (e > b && e[-1] != '[')
+			e--;
+		if (e > b)
+			e--;
+		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+	}
+	/* tid, ':', pid, ':' */
+	for (int field = 0; field < 2; field++) {
+		const char *d = e;
+
+		while (e > b && is_digit(e[-1]))
+			e--;
+		if (e == d || e == b || e[-1] != ':')
+			return span_make(pre.p, 0);
+		e--;
+	}
+	const char *h = e;
+	while (h > b && h[-1] != ' ' && h[-1] != '\t' && h[-1] != '>' &&
+	       h[-1] != ':' && h[-1] != ']' && h[-1] != '|')
+		h--;
+	/* "<cluster_name>:919:1150": a redacted host, not an mpirun tag. */
+	if (h == e && h > b && h[-1] == '>') {
+		while (h > b && h[-1] != '<' && h[-1] != ' ')
+			h--;
+		if (h > b && h[-1] == '<')
+			h--;
+	}
+	return span_make(h, (size_t)(e - h));
+}
+
+static struct nccllog_host *ctx_host(struct line_ctx *c)
+{
+	if (!c->host_done) {
+		c->host = nccllog_host_get(c->log, prefix_host(c->prefix));
+		c->host_done = true;
+	}
+	return c->host;
+}
+
+static size_t host_index(struct line_ctx *c)
+{
+	struct nccllog_host *h = ctx_host(c);
+
+	return h ? (size_t)(h - c->log->hosts) : SIZE_MAX;
+}
+
+static char *span_dup(struct span s, size_t max)
+{
+	span_trim(&s);
+	return nccllog_strclean(s.p, s.n, max);
+}
+
+/* Replace *dst with a copy of @s unless it is already set. */
+static int set_once(char **dst, struct span s)
+{
+	if (*dst)
+		return 0;
+	*dst = span_dup(s, 128);
+	return *dst ? 0 : -ENOMEM;
+}
+
+/* --- connections ---------------------------------------------------------- */
+
+/* "12[3]" or "12[c7000]" or "12": rank and the bracket token. */
+static bool parse_peer(struct span *s, long *rank, struct span *tok)
+{
+	span_trim(s);
+	if (!span_number(s, rank, false))
+		return false;
+	*tok = span_make(s->p, 0);
+	if (s->n && s->p[0] == '[') {
+		const char *close = memchr(s->p, ']', s->n);
+
+		if (!close)
+			return false;
+		*tok = span_make(s->p + 1, (size_t)(close - s->p - 1));
+		s->n -= (size_t)(close + 1 - s->p);
+		s->p = close + 1;
+	}
+	return true;
+}
+
+/* "NET/IB/0(2)/GDRDMA(PCI)/Shared" and the COLLNET form. */
+static void parse_net_via(struct nccllog *log, struct span via,
+			  struct nccllog_chan *ch)
+{
+	struct span s = via;
+	const char *slash;
+	long v;
+
+	ch->net = true;
+	/* The net name may hold spaces ("AWS Libfabric") but no slash. */
+	slash = memchr(s.p, '/', s.n);
+	slash = slash ? memchr(slash + 1, '/', s.n - (size_t)(slash + 1 - s.p)) : NULL;
+	if (!slash) {
+		ch->transport = nccllog_intern(log, via);
+		return;
+	}
+	ch->transport = nccllog_intern(log, span_make(s.p, (size_t)(slash - s.p)));
+	s.n -= (size_t)(slash + 1 - s.p);
+	s.p = slash + 1;
+	if (span_number(&s, &v, false))
+		ch->dev = (int)v;
+	if (s.n && s.p[0] == '(') {
+		s.p++, s.n--;
+		if (span_number(&s, &v, false))
+			ch->proxy = (int)v;
+	}
+	ch->gdr = span_contains(s, "/GDRDMA");
+	ch->pci = span_contains(s, "(PCI)");
+	ch->shared = span_contains(s, "/Shared");
+}
+
+static int add_channel(struct line_ctx *c, long rank, struct span gpu,
+		       struct nccllog_chan *ch)
+{
+	size_t hi = host_index(c);
+	struct nccllog_rank *r;
+	struct nccllog_chan *g = NULL;
+
+	if (hi == SIZE_MAX || rank < 0 || rank > 0x7fffffff ||
+	    !ch->transport)
+		return 0;
+	r = nccllog_rank_get(c->log, hi, (int)rank);
+	if (!r)
+		return 0;
+	if (!r->gpu && gpu.n)
+		r->gpu = span_dup(gpu, 32);
+	for (size_t i = 0; i < r->n_chans; i++) {
+		struct nccllog_chan *x = &r->chans[i];
+
+		if (x->transport == ch->transport && x->net == ch->net &&
+		    x->gdr == ch->gdr && x->pci == ch->pci &&
+		    x->shared == ch->shared && x->dev == ch->dev &&
+		    x->proxy == ch->proxy && x->dir == ch->dir) {
+			g = x;
+			break;
+		}
+	}
+	if (!g) {
+		if (r->n_chans >= NCCLLOG_MAX_CHANS) {
+			r->chans_dropped++;
+			return 0;
+		}
+		g = &r->chans[r->n_chans++];
+		*g = *ch;
+		g->count = 0;
+		g->first.excerpt = NULL;
+		g->first.line = 0;
+		if (nccllog_ref_set(c->log, &g->first, c->line) < 0)
+			return -ENOMEM;
+	}
+	g->count++;
+	return 0;
+}
+
+/*
+ * "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", the 2.4 "Ring 00 :
+ * 3 -> 4 [send] via …" and "CollNet 00/0 : 3 [send] via COLLNET/…".
+ */
+static int parse_channel(struct line_ctx *c, bool collnet)
+{
+	struct span s = span_after(c->msg, " : ");
+	struct span via = span_after(c->msg, " via ");
+	struct span src_tok, dst_tok;
+	struct nccllog_chan ch = { .dev = -1, .proxy = -1 };
+	long src, dst = -1;
+
+	if (!s.n || !via.n)
+		return 0;
+	if (!parse_peer(&s, &src, &src_tok))
+		return 0;
+	if (!collnet) {
+		span_trim(&s);
+		if (!span_skip(&s, "->") || !parse_peer(&s, &dst, &dst_tok))
+			return 0;
+	}
+	span_trim(&s);
+	if (span_startswith(s, "[send]"))
+		ch.dir = 's';
+	else if (span_startswith(s, "[receive]"))
+		ch.dir = 'r';
+	span_trim(&via);
+	if (span_startswith(via, "NET/") || span_startswith(via, "COLLNET/")) {
+		parse_net_via(c->log, via, &ch);
+	} else if (span_startswith(via, "direct shared memory")) {
+		ch.transport = nccllog_intern(c->log, span_make("SHM", 3));
+	} else {
+		/* P2P/CUMEM/read, SHM/direct/direct, P2P/indirect/3[3]: no ranks. */
+		const char *br = memchr(via.p, '[', via.n);
+
+		if (br)
+			via.n = (size_t)(br - via.p);
+		if (span_startswith(via, "P2P/indirect"))
+			via.n = strlen("P2P/indirect");
+		ch.transport = nccllog_intern(c->log, via);
+	}
+	if (ch.dir == 'r')
+		return add_channel(c, dst, dst_tok, &ch);
+	return add_channel(c, src, src_tok, &ch);
+}
+
+/* --- versions, plugins, devices ------------------------------------------- */
+
+/* "NCCL version 2.26.2+cuda12.2" (with or without a prefix). */
+static int parse_version(struct line_ctx *c, struct span s)
+{
+	struct span ver = s, cuda = span_make(s.p, 0);
+	const char *plus = memchr(s.p, '+', s.n);
+	struct nccllog_host *h;
+	int r;
+
+	span_trim(&ver);
+	if (plus) {
+		ver.n = (size_t)(plus - ver.p);
+		cuda = span_make(plus + 1, s.n - (size_t)(plus + 1 - s.p));
+		if (!span_skip(&cuda, "cuda"))
+			cuda.n = 0;
+		while (cuda.n && cuda.p[cuda.n - 1] == '.')
+			cuda.n--;
+		/* "2.19.3+cuda12.3 ..." may carry more words. */
+		const char *sp = memchr(cuda.p, ' ', cuda.n);
+		if (sp)
+			cuda.n = (size_t)(sp - cuda.p);
+	} else {
+		const char *sp = memchr(ver.p, ' ', ver.n);
+
+		if (sp)
+			ver.n = (size_t)(sp - ver.p);
+	}
+	if (!ver.n || !is_digit(ver.p[0]))
+		return 0;
+	if ((r = set_once(&c->log->nccl_version, ver)) < 0)
+		return r;
+	if (cuda.n && (r = set_once(&c->log->cuda_version, cuda)) < 0)
+		return r;
+	if (!prefix_host(c->prefix).n)
+		return 0;
+	h = ctx_host(c);
+	if (!h)
+		return 0;
+	if ((r = set_once(&h->nccl_version, ver)) < 0)
+		return r;
+	if (cuda.n)
+		r = set_once(&h->cuda_version, cuda);
+	return r;
+}
+
+static struct nccllog_hca *hca_get(struct nccllog_host *h, int index,
+				   struct span name)
+{
+	struct nccllog_hca *x;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		x = &h->hcas[i];
+		if (x->index == index && (!name.n || (strlen(x->name) == name.n &&
+						      memcmp(x->name, name.p, name.n) == 0)))
+			return x;
+	}
+	if (!name.n || h->n_hcas >= NCCLLOG_MAX_HCAS)
+		return NULL;
+	x = &h->hcas[h->n_hcas];
+	memset(x, 0, sizeof(*x));
+	x->name = span_dup(name, 64);
+	if (!x->name)
+		return NULL;
+	x->index = index;
+	x->port = -1;
+	x->gdr = -1;
+	h->n_hcas++;
+	return x;
+}
+
+/* "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:…" */
+static void parse_ib_using(struct line_ctx *c, struct span s)
+{
+	struct nccllog_host *h = ctx_host(c);
+	const char *semi = memchr(s.p, ';', s.n);
+
+	if (!h)
+		return;
+	if (semi)
+		s.n = (size_t)(semi - s.p);
+	for (;;) {
+		const char *open = memchr(s.p, '[', s.n), *close;
+		struct span ent, name;
+		long idx, port = -1;
+		struct nccllog_hca *x;
+
+		if (!open)
+			return;
+		s = span_make(open + 1, s.n - (size_t)(open + 1 - s.p));
+		if (!span_number(&s, &idx, false) || !s.n || s.p[0] != ']')
+			continue;
+		s.p++, s.n--;
+		close = memchr(s.p, ' ', s.n);
+		ent = span_make(s.p, close ? (size_t)(close - s.p) : s.n);
+		name = ent;
+		const char *colon = memchr(ent.p, ':', ent.n);
+		if (colon) {
+			struct span ps = span_make(colon + 1, ent.n - (size_t)(colon + 1 - ent.p));
+
+			name.n = (size_t)(colon - ent.p);
+			span_number(&ps, &port, false);
+		}
+		x = hca_get(h, (int)idx, name);
+		if (x) {
+			x->port = (int)port;
+			if (!x->link) {
+				if (span_contains(ent, "/RoCE"))
+					x->link = strdup("RoCE");
+				else if (span_contains(ent, "/IB"))
+					x->link = strdup("IB");
+			}
+		}
+	}
+}
+
+/*
+ * "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" and the 2.4–2.12
+ * "… Disabled for HCA 0 'mlx5_0' (no module)", "… for GPU 0[0] / HCA 0
+ * 'mlx5_0' (no module or not supported by GPU)".
+ */
+static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
+{
+	struct nccllog_host *h = ctx_host(c);
+	struct span hs = span_after(s, "HCA "), name = span_make(s.p, 0);
+	struct nccllog_hca *x;
+	long idx;
+
+	if (!h)
+		return 0;
+	if (!span_number(&hs, &idx, false)) {
+		/* 2.3: "… / HCA mlx5_0 (no module)": a name, no number. */
+		const char *sp = memchr(hs.p, ' ', hs.n);
+
+		name = span_make(hs.p, sp ? (size_t)(sp - hs.p) : hs.n);
+		if (!name.n)
+			return 0;
+		idx = -1;
+		hs.n = 0;
+	}
+	const char *q = memchr(hs.p, '\'', hs.n);
+	if (q) {
+		const char *q2 = memchr(q + 1, '\'', hs.n - (size_t)(q + 1 - hs.p));
+
+		if (q2)
+			name = span_make(q + 1, (size_t)(q2 - q - 1));
+	}
+	x = hca_get(h, (int)idx, name);
+	if (!x)
+		return 0;
+	/* Disabled wins over an Enabled of another rank of the host. */
+	if (x->gdr == -1 || (!enabled && x->gdr == 1)) {
+		x->gdr = enabled;
+		return nccllog_ref_set(c->log, &x->gdr_ref, c->line);
+	}
+	return 0;
+}
+
+/*
+ * "GPU Direct RDMA Disabled for GPU 18000 / HCA 1 (distance 5 > 4)" and
+ * every other form of the per-GPU decision (table in docs/nccl-log.md).
+ */
+static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
+{
+	struct nccllog_host *h = ctx_host(c);
+	struct span d = span_after(s, "(distance ");
+	long dist = -1, level = -1;
+
+	if (!h)
+		return 0;
+	if (span_contains(s, "no module"))
+		return parse_hca_gdr(c, s, false);
+	if (enabled) {
+		h->decisions_enabled++;
+		return 0;
+	}
+	h->decisions_disabled++;
+	if (d.n && span_number(&d, &dist, false)) {
+		span_trim(&d);
+		if (span_skip(&d, ">=") || span_skip(&d, ">")) {
+			span_trim(&d);
+			span_number(&d, &level, false);
+		}
+	}
+	if (h->dist < 0 && dist >= 0) {
+		h->dist = (int)dist;
+		h->level = (int)level;
+		return nccllog_ref_set(c->log, &h->disabled_ref, c->line);
+	}
+	if (!h->disabled_ref.line)
+		return nccllog_ref_set(c->log, &h->disabled_ref, c->line);
+	return 0;
+}
+
+static int parse_gdr_line(struct line_ctx *c, struct span s)
+{
+	bool enabled;
+
+	if (span_skip(&s, "Enabled for "))
+		enabled = true;
+	else if (span_skip(&s, "Disabled for "))
+		enabled = false;
+	else
+		return 0;
+	if (span_startswith(s, "HCA "))
+		return parse_hca_gdr(c, s, enabled);
+	if (span_startswith(s, "GPU"))
+		return parse_gpu_gdr(c, s, enabled);
+	return 0;
+}
+
+static int parse_net(struct line_ctx *c)
+{
+	struct span s = c->msg, sub;
+	struct nccllog_host *h;
+	int r;
+
+	if (span_startswith(s, "NET/Plugin")) {
+		h = ctx_host(c);
+		if (!h)
+			return 0;
+		sub = span_after(s, "Loaded net plugin ");
+		if (sub.n) {
+			const char *paren = memchr(sub.p, '(', sub.n);
+
+			if (paren)
+				sub.n = (size_t)(paren - sub.p);
+			h->plugin_external = 1;
+			free(h->plugin);
+			h->plugin = span_dup(sub, 128);
+			return h->plugin ? 0 : -ENOMEM;
+		}
+		if (h->plugin_external < 0 &&
+		    (span_contains(s, "internal") || span_contains(s, "No plugin found") ||
+		     span_contains(s, "Could not find")))
+			h->plugin_external = 0;
+		return 0;
+	}
+	if (span_startswith(s, "NET/OFI")) {
+		h = ctx_host(c);
+		if (!h)
+			return 0;
+		h->ofi = true;
+		if (h->plugin_external < 1) {
+			h->plugin_external = 1;
+			if (!h->plugin && !(h->plugin = strdup("aws-ofi-nccl")))
+				return -ENOMEM;
+		}
+		sub = span_after(s, "elected ");
+		if (sub.n && (span_skip(&sub, "Provider is ") || span_skip(&sub, "provider is "))) {
+			const char *end = sub.p;
+
+			while (end < sub.p + sub.n && *end != ' ' && *end != ',')
+				end++;
+			if ((r = set_once(&h->ofi_provider, span_make(sub.p, (size_t)(end - sub.p)))) < 0)
+				return r;
+		}
+		if (span_contains(s, "disabling GDR") || span_contains(s, "GDR disabled") ||
+		    span_contains(s, "GDR not supported")) {
+			h->plugin_gdr_off = true;
+			return nccllog_finding_add(c->log, &c->log->reasons, &c->log->n_reasons,
+						   "plugin-no-gdr", host_index(c),
+						   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
+		}
+	}
+	/* Sockets never do GDR; their "Disabled for HCA 0 'eth0'" is no HCA. */
+	if (span_startswith(s, "NET/Socket"))
+		return 0;
+	/* "NET/IB : …", "NET/IBext_v8 : …", "NET/Libfabric_GDAKI : …" */
+	sub = span_after(s, " : ");
+	if (!sub.n)
+		sub = span_after(s, ": ");
+	if (!sub.n)
+		return 0;
+	if (span_skip(&sub, "GPU Direct RDMA "))
+		return parse_gdr_line(c, sub);
+	if (span_startswith(s, "NET/IB") && span_startswith(sub, "Using ")) {
+		parse_ib_using(c, sub);
+		return 0;
+	}
+	if (span_startswith(s, "NET/IB") && span_startswith(sub, "No device found")) {
+		h = ctx_host(c);
+		if (h)
+			h->ib_no_device = true;
+	}
+	return 0;
+}
+
+/* "NCCL_NET_GDR_LEVEL set by environment to PHB", "NCCL_IB_HCA set to mlx5_5". */
+static int parse_setting(struct line_ctx *c)
+{
+	struct span s = c->msg, name, value;
+	struct nccllog_host *h;
+	struct nccllog_setting *st;
+	const char *at = span_find(s, " set by environment to ");
+	size_t k = strlen(" set by environment to ");
+
+	if (!at) {
+		at = span_find(s, " set to ");
+		k = strlen(" set to ");
+	}
+	if (!at)
+		return 0;
+	name = span_make(s.p, (size_t)(at - s.p));
+	if (memchr(name.p, ' ', name.n))
+		return 0;
+	value = span_make(at + k, s.n - (size_t)(at + k - s.p));
+	span_trim(&value);
+	while (value.n && value.p[value.n - 1] == '.')
+		value.n--;
+	h = ctx_host(c);
+	if (!h)
+		return 0;
+	for (size_t i = 0; i < h->n_settings; i++)
+		if (strlen(h->settings[i].name) == name.n &&
+		    memcmp(h->settings[i].name, name.p, name.n) == 0) {
+			st = &h->settings[i];
+			if (strlen(st->value) == value.n &&
+			    memcmp(st->value, value.p, value.n) == 0)
+				return 0;
+			free(st->value);
+			st->value = span_dup(value, 128);
+			if (!st->value)
+				return -ENOMEM;
+			return nccllog_ref_set(c->log, &st->ref, c->line);
+		}
+	if (h->n_settings >= NCCLLOG_MAX_SETTINGS)
+		return 0;
+	st = &h->settings[h->n_settings];
+	memset(st, 0, sizeof(*st));
+	st->name = span_dup(name, 64);
+	st->value = span_dup(value, 128);
+	if (!st->name || !st->value) {
+		free(st->name);
+		free(st->value);
+		return -ENOMEM;
+	}
+	h->n_settings++;
+	return nccllog_ref_set(c->log, &st->ref, c->line);
+}
+
+/* "… rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId c6000 commId …" */
+static int parse_comm(struct line_ctx *c)
+{
+	struct span rs = span_after(c->msg, " rank "), ds = span_after(c->msg, " cudaDev "),
+		    bs = span_after(c->msg, " busId "), ns = span_after(c->msg, " nvmlDev ");
+	long rank, dev = -1, nvml = -1, bus;
+	struct nccllog_rank *r;
+	size_t hi;
+
+	if (!span_number(&rs, &rank, false) || !span_number(&bs, &bus, true) ||
+	    rank < 0)
+		return 0;
+	span_number(&ds, &dev, false);
+	span_number(&ns, &nvml, false);
+	hi = host_index(c);
+	if (hi == SIZE_MAX || !(r = nccllog_rank_get(c->log, hi, (int)rank)))
+		return 0;
+	if (dev >= 0)
+		r->cuda_dev = (int)dev;
+	if (nvml >= 0)
+		r->nvml_dev = (int)nvml;
+	if (!r->bus_id) {
+		/* NCCL's int64 bus id: domain, bus, device, function in hex. */
+		unsigned long b = (unsigned long)bus;
+
+		if (asprintf(&r->bus_id, "%04lx:%02lx:%02lx.%lx", b >> 20, (b >> 12) & 0xff,
+			     (b >> 4) & 0xff, b & 0xf) < 0) {
+			r->bus_id = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* nccl-tests: "#  Rank  0 Group  0 Pid 574691 on HOST device  0 [0000:06:00] NAME" */
+static int parse_tests_rank(struct line_ctx *c)
+{
+	struct span rs = span_after(c->msg, "Rank "), on = span_after(c->msg, " on "),
+		    bdf = span_after(c->msg, " [");
+	struct nccllog_host *h;
+	struct nccllog_rank *r;
+	long rank;
+
+	span_trim(&rs);
+	span_trim(&on);
+	if (!span_number(&rs, &rank, false) || !on.n || rank < 0)
+		return 0;
+	const char *sp = memchr(on.p, ' ', on.n);
+	if (sp)
+		on.n = (size_t)(sp - on.p);
+	h = nccllog_host_get(c->log, on);
+	if (!h)
+		return 0;
+	r = nccllog_rank_get(c->log, (size_t)(h - c->log->hosts), (int)rank);
+	if (!r || r->bus_id)
+		return 0;
+	const char *close = memchr(bdf.p, ']', bdf.n);
+	if (close && close - bdf.p == 10) {
+		char buf[16];
+
+		snprintf(buf, sizeof(buf), "%.10s.0", bdf.p);
+		r->bus_id = nccllog_strclean(buf, strlen(buf), 16);
+		if (r->bus_id)
+			for (char *p = r->bus_id; *p; p++)
+				if (*p >= 'A' && *p <= 'F')
+					*p = (char)(*p - 'A' + 'a');
+	}
+	return 0;
+}
+
+/* --- data-path errors ------------------------------------------------------ */
+
+struct error_pattern {
+	const char *code;
+	const char *needle;
+	const char *also; /* a second word the line must hold, or NULL */
+};
+
+static const struct error_pattern error_patterns[] = {
+	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail" },
+	{ "reg-mr-failed", "ibv_reg_mr", "fail" },
+	{ "completion-error", "Got completion", NULL },
+	{ "ib-timeout", "NET/IB", "timeout" },
+	{ "ib-timeout", "NET/IB", "Timeout" },
+	{ "cuda-failure", "Cuda failure", NULL },
+	{ "cuda-failure", "unhandled cuda error", NULL },
+	{ "system-error", "unhandled system error", NULL },
+};
+
+static int parse_errors(struct line_ctx *c)
+{
+	/*
+	 * NCCL reports data-path errors with WARN; other output (a Python
+	 * traceback) only repeats NCCL's error string. Checking every pattern
+	 * on every such line would cost more than the rest of the parse.
+	 */
+	if (c->level != 'W' && !span_contains(c->line, "nhandled ") &&
+	    !span_contains(c->line, "Cuda failure") && !span_contains(c->line, "Got completion"))
+		return 0;
+	for (size_t i = 0; i < sizeof(error_patterns) / sizeof(error_patterns[0]); i++) {
+		const struct error_pattern *e = &error_patterns[i];
+
+		if (!span_contains(c->line, e->needle) ||
+		    (e->also && !span_contains(c->line, e->also)))
+			continue;
+		/* Lines without a host prefix (Python tracebacks) count for "". */
+		return nccllog_finding_add(c->log, &c->log->errors, &c->log->n_errors,
+					   e->code, host_index(c),
+					   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
+	}
+	return 0;
+}
+
+/* "Connected all rings, use ring PXN 0 GDR 1" (2.24+). */
+static int parse_rings(struct line_ctx *c)
+{
+	struct span g = span_after(c->msg, " GDR ");
+	struct nccllog_host *h;
+	long v;
+
+	if (!span_number(&g, &v, false) || (v != 0 && v != 1) || !(h = ctx_host(c)))
+		return 0;
+	h->ring_gdr[v]++;
+	if (!h->ring_ref.line)
+		return nccllog_ref_set(c->log, &h->ring_ref, c->line);
+	return 0;
+}
+
+/* --- dispatch ----------------------------------------------------------- */
+
+static int parse_message(struct line_ctx *c)
+{
+	struct span m = c->msg, sub;
+	struct nccllog_host *h;
+
+	if (!m.n)
+		return 0;
+	switch (m.p[0]) {
+	case 'C':
+		if (span_startswith(m, "Channel "))
+			return parse_channel(c, false);
+		if (span_startswith(m, "CollNet "))
+			return parse_channel(c, true);
+		if (span_startswith(m, "Connected all rings"))
+			return parse_rings(c);
+		break;
+	case 'R':
+		if (span_startswith(m, "Ring ") && span_contains(m, " via "))
+			return parse_channel(c, false);
+		break;
+	case 'N':
+		if (span_skip(&m, "NCCL version "))
+			return parse_version(c, m);
+		if (span_startswith(m, "NET/"))
+			return parse_net(c);
+		if (span_startswith(m, "NCCL_"))
+			return parse_setting(c);
+		break;
+	case 'G':
+		if (span_skip(&m, "GPU Direct RDMA "))
+			return parse_gdr_line(c, m);
+		break;
+	case 'D':
+		if (span_startswith(m, "DMA-BUF is available") && (h = ctx_host(c)))
+			h->dmabuf = 1;
+		break;
+	case 'U':
+		if (span_skip(&m, "Using network ") && (h = ctx_host(c))) {
+			span_trim(&m);
+			if (!h->network && !(h->network = span_dup(m, 64)))
+				return -ENOMEM;
+			if (h->plugin_external < 1 && strcmp(h->network, "IB") &&
+			    strcmp(h->network, "Socket")) {
+				h->plugin_external = 1;
+				if (!h->plugin && !(h->plugin = strdup(h->network)))
+					return -ENOMEM;
+			}
+		}
+		break;
+	case 'P':
+		sub = m;
+		if ((span_skip(&sub, "P2P plugin ") || span_skip(&sub, "Plugin Path : ")) &&
+		    (h = ctx_host(c))) {
+			h->plugin_external = 1;
+			free(h->plugin);
+			h->plugin = span_dup(sub, 128);
+			return h->plugin ? 0 : -ENOMEM;
+		}
+		break;
+	case 'c':
+		if (span_skip(&m, "cudaDriverVersion ") && (h = ctx_host(c)))
+			return set_once(&h->cuda_driver, m);
+		if (span_contains(m, " busId ") && span_contains(m, " rank "))
+			return parse_comm(c);
+		break;
+	case '#':
+		if (c->level == 0 && span_contains(m, "Rank ") && span_contains(m, " Pid ") &&
+		    span_contains(m, " on "))
+			return parse_tests_rank(c);
+		break;
+	default:
+		break;
+	}
+	/* 2.1x–2.2x put the comm line behind "ncclCommInitRank comm 0x…". */
+	if (m.p[0] == 'n' && span_startswith(m, "ncclCommInit") &&
+	    span_contains(m, " busId "))
+		return parse_comm(c);
+	return 0;
+}
+
+int nccllog_parse_line(struct nccllog *log, struct span line)
+{
+	struct line_ctx c = { .log = log, .line = line };
+	int r;
+
+	if (line.n && line.p[line.n - 1] == '\r')
+		c.line.n--;
+	if (split_level(&c)) {
+		log->inputs[log->n_inputs - 1].nccl_lines++;
+	} else {
+		/* A pasted message without its prefix, or other output. */
+		c.prefix = span_make(line.p, 0);
+		c.msg = c.line;
+		span_trim(&c.msg);
+		if (span_startswith(c.msg, "NCCL version"))
+			log->inputs[log->n_inputs - 1].nccl_lines++;
+	}
+	r = parse_message(&c);
+	if (r < 0)
+		return r;
+	if (c.level != 'I' && c.level != 'T')
+		r = parse_errors(&c);
+	return r;
+}

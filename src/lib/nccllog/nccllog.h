@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * NCCL debug logs (NCCL_DEBUG=INFO): a streaming parser and the analysis of
+ * what they say about GPUDirect RDMA. The parser reads bytes in any chunking
+ * (nccllog_feed), keeps at most one line of NCCLLOG_LINE_MAX bytes, and
+ * stores only bounded summaries: counts per rank and transport, the first
+ * occurrence of each finding per host. Line formats: docs/nccl-log.md.
+ */
+
+/* Longest line kept; the rest of a longer line is skipped and counted. */
+#define NCCLLOG_LINE_MAX (64 * 1024)
+/* Caps on what a log can make us store. */
+#define NCCLLOG_MAX_HOSTS 4096
+#define NCCLLOG_MAX_RANKS 16384
+#define NCCLLOG_MAX_CHANS 16     /* distinct connection kinds per rank */
+#define NCCLLOG_MAX_HCAS 32      /* per host (NCCL uses at most 32) */
+#define NCCLLOG_MAX_SETTINGS 32  /* per host */
+#define NCCLLOG_MAX_FINDINGS 1024
+#define NCCLLOG_MAX_INPUTS 1024
+#define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
+/* All quoted lines together; past it a reference keeps its line number only. */
+#define NCCLLOG_EXCERPT_BUDGET (4 << 20)
+
+enum nccllog_gdr {
+	NCCLLOG_GDR_UNKNOWN = 0,
+	NCCLLOG_GDR_USED,
+	NCCLLOG_GDR_NOT_USED,
+	NCCLLOG_GDR_MIXED,
+};
+
+const char *nccllog_gdr_name(enum nccllog_gdr g); /* "used", "not-used", ... */
+
+/* Where a fact came from: input index, 1-based line (0: none), the line (cleaned, may be NULL). */
+struct nccllog_ref {
+	unsigned input;
+	unsigned long line;
+	char *excerpt;
+};
+
+struct nccllog_setting {
+	char *name;
+	char *value;
+	struct nccllog_ref ref;
+};
+
+struct nccllog_hca {
+	char *name;
+	int index; /* NCCL's device number, as in NET/IB/<index> */
+	int port;
+	char *link; /* "IB", "RoCE", NULL */
+	int gdr;    /* -1 not logged, 0 Disabled, 1 Enabled */
+	struct nccllog_ref gdr_ref;
+};
+
+/* One kind of connection of a rank, with how many channel lines showed it. */
+struct nccllog_chan {
+	const char *transport; /* interned: "NET/IB", "P2P/CUMEM/read", "SHM/direct/direct" */
+	bool net;              /* NET/… or COLLNET/…: through a NIC */
+	bool gdr;              /* …/GDRDMA */
+	bool pci;              /* …/GDRDMA(PCI): dma-buf mapped over PCIe (C2C GPUs) */
+	bool shared;           /* …/Shared */
+	int dev;               /* NET device number, -1 */
+	int proxy;             /* PXN: the proxy rank, -1 */
+	char dir;              /* 's' send, 'r' receive, 0 */
+	unsigned long count;
+	struct nccllog_ref first;
+};
+
+struct nccllog_rank {
+	size_t host;
+	int rank;
+	char *gpu;    /* what the channel lines put in brackets: CUDA device or busId */
+	char *bus_id; /* "0000:06:00.0" from ncclCommInitRank or nccl-tests, NULL */
+	int cuda_dev; /* -1 */
+	int nvml_dev; /* -1; NVML numbers GPUs in PCI bus order */
+	struct nccllog_chan chans[NCCLLOG_MAX_CHANS];
+	size_t n_chans;
+	unsigned long chans_dropped;
+	/* Analysis. */
+	unsigned long net_gdr, net_plain, local;
+	enum nccllog_gdr gdr;
+};
+
+struct nccllog_host {
+	char *name; /* "" when the lines carry no host prefix */
+	char *nccl_version;
+	char *cuda_version;  /* "+cudaX.Y" of the version line */
+	char *cuda_driver;   /* cudaDriverVersion */
+	char *network;       /* "Using network X" */
+	char *plugin;        /* external net plugin: name or library, NULL internal */
+	int plugin_external; /* -1 not logged */
+	char *ofi_provider;
+	bool ib_no_device;
+	bool plugin_gdr_off; /* the plugin said it disabled GDR */
+	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
+	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
+	struct nccllog_hca hcas[NCCLLOG_MAX_HCAS];
+	size_t n_hcas;
+	struct nccllog_setting settings[NCCLLOG_MAX_SETTINGS];
+	size_t n_settings;
+	/* "GPU Direct RDMA Enabled/Disabled for GPU … / HCA …" decisions. */
+	unsigned long decisions_enabled, decisions_disabled;
+	int dist, level; /* of the first Disabled decision, -1 */
+	struct nccllog_ref disabled_ref;
+	/* "Connected all rings, use ring PXN p GDR g" lines with g = 0 and 1. */
+	unsigned long ring_gdr[2];
+	struct nccllog_ref ring_ref;
+	/* Analysis. */
+	size_t rank_first, rank_count; /* its ranks: log->ranks[first …] */
+	const char *transport; /* "IB", "RoCE", "Socket", "OFI", … or NULL */
+	enum nccllog_gdr gdr;
+	int gdr_ranks[4]; /* ranks per enum nccllog_gdr */
+};
+
+/* A reason (why GDR was not used) or a data-path error. */
+struct nccllog_finding {
+	const char *code;
+	char *text;
+	size_t host; /* index, or SIZE_MAX for the whole log */
+	unsigned long count;
+	struct nccllog_ref ref;
+};
+
+struct nccllog_input {
+	char *name;
+	unsigned long lines, truncated_lines, nccl_lines;
+	unsigned long long bytes;
+	bool gzip;
+	int error; /* -errno of reading it, 0 */
+	char *error_text;
+};
+
+struct nccllog_map;
+
+struct nccllog {
+	struct nccllog_input *inputs;
+	size_t n_inputs;
+	struct nccllog_host *hosts;
+	size_t n_hosts;
+	struct nccllog_rank *ranks;
+	size_t n_ranks;
+	struct nccllog_finding *errors;
+	size_t n_errors;
+	struct nccllog_finding *reasons;
+	size_t n_reasons;
+	char **notes; /* NULL-terminated */
+	/* First version lines of the log, also those without a host prefix. */
+	char *nccl_version, *cuda_version;
+	/* Analysis of the whole log. */
+	enum nccllog_gdr gdr;
+	const char *transport;
+	int dmabuf;
+
+	/* Parser state. */
+	char *line;
+	size_t line_len;
+	bool line_overlong;
+	unsigned long lineno;
+	size_t last_host;
+	size_t hosts_cap, ranks_cap;
+	struct nccllog_map *host_map, *rank_map;
+	const char **interned;
+	size_t n_interned;
+	unsigned long dropped_hosts, dropped_ranks, dropped_findings;
+	size_t excerpt_bytes;
+};
+
+int nccllog_init(struct nccllog *log);
+void nccllog_release(struct nccllog *log);
+
+/* Start a new input (a file, "-"): line numbers restart at 1. */
+int nccllog_begin_input(struct nccllog *log, const char *name);
+/* Parse @len bytes of the current input; any chunking gives the same result. */
+int nccllog_feed(struct nccllog *log, const void *buf, size_t len);
+/* End of the current input: parse a last line without a newline. */
+int nccllog_end_input(struct nccllog *log);
+
+/*
+ * Read one input from @fd (plain or gzip, told by its magic) through
+ * nccllog_feed in fixed-size chunks. An input that cannot be read or a gzip
+ * stream that is corrupt or cut short ends with -errno, the error recorded
+ * on the input and what was read before it kept (best effort).
+ */
+int nccllog_read_fd(struct nccllog *log, int fd, const char *name);
+
+/*
+ * Derive the per-rank, per-host and overall GDR verdicts, the reasons and
+ * the transport. Call once, after the last input: it sorts the ranks by
+ * host and rank, and nothing more can be fed afterwards.
+ */
+int nccllog_analyse(struct nccllog *log);
+
+/* Find a host's setting by name (last one wins), or NULL. */
+const struct nccllog_setting *nccllog_setting(const struct nccllog_host *h,
+					      const char *name);
+/* The HCA with NCCL device number @index on @h, or NULL. */
+const struct nccllog_hca *nccllog_hca_by_index(const struct nccllog_host *h,
+					       int index);

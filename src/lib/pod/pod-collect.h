@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "../model/facts.h"
+#include "../util/root.h"
+
+/*
+ * The pod collectors, one file per concern. Each reads through the root,
+ * records what it could not read as fact states and fails only on
+ * out-of-memory. Live-only probes (mlock, opening device nodes) run only on
+ * the real root ("/") and stay UNSET under --root.
+ */
+int pod_collect_limits(const struct gc_root *root, struct pod_facts *p); /* caps, memlock */
+int pod_collect_shm(const struct gc_root *root, struct pod_facts *p);
+int pod_collect_devnodes(const struct gc_root *root, const struct host_facts *h,
+			 struct pod_facts *p);
+int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p);
+int pod_collect_env(char *const *envp, struct pod_facts *p);
+int pod_collect_pkeys(const struct gc_root *root, const struct roce_facts *rf,
+		      struct pod_facts *p);
+
+/* Pure parsers, for the unit tests. */
+/* "CapEff:\t000001fffeffffff" in the text of /proc/<pid>/status. */
+int pod_parse_cap_eff(const char *status, int64_t *ret);
+/* The "Max locked memory" line of /proc/<pid>/limits: bytes or -1 (unlimited). */
+int pod_parse_memlock(const char *limits, int64_t *cur, int64_t *max);
+/*
+ * The last mount on @mountpoint in /proc/<pid>/mountinfo: its filesystem
+ * type and the size= of a tmpfs ("size=65536k") in bytes (-ENODATA: none).
+ */
+int pod_parse_mount_size(const char *mountinfo, const char *mountpoint,
+			 char *fstype, size_t fstype_size, int64_t *bytes);

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+#include "pod-collect.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "../util/cleanup.h"
+#include "../util/strutil.h"
+
+/*
+ * CAP_IPC_LOCK and RLIMIT_MEMLOCK decide whether ibv_reg_mr() can pin the
+ * buffers NCCL registers: without the capability the pinned total is capped
+ * by the limit, which a container runtime sets to 64 KiB or 8 MiB by default.
+ */
+
+int pod_parse_cap_eff(const char *status, int64_t *ret)
+{
+	const char *l = status;
+
+	while (l && *l) {
+		if (startswith(l, "CapEff:")) {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(l + 7, &end, 16);
+			if (errno || end == l + 7 || (*end && *end != '\n'))
+				return -EINVAL;
+			*ret = (int64_t)(v & 0x7fffffffffffffffull);
+			return 0;
+		}
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
+	return -ENODATA;
+}
+
+static int limit_value(const char *s, int64_t *ret)
+{
+	if (strcmp(s, "unlimited") == 0) {
+		*ret = -1;
+		return 0;
+	}
+	return safe_atoi64(s, ret) < 0 || *ret < 0 ? -EINVAL : 0;
+}
+
+int pod_parse_memlock(const char *limits, int64_t *cur, int64_t *max)
+{
+	const char *l = strstr(limits, "Max locked memory");
+	char soft[32], hard[32];
+
+	if (!l)
+		return -ENODATA;
+	/* "Max locked memory         65536                65536                bytes" */
+	if (sscanf(l + strlen("Max locked memory"), " %31s %31s", soft, hard) != 2)
+		return -EINVAL;
+	if (limit_value(soft, cur) < 0 || limit_value(hard, max) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int64_t rlim_bytes(rlim_t v)
+{
+	return v == RLIM_INFINITY ? -1 : (int64_t)v;
+}
+
+/* Lock (then free) a registration-sized buffer: what ibv_reg_mr() will ask. */
+static void mlock_probe(struct pod_facts *p)
+{
+	void *buf = mmap(NULL, POD_MLOCK_PROBE_BYTES, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (buf == MAP_FAILED) {
+		fact_int_fail(&p->mlock_probe, -errno);
+		return;
+	}
+	if (mlock(buf, POD_MLOCK_PROBE_BYTES) == 0) {
+		fact_int_set(&p->mlock_probe, 1);
+		fact_int_set(&p->mlock_errno, 0);
+		munlock(buf, POD_MLOCK_PROBE_BYTES);
+	} else {
+		fact_int_set(&p->mlock_errno, errno);
+		fact_int_set(&p->mlock_probe, 0);
+	}
+	munmap(buf, POD_MLOCK_PROBE_BYTES);
+}
+
+int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
+{
+	_cleanup_free_ char *status = NULL, *limits = NULL;
+	int64_t v, max;
+	int r;
+
+	r = root_read_alloc(root, "/proc/self/status", 65536, &status);
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0)
+		r = pod_parse_cap_eff(status, &v);
+	if (r >= 0)
+		fact_int_set(&p->cap_eff, v);
+	else
+		fact_int_fail(&p->cap_eff, r == -ENODATA ? -EINVAL : r);
+
+	if (root->live) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+			fact_int_set(&p->memlock_cur, rlim_bytes(rl.rlim_cur));
+			fact_int_set(&p->memlock_max, rlim_bytes(rl.rlim_max));
+		} else {
+			fact_int_fail(&p->memlock_cur, -errno);
+			fact_int_fail(&p->memlock_max, -errno);
+		}
+		mlock_probe(p);
+		return 0;
+	}
+	r = root_read_alloc(root, "/proc/self/limits", 65536, &limits);
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0)
+		r = pod_parse_memlock(limits, &v, &max);
+	if (r >= 0) {
+		fact_int_set(&p->memlock_cur, v);
+		fact_int_set(&p->memlock_max, max);
+	} else {
+		fact_int_fail(&p->memlock_cur, r == -ENODATA ? -EINVAL : r);
+		fact_int_fail(&p->memlock_max, r == -ENODATA ? -EINVAL : r);
+	}
+	return 0;
+}

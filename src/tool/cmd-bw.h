@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../lib/bw/bw-session.h"
+#include "../lib/sys/cuda.h"
+#include "../lib/sys/ibv.h"
+#include "cli.h"
+
+/*
+ * `gdrcheck bw` in three steps, so that a test can run a server and a
+ * client in one process: parse, prepare (the server binds and listens
+ * here, so a client started after it finds it), run.
+ */
+
+enum bw_buffer_choice { BW_CHOOSE_AUTO = -1 }; /* else enum bw_buf_kind */
+
+struct bw_node;
+
+struct bw_cli {
+	bool server;
+	/* both ends */
+	const char *nic;
+	int gpu;                /* facts index, -1 every GPU (client) / as asked (server) */
+	const char *gpu_bdf;
+	int buffer;             /* enum bw_buf_kind or BW_CHOOSE_AUTO */
+	int gid_index;          /* -1: NCCL's choice */
+	uint8_t ib_port;
+	int timeout_ms;
+	struct cli_input in;
+	/* server */
+	const char *bind;
+	bool once;
+	int listen_fd;
+	struct bw_node *node;   /* what the server knows of its node */
+	/* client */
+	char host[256];
+	uint16_t port;
+	struct bw_client_opts o;
+	bool json;
+};
+
+#define BW_CLI_GO (-1)
+/* BW_CLI_GO to go on, else the exit code (help printed: 0, usage error: 2). */
+int bw_cli_parse(struct bw_cli *c, int argc, char **argv);
+/* 0, or an exit code after a message (the server cannot listen). */
+int bw_cli_prepare(struct bw_cli *c);
+int bw_cli_run(struct bw_cli *c);
+void bw_cli_release(struct bw_cli *c);
+
+/*
+ * Load libibverbs and, when @want_cuda, libcuda (recording both in
+ * f->probe and asking CUDA for its GPUs). gdrcheck loads the real
+ * libraries (bw-tables.c); the end-to-end test links a fake instead.
+ * 0 or -errno (a message printed).
+ */
+int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ibv,
+		  const struct cuda_table **cuda);

@@ -1,0 +1,120 @@
+#!/bin/sh
+# gdrcheck bw end to end (bw-e2e: server and client in one process on the
+# in-process verbs provider), and the command's usage errors.
+set -u
+e2e=$1 gdrcheck=$2 fixtures=$3
+root="$fixtures/phb-only/root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() { # name, condition
+	if eval "$2"; then :; else echo "FAIL: $1" >&2; fail=1; fi
+}
+
+run() { # out-file, env..., -- e2e args: both ends read the phb-only tree, GID index 3
+	out=$1
+	shift
+	env "$@" >"$out" 2>"$out.err"
+}
+
+# Every GPU in turn (4 GPUs, 2 NICs), host and GPU buffers side by side.
+run "$tmp/sweep.txt" "$e2e" --root "$root" --gid-index 3 -- --root "$root" --gid-index 3 \
+	--sizes 2:16K --iters 100 --tx-depth 16
+rc=$?
+check "sweep exit 0 or 1 (rate depends on the machine): $rc" '[ $rc -le 1 ]'
+for g in 0 1 2 3; do
+	check "sweep: GPU $g" 'grep -q "^GPU $g (" "$tmp/sweep.txt"'
+done
+check "sweep: integrity" '[ "$(grep -c "samples ok" "$tmp/sweep.txt")" -eq 56 ]'
+check "sweep: no corruption" '! grep -q WRONG "$tmp/sweep.txt"'
+check "sweep: perftest line" 'grep -q "perftest: ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
+check "sweep: no progress off a terminal" '! grep -q "Gb/s" "$tmp/sweep.txt.err"'
+check "sweep: server served 8 tests" 'grep -q "client done, 8 tests" "$tmp/sweep.txt.err" && grep -q "server exit 0" "$tmp/sweep.txt.err"'
+
+# JSON for every operation, one- and two-way: structure and intact bytes.
+for op in write read send; do
+	for dir in "" --bidir; do
+		run "$tmp/$op$dir.json" "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+			--gid-index 3 --gpu 1 --op $op $dir --sizes 64:64K --iters 64 --json
+		rc=$?
+		check "$op$dir exit $rc" '[ $rc -le 1 ]'
+		check "$op$dir JSON" 'python3 - "$tmp/$op$dir.json" "$op" "$dir" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gdrcheck.bw/1" and d["op"] == sys.argv[2]
+assert d["bidirectional"] == (sys.argv[3] == "--bidir")
+(p,) = d["pairs"]
+assert p["gpu"] == 1 and p["nic"] == "mlx5_0" and p["gid_index"] == 3 and p["line_rate_gbps"] == 400
+assert p["verdict"] in ("pass", "below"), p["verdict"]
+assert p["judged_size"] == 65536
+for leg, kind in (("host", "host"), ("gpu_buffer", "cuda-dmabuf")):
+    l = p[leg]
+    assert l["buffer"] == kind and l["remote_buffer"] == kind and l["error"] is None
+    assert [r["size"] for r in l["results"]] == [64 << i for i in range(11)]
+    for r in l["results"]:
+        assert r["messages"] == 64 and r["avg_gbps"] > 0 and r["peak_gbps"] >= r["avg_gbps"]
+        assert r["integrity"]["checked"] > 0 and r["integrity"]["bad"] == 0
+        assert (r["lat_p50_us"] is not None) == (sys.argv[3] != "--bidir" and r["size"] <= 4096)
+        assert ("peer_avg_gbps" in r) == (sys.argv[3] == "--bidir")
+assert p["perftest"].startswith("ib_%s_bw -d mlx5_0 -i 1 -x 3 --use_cuda=1 --use_cuda_dmabuf" % sys.argv[2])
+PY'
+	done
+done
+
+# --buffer auto: no dma-buf registration on the NIC, so the peer-memory path.
+run "$tmp/peermem.json" BW_E2E_NO_DMABUF=1 "$e2e" --root "$root" --gid-index 3 -- \
+	--root "$root" --gid-index 3 --gpu 0 --sizes 4K --iters 20 --json
+check "auto picks cuda-peermem" 'python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[\"pairs\"][0]; assert p[\"gpu_buffer\"][\"buffer\"] == \"cuda-peermem\", p; assert \"--use_cuda=0 -s 4096\" in p[\"perftest\"]" "$tmp/peermem.json"'
+
+# No GPU path at all: the host run still happens, the GPU one is skipped, exit 1.
+run "$tmp/nogdr.txt" BW_E2E_NO_GDR=1 "$e2e" --root "$root" --gid-index 3 -- \
+	--root "$root" --gid-index 3 --gpu 2 --sizes 4K --iters 20
+rc=$?
+check "no GPU path: exit 1 ($rc)" '[ $rc -eq 1 ]'
+check "no GPU path: said so" 'grep -q "GPU buffer not measured: no GPUDirect RDMA path works for GPU 2" "$tmp/nogdr.txt"'
+check "no GPU path: host measured" 'grep -q "samples ok" "$tmp/nogdr.txt"'
+
+# A damaged transfer is found by the integrity check.
+run "$tmp/corrupt.txt" BW_E2E_CORRUPT_AT=3 "$e2e" --root "$root" --gid-index 3 -- \
+	--root "$root" --gid-index 3 --gpu 0 --sizes 8K --iters 10
+rc=$?
+check "corrupt: exit 1 ($rc)" '[ $rc -eq 1 ]'
+check "corrupt: verdict" 'grep -q "verdict: CORRUPT" "$tmp/corrupt.txt" && grep -q "1 of 20 samples WRONG" "$tmp/corrupt.txt"'
+
+# The verdict is against the port's active rate: SDR 4X is 8 Gb/s.
+run "$tmp/sdr.txt" BW_E2E_SPEED=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --gpu 0 --sizes 64K --iters 50
+check "SDR line rate" 'grep -q "active rate 8 Gb/s" "$tmp/sdr.txt" && grep -Eq "verdict: cuda-dmabuf [0-9.]+ Gb/s at 64K = [0-9.]+ % of 8 Gb/s" "$tmp/sdr.txt"'
+
+# Host memory only, by duration.
+run "$tmp/host.json" "$e2e" --root "$root" --gid-index 3 -- --root "$root" --gid-index 3 \
+	--buffer host --nic mlx5_1 --sizes 64K --duration 1 --json
+check "host only" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=d[\"pairs\"][0]; assert d[\"iterations\"] is None and d[\"duration_s\"] == 1; assert p[\"gpu\"] is None and p[\"gpu_buffer\"] is None and p[\"nic\"] == \"mlx5_1\"; assert p[\"host\"][\"results\"][0][\"messages\"] > 0" "$tmp/host.json"'
+
+# The server's own --gpu and --buffer win: it uses GPU 3 with peermem for the client's GPU 0.
+run "$tmp/mirror.json" "$e2e" --root "$root" --gid-index 3 --gpu 3 --buffer cuda-peermem -- \
+	--root "$root" --gid-index 3 --gpu 0 --sizes 4K --iters 20 --json
+check "server's own choice" 'python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[\"pairs\"][0]; assert p[\"gpu_buffer\"][\"remote_buffer\"] == \"cuda-peermem\" and p[\"gpu_buffer\"][\"buffer\"] == \"cuda-dmabuf\", p" "$tmp/mirror.json"'
+
+# Without --gid-index, the GID NCCL would use (seed 2: RoCE v2 IPv4 GID 3 on irdma0).
+seed2="$fixtures/seed2-b300-e810/root"
+run "$tmp/nccl-gid.txt" "$e2e" --root "$seed2" -- --root "$seed2" --gpu 0 --sizes 4K --iters 20
+check "NCCL's GID" 'grep -q "^GPU 0 (0000:18:00.0, CUDA 0) <-> irdma0 port 1, GID index 3," "$tmp/nccl-gid.txt" && grep -q "ib_write_bw -d irdma0 -i 1 -x 3 " "$tmp/nccl-gid.txt"'
+
+# Usage errors and a server nobody runs.
+"$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
+"$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
+"$gdrcheck" bw client --help >"$tmp/help.txt"; check "client --help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
+for bad in "client" "client h --op atomic" "client h --sizes 3:8" "client h --sizes 8:2" \
+	"client h --tx-depth 0" "client h:0" "client h:70000" "server --port 99999" \
+	"server extra" "client h --buffer gpu" "client [::1"; do
+	"$gdrcheck" bw $bad >/dev/null 2>"$tmp/usage.err"
+	rc=$?
+	check "usage '$bad': 2 ($rc)" '[ $rc -eq 2 ] && grep -q "^gdrcheck: " "$tmp/usage.err"'
+done
+"$gdrcheck" bw client 127.0.0.1:1 --root "$root" --buffer host --gid-index 3 --timeout 2 >/dev/null 2>"$tmp/noserver.err"
+rc=$?
+check "no server: 3 ($rc)" '[ $rc -eq 3 ]'
+
+exit $fail

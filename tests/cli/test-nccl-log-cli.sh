@@ -1,0 +1,89 @@
+#!/bin/sh
+# gdrcheck nccl-log end to end: exit codes, stdin and gzip input, cut gzip,
+# and the node's verdict beside the log's. The log lines below are written
+# here to drive the comparison against the phb-only fixture (its GPUs and
+# NICs); the real logs and their expected results are in tests/data/nccl-log.
+set -u
+bin=$1
+fixtures=$2
+data=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+expect() { # expect RC DESCRIPTION -- command...
+	want=$1 what=$2
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
+	n=$((n + 1))
+}
+json() { # json EXPR: evaluate a Python expression over the JSON output as d
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/out" ||
+		fail "JSON check failed: $1"
+}
+
+expect 0 "help" -- "$bin" nccl-log --help
+grep -q "gdrcheck.nccllog/1" "$tmp/out" || fail "help: schema not named"
+expect 2 "unknown option" -- "$bin" nccl-log --bogus
+expect 2 "--node with --root" -- "$bin" nccl-log --node --root "$tmp" /dev/null
+expect 3 "missing file" -- "$bin" nccl-log "$tmp/nonexistent"
+grep -q "cannot open" "$tmp/err" || fail "missing file: message"
+
+real="$data/x-cci-moc-sendrecv-roce-4gpu/sendrecv_roce_4gpu.log"
+# Standard input, and the same log gzip-compressed: the same answer.
+expect 0 "stdin" -- sh -c "'$bin' nccl-log --json < '$real'"
+json 'd["gdr"] == "used" and d["inputs"][0]["name"] == "(stdin)"'
+gzip -c "$real" >"$tmp/log.gz"
+expect 0 "gzip" -- "$bin" nccl-log --json "$tmp/log.gz"
+json 'd["gdr"] == "used" and d["inputs"][0]["gzip"] and d["transport"] == "RoCE"'
+# A gzip cut short: exit 3, and the report covers what came before.
+size=$(wc -c <"$tmp/log.gz")
+head -c $((size / 2)) "$tmp/log.gz" >"$tmp/cut.gz"
+expect 3 "truncated gzip" -- "$bin" nccl-log --json "$tmp/cut.gz"
+json 'd["inputs"][0]["error"] is not None and d["inputs"][0]["lines"] > 0'
+grep -q "truncated" "$tmp/err" || fail "truncated gzip: message: $(cat "$tmp/err")"
+# Garbage is read, not trusted.
+head -c 100000 /dev/urandom >"$tmp/garbage"
+expect 0 "garbage" -- "$bin" nccl-log --json "$tmp/garbage"
+json 'd["gdr"] == "unknown"'
+
+# phb-only: every GPU/NIC pair is PHB, so the node predicts no GDR. A log
+# that shows GDRDMA there means the node moved (or the log is not from it).
+cat >"$tmp/gdr.log" <<'EOF'
+pcie-l40s-01:100:200 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:10.0.0.1<0>
+pcie-l40s-01:100:200 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1000 commId 0x2 - Init START
+pcie-l40s-01:100:200 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA
+EOF
+expect 0 "node moved" -- "$bin" nccl-log --json --facts "$fixtures/phb-only/probed-facts.json" "$tmp/gdr.log"
+json 'any(r["rank"] == 0 and r["nic"] == "mlx5_0" and r["moved"] == "node" and r["predicted_gdr"] is False for r in d["node"]["comparisons"])'
+json 'd["node"]["hostname"] == "pcie-l40s-01"'
+expect 0 "node text" -- "$bin" nccl-log --facts "$fixtures/phb-only/probed-facts.json" "$tmp/gdr.log"
+grep -q "the node moved" "$tmp/out" || fail "node text: $(cat "$tmp/out")"
+
+# The same node with NCCL_NET_GDR_LEVEL=SYS predicts GDR; a log without
+# GDRDMA then means the job ran with less than the node offers.
+python3 - "$fixtures/phb-only/probed-facts.json" "$tmp/sys.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["nccl"] = [{"name": "NCCL_NET_GDR_LEVEL", "value": "SYS", "source": "environment"}]
+for nic in d["nics"]:
+    nic["gdr_support"] = 1  # as an NCCL XML gdr="1" would say
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+sed 's|/GDRDMA||' "$tmp/gdr.log" >"$tmp/nogdr.log"
+expect 1 "job moved" -- "$bin" nccl-log --json --facts "$tmp/sys.json" "$tmp/nogdr.log"
+json 'any(r["rank"] == 0 and r["moved"] == "job" and r["predicted_gdr"] is True and r["log_gdr"] == "not-used" for r in d["node"]["comparisons"])'
+
+# Sockets in the log, RDMA devices on the node: the job moved.
+cat >"$tmp/socket.log" <<'EOF'
+pcie-l40s-01:100:200 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.
+pcie-l40s-01:100:200 [0] NCCL INFO Using network Socket
+pcie-l40s-01:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0
+EOF
+expect 1 "socket vs RDMA node" -- "$bin" nccl-log --json --facts "$fixtures/phb-only/probed-facts.json" "$tmp/socket.log"
+json 'any(r["rank"] is None and r["moved"] == "job" for r in d["node"]["comparisons"])'
+json '[r["code"] for r in d["reasons"]] == ["ib-disabled-env"]'
+
+echo "ok: $n cases"

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/* The NCCL log parser: line formats, prefixes, chunking and bad bytes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "nccllog/nccllog.h"
+
+static void parse_in(struct nccllog *log, const char *text, size_t chunk)
+{
+	size_t n = strlen(text);
+
+	assert_int_equal(nccllog_init(log), 0);
+	assert_int_equal(nccllog_begin_input(log, "t"), 0);
+	for (size_t i = 0; i < n; i += chunk)
+		assert_int_equal(nccllog_feed(log, text + i, n - i < chunk ? n - i : chunk), 0);
+	assert_int_equal(nccllog_end_input(log), 0);
+	assert_int_equal(nccllog_analyse(log), 0);
+}
+
+static bool has_code(const struct nccllog_finding *f, size_t n, const char *code)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].code, code) == 0)
+			return true;
+	return false;
+}
+
+static const struct nccllog_rank *rank_of(const struct nccllog *log, int rank)
+{
+	for (size_t i = 0; i < log->n_ranks; i++)
+		if (log->ranks[i].rank == rank)
+			return &log->ranks[i];
+	return NULL;
+}
+
+static const char ib_gdr[] =
+	"node1:100:200 [0] NCCL INFO cudaDriverVersion 12040\n"
+	"NCCL version 2.21.5+cuda12.4\n"
+	"node1:100:200 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ib0:10.0.0.1<0>\n"
+	"node1:100:200 [0] NCCL INFO Using network IB\n"
+	"node1:100:200 [0] NCCL INFO DMA-BUF is available on GPU device 0\n"
+	"node1:100:200 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n"
+	"node1:100:200 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'\n"
+	"node1:100:200 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n"
+	"node1:100:200 [0] NCCL INFO Channel 01/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n"
+	"node1:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n"
+	"some other program output\n";
+
+static void test_ib_gdr(void **state)
+{
+	struct nccllog log;
+	const struct nccllog_rank *r;
+
+	parse_in(&log, ib_gdr, 4096);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_USED);
+	assert_string_equal(log.nccl_version, "2.21.5");
+	assert_string_equal(log.cuda_version, "12.4");
+	assert_int_equal(log.n_hosts, 1);
+	assert_string_equal(log.hosts[0].name, "node1");
+	assert_string_equal(log.hosts[0].cuda_driver, "12040");
+	assert_string_equal(log.hosts[0].transport, "IB+RoCE");
+	assert_int_equal(log.hosts[0].n_hcas, 2);
+	assert_int_equal(log.hosts[0].hcas[0].gdr, 1);
+	assert_string_equal(log.hosts[0].hcas[1].link, "RoCE");
+	assert_int_equal(log.dmabuf, 1);
+	r = rank_of(&log, 0);
+	assert_non_null(r);
+	assert_string_equal(r->bus_id, "0000:18:00.0");
+	assert_int_equal(r->net_gdr, 3);
+	assert_int_equal(r->n_chans, 2);
+	assert_int_equal(log.n_reasons, 0);
+	assert_int_equal(log.n_errors, 0);
+	nccllog_release(&log);
+}
+
+/* Feeding byte by byte gives what one chunk gives. */
+static void test_chunking(void **state)
+{
+	struct nccllog a, b;
+
+	parse_in(&a, ib_gdr, 1 << 20);
+	parse_in(&b, ib_gdr, 1);
+	assert_int_equal(a.n_ranks, b.n_ranks);
+	assert_int_equal(a.ranks[0].net_gdr, b.ranks[0].net_gdr);
+	assert_int_equal(a.inputs[0].lines, b.inputs[0].lines);
+	assert_int_equal(a.hosts[0].n_hcas, b.hosts[0].n_hcas);
+	assert_int_equal(a.gdr, b.gdr);
+	nccllog_release(&a);
+	nccllog_release(&b);
+}
+
+static void test_distance(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "h:1:2 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		 "h:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 18000 / HCA 0 (distance 6 > 4)\n"
+		 "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0\n",
+		 7);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "distance-beyond-level"));
+	assert_int_equal(log.hosts[0].dist, 6);
+	assert_int_equal(log.hosts[0].level, 4);
+	/* 2.12–2.25 numbering: 6 = PHB, 4 = PXB. */
+	assert_non_null(strstr(log.reasons[0].text, "PHB"));
+	assert_non_null(strstr(log.reasons[0].text, "PXB"));
+	nccllog_release(&log);
+}
+
+static void test_old_forms(void **state)
+{
+	struct nccllog log;
+
+	/* 2.4: "Ring" lines, decision with ">=", HCA "no module". */
+	parse_in(&log,
+		 "m:11715:11984 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:192.168.11.1<0>\n"
+		 "NCCL version 2.4.7+cuda10.0\n"
+		 "m:11715:11984 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 'mlx5_0' (no module or not supported by GPU)\n"
+		 "m:11715:11984 [0] NCCL INFO Ring 00 : 3 -> 0 [receive] via NET/IB/0\n"
+		 "m:11715:11984 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via P2P/IPC\n",
+		 4096);
+	assert_string_equal(log.nccl_version, "2.4.7");
+	assert_int_equal(log.hosts[0].hcas[0].gdr, 0);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "peermem-missing"));
+	assert_int_equal(rank_of(&log, 0)->net_plain, 1);
+	assert_int_equal(rank_of(&log, 0)->local, 1);
+	nccllog_release(&log);
+}
+
+static void test_socket_fallback(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "c:919:1150 [0] NCCL INFO NET/IB : No device found.\n"
+		 "c:919:1150 [0] NCCL INFO NET/Socket : Using [0]eth0:10.1.1.1<0>\n"
+		 "c:919:1150 [0] NCCL INFO Using network Socket\n"
+		 "c:926:1151 [7] NCCL INFO Channel 03/0 : 15[7] -> 6[6] [send] via NET/Socket/3\n",
+		 4096);
+	assert_string_equal(log.transport, "Socket");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "socket-no-ib-device"));
+	nccllog_release(&log);
+}
+
+static void test_pxn_plugin_errors(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "[1,0]<stdout>:t:987:1260 [7] NCCL INFO Using network IBext_v8\n"
+		 "t:987:1260 [7] NCCL INFO Channel 03/0 : 47[7] -> 39[7] [receive] via NET/IBext_v8/2\n"
+		 "t:987:1260 [7] NCCL INFO Channel 01/1 : 7[7] -> 4[0] [send] via NET/IBext_v8/1(6)/GDRDMA/Shared\n"
+		 "t:987:1260 [7] NCCL WARN NET/IB : Got completion from peer 1.2.3.4<5> with status=12 opcode=1\n"
+		 "t:987:1260 [7] NCCL WARN NET/IB : Got completion from peer 1.2.3.4<5> with status=12 opcode=1\n"
+		 "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n",
+		 4096);
+	assert_int_equal(log.hosts[0].plugin_external, 1);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_MIXED);
+	assert_true(has_code(log.reasons, log.n_reasons, "pxn"));
+	assert_true(has_code(log.errors, log.n_errors, "completion-error"));
+	assert_true(has_code(log.errors, log.n_errors, "system-error"));
+	for (size_t i = 0; i < log.n_errors; i++)
+		if (strcmp(log.errors[i].code, "completion-error") == 0)
+			assert_int_equal(log.errors[i].count, 2);
+	assert_int_equal(rank_of(&log, 7)->chans[0].proxy, 6);
+	nccllog_release(&log);
+}
+
+/* NULs, control bytes, a line over the cap and no final newline. */
+static void test_hostile_bytes(void **state)
+{
+	struct nccllog log;
+	size_t big = NCCLLOG_LINE_MAX * 3;
+	char *buf = malloc(big + 512);
+	size_t n = 0;
+
+	assert_non_null(buf);
+	n += (size_t)sprintf(buf + n, "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n");
+	memset(buf + n, 'x', big);
+	n += big;
+	buf[n++] = '\n';
+	memcpy(buf + n, "\0\x01\xff\xfe NCCL INFO\0 \n", 17);
+	n += 17;
+	n += (size_t)sprintf(buf + n, "h:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA");
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "t"), 0);
+	for (size_t i = 0; i < n; i += 1000)
+		assert_int_equal(nccllog_feed(&log, buf + i, n - i < 1000 ? n - i : 1000), 0);
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	assert_int_equal(log.inputs[0].lines, 4);
+	assert_int_equal(log.inputs[0].truncated_lines, 1);
+	assert_int_equal(rank_of(&log, 0)->net_gdr, 2);
+	nccllog_release(&log);
+	free(buf);
+}
+
+static int write_gzip(const char *path, const char *text, size_t n)
+{
+	gzFile z = gzopen(path, "wb");
+
+	if (!z)
+		return -1;
+	if (gzwrite(z, text, (unsigned)n) != (int)n) {
+		gzclose(z);
+		return -1;
+	}
+	return gzclose(z) == Z_OK ? 0 : -1;
+}
+
+static void test_gzip(void **state)
+{
+	char path[] = "/tmp/test-nccllog-XXXXXX";
+	struct nccllog log;
+	int fd = mkstemp(path);
+	off_t size;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(write_gzip(path, ib_gdr, strlen(ib_gdr)), 0);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_read_fd(&log, fd, "gz"), 0);
+	close(fd);
+	assert_true(log.inputs[0].gzip);
+	assert_int_equal(log.inputs[0].lines, 11);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_USED);
+	nccllog_release(&log);
+
+	/* Cut the file in the middle: an error, and the lines before it kept. */
+	fd = open(path, O_RDWR);
+	size = lseek(fd, 0, SEEK_END);
+	assert_int_equal(ftruncate(fd, size - 30), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_true(nccllog_read_fd(&log, fd, "gz") < 0);
+	close(fd);
+	assert_non_null(log.inputs[0].error_text);
+	assert_true(log.inputs[0].lines > 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	nccllog_release(&log);
+	unlink(path);
+}
+
+static void test_garbage(void **state)
+{
+	struct nccllog log;
+	unsigned char buf[65536];
+	uint32_t x = 12345;
+
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (unsigned char)(x >> 16);
+	}
+	/* Sprinkle fragments of real formats in the noise. */
+	memcpy(buf + 100, "NCCL INFO Channel 00/0 : 9", 26);
+	memcpy(buf + 900, "NCCL INFO NET/IB : Using [", 26);
+	memcpy(buf + 2000, "NCCL INFO GPU Direct RDMA Disabled for GPU 1 / HCA (distance 99999999999999999 >", 81);
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "g"), 0);
+	assert_int_equal(nccllog_feed(&log, buf, sizeof(buf)), 0);
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	nccllog_release(&log);
+}
+
+/* A log that names more hosts and ranks than the caps: bounded, and said. */
+static void test_caps(void **state)
+{
+	struct nccllog log;
+	char line[160];
+
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "caps"), 0);
+	for (int i = 0; i < NCCLLOG_MAX_HOSTS + 100; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "h%d:1:2 [0] NCCL INFO Channel 00/0 : %d[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
+				 i, i);
+		assert_int_equal(nccllog_feed(&log, line, (size_t)n), 0);
+	}
+	for (int i = 0; i < NCCLLOG_MAX_RANKS; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "h0:1:2 [0] NCCL INFO Channel 00/0 : %d[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n",
+				 100000 + i);
+		assert_int_equal(nccllog_feed(&log, line, (size_t)n), 0);
+	}
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	assert_int_equal(log.n_hosts, NCCLLOG_MAX_HOSTS);
+	assert_int_equal(log.n_ranks, NCCLLOG_MAX_RANKS);
+	assert_non_null(log.notes);
+	assert_non_null(strstr(log.notes[0], "hosts beyond"));
+	assert_non_null(strstr(log.notes[1], "ranks beyond"));
+	nccllog_release(&log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ib_gdr),
+		cmocka_unit_test(test_chunking),
+		cmocka_unit_test(test_distance),
+		cmocka_unit_test(test_old_forms),
+		cmocka_unit_test(test_socket_fallback),
+		cmocka_unit_test(test_pxn_plugin_errors),
+		cmocka_unit_test(test_hostile_bytes),
+		cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_caps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

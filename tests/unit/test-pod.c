@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "checks/checks-pod.h"
+#include "model/facts-json.h"
+#include "pod/pod-collect.h"
+#include "util/strv.h"
+
+/*
+ * The pod collectors' parsers (/proc/self/status, /proc/self/limits,
+ * /proc/self/mountinfo) on real and hostile text, the pod facts JSON round
+ * trip, and the allocation-mode inference on facts built here.
+ */
+
+static void test_cap_eff(void **state)
+{
+	int64_t v = 0;
+
+	(void)state;
+	assert_int_equal(pod_parse_cap_eff("Name:\tsh\nCapInh:\t0000000000000000\nCapEff:\t00000000a80465fb\nCapBnd:\t0\n", &v), 0);
+	assert_int_equal(v, 0xa80465fb);
+	assert_true((v >> POD_CAP_IPC_LOCK) & 1);
+	assert_int_equal(pod_parse_cap_eff("CapEff:\t000001fffeffbfff", &v), 0);
+	assert_false((v >> POD_CAP_IPC_LOCK) & 1);
+	assert_int_equal(pod_parse_cap_eff("Name:\tsh\n", &v), -ENODATA);
+	assert_int_equal(pod_parse_cap_eff("CapEff:\tzz\n", &v), -EINVAL);
+	assert_int_equal(pod_parse_cap_eff("CapEff:\t12 34\n", &v), -EINVAL);
+	assert_int_equal(pod_parse_cap_eff("", &v), -ENODATA);
+}
+
+static void test_memlock(void **state)
+{
+	int64_t cur = 0, max = 0;
+
+	(void)state;
+	assert_int_equal(pod_parse_memlock(
+		"Limit                     Soft Limit           Hard Limit           Units     \n"
+		"Max locked memory         65536                65536                bytes     \n", &cur, &max), 0);
+	assert_int_equal(cur, 65536);
+	assert_int_equal(max, 65536);
+	assert_int_equal(pod_parse_memlock("Max locked memory         unlimited            unlimited            bytes\n",
+					   &cur, &max), 0);
+	assert_int_equal(cur, -1);
+	assert_int_equal(max, -1);
+	assert_int_equal(pod_parse_memlock("Max open files 1024 1024 files\n", &cur, &max), -ENODATA);
+	assert_int_equal(pod_parse_memlock("Max locked memory 12x 5", &cur, &max), -EINVAL);
+	assert_int_equal(pod_parse_memlock("Max locked memory -5 5", &cur, &max), -EINVAL);
+	assert_int_equal(pod_parse_memlock("Max locked memory", &cur, &max), -EINVAL);
+}
+
+static void test_mount_size(void **state)
+{
+	const char *mi =
+		"1201 1100 0:310 / / rw - overlay overlay rw,lowerdir=/l\n"
+		"1204 1203 0:314 / /dev/shm rw,nosuid - tmpfs shm rw,size=65536k\n"
+		"1210 1203 0:320 / /dev/shm rw - tmpfs tmpfs rw,size=8g,inode64\n";
+	char fs[64];
+	int64_t b = 0;
+
+	(void)state;
+	assert_int_equal(pod_parse_mount_size(mi, "/dev/shm", fs, sizeof(fs), &b), 0);
+	assert_string_equal(fs, "tmpfs");
+	assert_int_equal(b, 8ll << 30); /* the last mount wins */
+	assert_int_equal(pod_parse_mount_size("1 2 0:1 / /dev/shm rw - tmpfs shm rw,size=50%\n", "/dev/shm",
+					      fs, sizeof(fs), &b), -ENODATA);
+	assert_int_equal(pod_parse_mount_size("1 2 0:1 / /dev/shm rw - tmpfs shm rw,nr_inodes=5\n", "/dev/shm",
+					      fs, sizeof(fs), &b), -ENODATA);
+	assert_int_equal(pod_parse_mount_size("1 2 0:1 / /dev/shm rw - tmpfs shm rw,size=12q\n", "/dev/shm",
+					      fs, sizeof(fs), &b), -EINVAL);
+	assert_int_equal(pod_parse_mount_size(mi, "/run", fs, sizeof(fs), &b), -ENOENT);
+	/* truncated and garbage lines are skipped, never read past */
+	assert_int_equal(pod_parse_mount_size("1 2\n/dev/shm\n - \n1 2 3 4 /dev/shm - tmpfs\n", "/dev/shm",
+					      fs, sizeof(fs), &b), -ENOENT);
+	assert_int_equal(pod_parse_mount_size("", "/dev/shm", fs, sizeof(fs), &b), -ENOENT);
+}
+
+/* A pod netns with eth0 (veth) and net1, whose address is in mlx5_0's GID table. */
+static void shared_pod(struct facts *f)
+{
+	struct pod_facts *p = &f->pod;
+	struct roce_rdma_dev *d;
+	struct roce_port *port;
+
+	facts_init(f);
+	fact_int_set(&p->collected, 1);
+	fact_int_set(&p->sys_net, 1);
+	p->netdevs = calloc(2, sizeof(*p->netdevs));
+	assert_non_null(p->netdevs);
+	p->netdevs[0].name = strdup("eth0");
+	p->netdevs[1].name = strdup("net1");
+	fact_str_fail(&p->netdevs[0].device, -ENOENT);
+	fact_str_fail(&p->netdevs[1].device, -ENOENT);
+	p->n_netdevs = 2;
+	fact_int_set(&f->roce.netns_shared, 1);
+	d = roce_dev_add(&f->roce, "mlx5_0");
+	assert_non_null(d);
+	port = roce_port_add(d, 1);
+	assert_non_null(port);
+	port->gids = calloc(1, sizeof(*port->gids));
+	assert_non_null(port->gids);
+	port->gids[0].index = 3;
+	port->gids[0].gid = strdup("0000:0000:0000:0000:0000:ffff:0a38:d905");
+	assert_int_equal(fact_str_set(&port->gids[0].type, "RoCE v2"), 0);
+	assert_int_equal(fact_str_set(&port->gids[0].ndev, "net1"), 0);
+	port->n_gids = 1;
+}
+
+static void test_mode(void **state)
+{
+	struct pod_view v;
+	struct facts f;
+
+	(void)state;
+	shared_pod(&f);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.mode, POD_MODE_SHARED);
+	assert_false(v.host_netns);
+	assert_int_equal(v.n_nics, 1);
+	assert_string_equal(v.nics[0].name, "mlx5_0");
+	assert_string_equal(v.nics[0].netdev, "net1");
+	/* The GID on another netdev: a pod netns without RDMA. */
+	assert_int_equal(fact_str_set(&f.roce.devs[0].ports[0].gids[0].ndev, "ens1f0np0"), 0);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.mode, POD_MODE_NONE);
+	/* No virtual eth0: the node's own netns. */
+	free(f.pod.netdevs[0].name);
+	f.pod.netdevs[0].name = strdup("eno1");
+	pod_view_of(&f, &v);
+	assert_true(v.host_netns);
+	assert_int_equal(v.mode, POD_MODE_HOSTNET);
+	/* No /sys/class/net: nothing is told. */
+	fact_int_fail(&f.pod.sys_net, -ENOENT);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.mode, POD_MODE_NONE);
+	assert_non_null(strstr(v.why, "not readable"));
+	facts_release(&f);
+}
+
+static void test_json_roundtrip(void **state)
+{
+	struct facts f, g;
+	json_object *a = NULL, *b = NULL, *pa, *pb;
+	char err[256];
+
+	(void)state;
+	shared_pod(&f);
+	fact_int_set(&f.pod.cap_eff, 0xa80465fb);
+	fact_int_set(&f.pod.memlock_cur, -1);
+	fact_int_set(&f.pod.mlock_probe, 0);
+	fact_int_set(&f.pod.mlock_errno, ENOMEM);
+	fact_int_fail(&f.pod.shm_bytes, -EACCES);
+	assert_int_equal(fact_str_set(&f.pod.nvidia_visible, "all"), 0);
+	f.pod.devnodes = calloc(1, sizeof(*f.pod.devnodes));
+	f.pod.devnodes[0].name = strdup("infiniband/uverbs0");
+	fact_int_fail(&f.pod.devnodes[0].rw, -EPERM);
+	f.pod.n_devnodes = 1;
+	f.pod.pkeys = calloc(1, sizeof(*f.pod.pkeys));
+	f.pod.pkeys[0].dev = strdup("mlx5_2");
+	f.pod.pkeys[0].port = 1;
+	assert_int_equal(strv_push(&f.pod.pkeys[0].pkeys, NULL, "0x8001"), 0);
+	f.pod.n_pkeys = 1;
+	assert_int_equal(facts_to_json(&f, &a), 0);
+	facts_init(&g);
+	assert_int_equal(facts_from_json(a, &g, err, sizeof(err)), 0);
+	assert_int_equal(facts_to_json(&g, &b), 0);
+	/* The source differs (live, then facts); the pod section must not. */
+	assert_true(json_object_object_get_ex(a, "pod", &pa));
+	assert_true(json_object_object_get_ex(b, "pod", &pb));
+	assert_string_equal(json_object_to_json_string(pa), json_object_to_json_string(pb));
+	assert_int_equal(g.pod.devnodes[0].rw.state, FACT_UNREADABLE);
+	assert_int_equal(g.pod.devnodes[0].rw.err, EPERM);
+	assert_string_equal(g.pod.pkeys[0].pkeys[0], "0x8001");
+	json_object_put(a);
+	json_object_put(b);
+	facts_release(&f);
+	facts_release(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cap_eff),
+		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_mount_size),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_json_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
