@@ -112,6 +112,14 @@ int cmd_k8s(int argc, char **argv);
  */
 int cli_nvml_facts(struct facts *f);
 
+struct probe_opts;
+/*
+ * The live probe (NVML, CUDA, verbs registrations) added to live facts:
+ * what `gdrcheck probe` runs, and `check --probe`. 0, EXIT_USAGE (--gpu or
+ * --nic names nothing) or EXIT_INPUT (the probe could not run).
+ */
+int cli_probe_facts(struct facts *f, const struct probe_opts *po);
+
 /* Output formats of topo --format and check --format. */
 enum cli_format {
 	CLI_FMT_TEXT = 0,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../lib/checks/checks.h"
+#include "../lib/probe/probe.h"
 #include "../lib/render/render.h"
 #include "../lib/topo/topo.h"
 #include "../lib/util/strutil.h"
@@ -17,13 +18,14 @@ enum {
 	OPT_FAIL_ON,
 	OPT_ROCE_DSCP,
 	OPT_ROCE_PRIO,
+	OPT_PROBE,
 	OPT_FORMAT,
 };
 
 static void check_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [--nvml] [INPUT]\n"
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -43,10 +45,18 @@ static void check_help(FILE *out)
 		"      --format F        text (default), json (as --json) or html: one\n"
 		"                        self-contained page, the node picture (gdrcheck topo\n"
 		"                        --format svg) above the gates and the fix plan\n"
+		"  -v, --verbose         every check in full; without it a pass, info or skip\n"
+		"                        is one line, and the report leads with the gate\n"
+		"                        summaries and the top blockers\n"
 		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
 		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
 		"                        driver version) to live facts; never loads libcuda\n"
+		"      --probe           run the live probe first (what 'gdrcheck probe' does:\n"
+		"                        CUDA attributes, NVML, a real ibv_reg_dmabuf_mr and\n"
+		"                        peer-memory registration per GPU and nearest NIC), so\n"
+		"                        direct.regpath and direct.gpu-gdr are decided, not\n"
+		"                        'unknown'; live node only\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -96,6 +106,8 @@ int cmd_check(int argc, char **argv)
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "nvml", no_argument, NULL, OPT_NVML },
+		{ "probe", no_argument, NULL, OPT_PROBE },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
@@ -108,13 +120,13 @@ int cmd_check(int argc, char **argv)
 	struct facts f;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
-	bool json = false, nvml = false, color;
+	bool json = false, nvml = false, probe = false, verbose = false, color;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	check_opts_init(&copts);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhv", opts, NULL)) != -1) {
 		if (cli_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
@@ -148,8 +160,14 @@ int cmd_check(int argc, char **argv)
 		case OPT_NVML:
 			nvml = true;
 			break;
+		case OPT_PROBE:
+			probe = true;
+			break;
 		case 'j':
 			json = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			check_help(stdout);
@@ -168,8 +186,18 @@ int cmd_check(int argc, char **argv)
 
 	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
-	if (!rc && nvml)
+	if (!rc && probe && f.source != SOURCE_LIVE) {
+		cli_error("--probe registers memory on this node; it does not apply to --root/--facts input, ignoring");
+		probe = false;
+	}
+	if (!rc && probe) {
+		/* The probe also asks NVML: --nvml comes with it. */
+		struct probe_opts po = { .gpu = -1 };
+
+		rc = cli_probe_facts(&f, &po);
+	} else if (!rc && nvml) {
 		rc = cli_nvml_facts(&f);
+	}
 	if (rc) {
 		facts_release(&f);
 		return rc;
@@ -184,6 +212,7 @@ int cmd_check(int argc, char **argv)
 	}
 	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
 	r = checks_run(&ctx, mask, &rep);
+	rep.verbose = verbose;
 	if (r < 0) {
 		cli_error("checks failed: %s", strerror(-r));
 		rc = EXIT_INPUT;

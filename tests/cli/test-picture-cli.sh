@@ -79,7 +79,7 @@ if command -v dot >/dev/null 2>&1; then
 fi
 
 # check --format html: the picture above the gates and the fix plan.
-m=$tests/fixtures/seed2-b300-e810-misconfig
+m=$tests/fixtures/e810-ets-noncontiguous
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"
 wellformed "check html"
 python3 - "$tmp/out" <<'PY' || fail "check html: layout of the page"

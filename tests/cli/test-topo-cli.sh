@@ -63,7 +63,7 @@ n=$((n + 1))
 # Facts collected on a real H200 virtual machine: BAR1 behind a 64-bit BAR0,
 # the open module, no RDMA NIC.
 facts=$fixtures/../data/device/h200-vm-facts.json
-expect 1 "check on real H200 facts" -- "$bin" check --facts "$facts"
+expect 1 "check on real H200 facts" -- "$bin" check -v --facts "$facts"
 grep -q '^  pass    gpu.bar1 ' "$tmp/out" || fail "h200 facts: gpu.bar1 should pass (256 GiB BAR1)"
 grep -q 'BAR1 256 GiB' "$tmp/out" || fail "h200 facts: BAR1 size"
 grep -q '^  pass    gpu.kmod-flavor ' "$tmp/out" || fail "h200 facts: open module"

@@ -84,6 +84,8 @@ struct topo_pair {
 struct topo_peer {
 	size_t a, b;
 	enum smi_label smi;
+	/* GPU pairs: NVLinks between them as nvidia-smi counts them (NV#), 0 none or unknown. */
+	int nvlinks;
 };
 
 /* Why a NIC or GPU can or cannot take part in GDR at all. */
