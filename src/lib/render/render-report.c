@@ -233,8 +233,7 @@ static void gate_line(const struct out *o, const struct report *r, int g,
 	if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 		return;
 	gate_summary(gr, sum, sizeof(sum));
-	snprintf(line, sizeof(line), "%sGate %s %s: ", indent, gate_key((enum gate)g),
-		 gate_name((enum gate)g));
+	snprintf(line, sizeof(line), "%sGate %s: ", indent, gate_title((enum gate)g));
 	bold(o, line);
 	if (o->color)
 		fprintf(o->f, "%s%s\033[0m", status_color(gr->status), sum);
