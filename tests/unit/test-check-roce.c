@@ -566,8 +566,17 @@ static void nccl_gid_rule(void **state)
 	assert_int_equal(nccl_gid_pick(p, &env), 5);
 	env_with("NCCL_IB_GID_INDEX", "1", NULL, NULL, &env);
 	assert_int_equal(nccl_gid_pick(p, &env), 1);
-	/* Garbage keeps NCCL's default, as ncclLoadParam does. */
+	/*
+	 * ncclLoadParam is strtoll(s, NULL, 0) and keeps its default only on
+	 * errno: glibc sets none for "three", so NCCL uses GID index 0.
+	 */
 	env_with("NCCL_IB_GID_INDEX", "three", NULL, NULL, &env);
+	assert_int_equal(env.gid_index, 0);
+	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	env_with("NCCL_IB_GID_INDEX", "99999999999999999999", NULL, NULL, &env);
+	assert_int_equal(env.gid_index, -1);
+	assert_int_equal(nccl_gid_pick(p, &env), 3);
+	env_with("NCCL_IB_GID_INDEX", "03", NULL, NULL, &env);
 	assert_int_equal(nccl_gid_pick(p, &env), 3);
 	env_with("NCCL_IB_ADDR_RANGE", "10.110.0.0/16", NULL, NULL, &env);
 	assert_true(env.have_range);

@@ -208,21 +208,6 @@ int roce_iboe_mtu(int64_t mtu)
 
 /* ---------------------------------------------------------- NCCL GIDs */
 
-/* NCCL's ncclLoadParam: strtoll base 0, garbage keeps the default. */
-static int64_t nccl_int(const struct facts *f, const char *name, int64_t def)
-{
-	const struct nccl_setting *s = facts_nccl_get(f, name);
-	char *end;
-	long long v;
-
-	if (!s || !s->value || !*s->value)
-		return def;
-	errno = 0;
-	v = strtoll(s->value, &end, 0);
-	if (errno || end == s->value)
-		return def;
-	return v;
-}
 
 void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
 {
@@ -230,8 +215,8 @@ void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
 	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
 
 	memset(e, 0, sizeof(*e));
-	e->gid_index = nccl_int(f, "NCCL_IB_GID_INDEX", -1);
-	e->roce_version = nccl_int(f, "NCCL_IB_ROCE_VERSION_NUM", 2);
+	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", -1, NULL);
+	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2, NULL);
 	e->family = AF_INET;
 	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
 		e->family = AF_INET6;
