@@ -321,7 +321,6 @@ static int node_load(struct bw_node *n, const struct bw_cli *c)
 	bool want_gpu = c->buffer != BW_BUF_HOST;
 	int rc, r;
 
-	facts_init(&n->f);
 	rc = cli_load_facts(&c->in, &n->f);
 	if (rc)
 		return rc;

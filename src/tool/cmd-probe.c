@@ -203,13 +203,9 @@ int cmd_probe(int argc, char **argv)
 	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
 
-	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
-	if (rc) {
-		facts_release(&f);
-		return rc;
-	}
-	rc = cli_probe_facts(&f, &po);
+	if (!rc)
+		rc = cli_probe_facts(&f, &po);
 	if (rc) {
 		facts_release(&f);
 		return rc;

@@ -159,7 +159,7 @@ static int load_file(const struct cli_input *in, struct facts *f)
 	return 0;
 }
 
-int cli_load_facts(const struct cli_input *in, struct facts *f)
+static int load_facts(const struct cli_input *in, struct facts *f)
 {
 	int n = !!in->root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
 
@@ -191,4 +191,15 @@ int cli_load_facts(const struct cli_input *in, struct facts *f)
 		return r;
 	}
 	return load_root(in, in->root ? in->root : "/", f);
+}
+
+int cli_load_facts(const struct cli_input *in, struct facts *f)
+{
+	int rc;
+
+	facts_init(f);
+	rc = load_facts(in, f);
+	if (rc)
+		facts_release(f);
+	return rc;
 }
