@@ -77,6 +77,8 @@ int cli_load_facts(const struct cli_input *in, struct facts *f);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The text of the last cli_error() message ("" if none). */
 const char *cli_last_error(void);
+/* "gdrcheck: <msg>" and "Try 'gdrcheck CMD --help'." on stderr; EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */

@@ -90,12 +90,6 @@ static int parse_small(const char *s, int max, int *ret)
 	return 0;
 }
 
-static int usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "gdrcheck: %s '%s'\nTry 'gdrcheck check --help'.\n", what, arg);
-	return EXIT_USAGE;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -128,7 +122,7 @@ int cmd_check(int argc, char **argv)
 		switch (c) {
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
-				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			/* The pod gate asks about the container this runs in. */
 			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
@@ -138,20 +132,20 @@ int cmd_check(int argc, char **argv)
 			else if (strcmp(optarg, "warn") == 0)
 				fail_on = ST_WARN;
 			else
-				return usage("--fail-on takes warn or fail, not", optarg);
+				return cli_usage("check", "--fail-on takes warn or fail, not '%s'", optarg);
 			break;
 		case OPT_ROCE_DSCP:
 			if (parse_small(optarg, 63, &an.copts.roce_dscp) < 0)
-				return usage("--roce-dscp takes 0-63, not", optarg);
+				return cli_usage("check", "--roce-dscp takes 0-63, not '%s'", optarg);
 			break;
 		case OPT_ROCE_PRIO:
 			if (parse_small(optarg, 7, &an.copts.roce_prio) < 0)
-				return usage("--roce-prio takes 0-7, not", optarg);
+				return cli_usage("check", "--roce-prio takes 0-7, not '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			fmt = cli_parse_format(optarg);
 			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
-				return usage("--format takes text, json or html, not", optarg);
+				return cli_usage("check", "--format takes text, json or html, not '%s'", optarg);
 			break;
 		case OPT_NVML:
 			nvml = true;
