@@ -106,7 +106,10 @@ void cli_analysis_init(struct cli_analysis *a);
  * the node summary. 0, or the exit status after an error line.
  */
 int cli_analysis_run(struct cli_analysis *a, unsigned gates);
-/* Init, load @in and run every gate. 0, or the exit status after an error line; release @a either way. */
+/*
+ * Init, load @in and run every gate. 0, or the exit status after an error
+ * line; release @a either way.
+ */
 int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
 void cli_analysis_release(struct cli_analysis *a);
 
