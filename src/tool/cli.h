@@ -67,8 +67,9 @@ enum {
 bool cli_input_option(struct cli_input *in, int opt, const char *arg);
 
 /*
- * Fill @f from the selected input. On failure prints one line to stderr and
- * returns EXIT_INPUT (or EXIT_USAGE for conflicting options); 0 on success.
+ * Initialise @f and fill it from the selected input. On failure prints one
+ * line to stderr, leaves @f empty and returns EXIT_INPUT (or EXIT_USAGE for
+ * conflicting options); 0 on success.
  */
 int cli_load_facts(const struct cli_input *in, struct facts *f);
 
@@ -76,6 +77,8 @@ int cli_load_facts(const struct cli_input *in, struct facts *f);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The text of the last cli_error() message ("" if none). */
 const char *cli_last_error(void);
+/* "gdrcheck: <msg>" and "Try 'gdrcheck CMD --help'." on stderr; EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
@@ -92,7 +95,21 @@ struct cli_analysis {
 	struct node_summary sum;
 };
 
-/* 0, or the exit status after an error line; release @a either way. */
+/*
+ * The steps of cli_analyse(), for a command that sets check options before
+ * the facts are loaded, or adds to the facts (NVML, the probe) before they
+ * are analysed: init, cli_load_facts() into a->f, run, release.
+ */
+void cli_analysis_init(struct cli_analysis *a);
+/*
+ * Topology, the checks of @gates (0: the topology only) and, for every gate,
+ * the node summary. 0, or the exit status after an error line.
+ */
+int cli_analysis_run(struct cli_analysis *a, unsigned gates);
+/*
+ * Init, load @in and run every gate. 0, or the exit status after an error
+ * line; release @a either way.
+ */
 int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
 void cli_analysis_release(struct cli_analysis *a);
 

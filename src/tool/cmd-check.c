@@ -90,12 +90,6 @@ static int parse_small(const char *s, int max, int *ret)
 	return 0;
 }
 
-static int usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "gdrcheck: %s '%s'\nTry 'gdrcheck check --help'.\n", what, arg);
-	return EXIT_USAGE;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -113,17 +107,13 @@ int cmd_check(int argc, char **argv)
 		{ 0 },
 	};
 	struct cli_input in = { 0 };
-	struct check_opts copts;
-	struct check_ctx ctx;
-	struct topo_report topo;
-	struct report rep;
-	struct facts f;
+	struct cli_analysis an;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
 	bool json = false, nvml = false, probe = false, verbose = false, color;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
-	check_opts_init(&copts);
+	cli_analysis_init(&an);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jhv", opts, NULL)) != -1) {
@@ -132,7 +122,7 @@ int cmd_check(int argc, char **argv)
 		switch (c) {
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
-				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			/* The pod gate asks about the container this runs in. */
 			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
@@ -142,20 +132,20 @@ int cmd_check(int argc, char **argv)
 			else if (strcmp(optarg, "warn") == 0)
 				fail_on = ST_WARN;
 			else
-				return usage("--fail-on takes warn or fail, not", optarg);
+				return cli_usage("check", "--fail-on takes warn or fail, not '%s'", optarg);
 			break;
 		case OPT_ROCE_DSCP:
-			if (parse_small(optarg, 63, &copts.roce_dscp) < 0)
-				return usage("--roce-dscp takes 0-63, not", optarg);
+			if (parse_small(optarg, 63, &an.copts.roce_dscp) < 0)
+				return cli_usage("check", "--roce-dscp takes 0-63, not '%s'", optarg);
 			break;
 		case OPT_ROCE_PRIO:
-			if (parse_small(optarg, 7, &copts.roce_prio) < 0)
-				return usage("--roce-prio takes 0-7, not", optarg);
+			if (parse_small(optarg, 7, &an.copts.roce_prio) < 0)
+				return cli_usage("check", "--roce-prio takes 0-7, not '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			fmt = cli_parse_format(optarg);
 			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
-				return usage("--format takes text, json or html, not", optarg);
+				return cli_usage("check", "--format takes text, json or html, not '%s'", optarg);
 			break;
 		case OPT_NVML:
 			nvml = true;
@@ -184,9 +174,8 @@ int cmd_check(int argc, char **argv)
 	}
 	json |= fmt == CLI_FMT_JSON;
 
-	facts_init(&f);
-	rc = cli_load_facts(&in, &f);
-	if (!rc && probe && f.source != SOURCE_LIVE) {
+	rc = cli_load_facts(&in, &an.f);
+	if (!rc && probe && an.f.source != SOURCE_LIVE) {
 		cli_error("--probe registers memory on this node; it does not apply to --root/--facts input, ignoring");
 		probe = false;
 	}
@@ -194,34 +183,19 @@ int cmd_check(int argc, char **argv)
 		/* The probe also asks NVML: --nvml comes with it. */
 		struct probe_opts po = { .gpu = -1 };
 
-		rc = cli_probe_facts(&f, &po);
+		rc = cli_probe_facts(&an.f, &po);
 	} else if (!rc && nvml) {
-		rc = cli_nvml_facts(&f);
+		rc = cli_nvml_facts(&an.f);
 	}
-	if (rc) {
-		facts_release(&f);
-		return rc;
-	}
-	copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
-	r = topo_analyse(&f, &topo);
-	if (r < 0) {
-		cli_error("topology analysis failed: %s", strerror(-r));
-		topo_report_release(&topo);
-		facts_release(&f);
-		return EXIT_INPUT;
-	}
-	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
-	r = checks_run(&ctx, mask, &rep);
-	rep.verbose = verbose;
-	if (r < 0) {
-		cli_error("checks failed: %s", strerror(-r));
-		rc = EXIT_INPUT;
+	if (!rc)
+		rc = cli_analysis_run(&an, mask);
+	if (rc)
 		goto out;
-	}
+	an.rep.verbose = verbose;
 	if (fmt == CLI_FMT_HTML) {
-		r = cli_picture(stdout, CLI_FMT_HTML, &f, &topo, &rep);
+		r = cli_picture(stdout, CLI_FMT_HTML, &an.f, &an.topo, &an.rep);
 	} else if (json) {
-		json_object *doc = render_report_json(&f, &rep);
+		json_object *doc = render_report_json(&an.f, &an.rep);
 
 		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
 		json_object_put(doc);
@@ -229,7 +203,7 @@ int cmd_check(int argc, char **argv)
 		const char *nc = getenv("NO_COLOR");
 
 		color = isatty(STDOUT_FILENO) && !(nc && *nc);
-		r = render_report_text(stdout, &f, &rep, color);
+		r = render_report_text(stdout, &an.f, &an.rep, color);
 	}
 	if (r >= 0 && fflush(stdout) != 0)
 		r = -EIO;
@@ -238,10 +212,8 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	rc = report_has(&rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
+	rc = report_has(&an.rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
 out:
-	report_release(&rep);
-	topo_report_release(&topo);
-	facts_release(&f);
+	cli_analysis_release(&an);
 	return rc;
 }

@@ -92,16 +92,14 @@ int cmd_k8s(int argc, char **argv)
 		case OPT_MODE:
 			mode = k8s_mode_from_name(optarg);
 			if (mode < 0) {
-				cli_error("--mode takes shared, hostdev, sriov or hostnetwork, not '%s'", optarg);
-				fprintf(stderr, "Try 'gdrcheck k8s --help'.\n");
-				return EXIT_USAGE;
+				return cli_usage("k8s", "--mode takes shared, hostdev, sriov or hostnetwork, not '%s'",
+						 optarg);
 			}
 			break;
 		case OPT_HELM_VALUES:
 			if (strcmp(optarg, "gpu-operator") && strcmp(optarg, "network-operator")) {
-				cli_error("--helm-values takes gpu-operator or network-operator, not '%s'", optarg);
-				fprintf(stderr, "Try 'gdrcheck k8s --help'.\n");
-				return EXIT_USAGE;
+				return cli_usage("k8s", "--helm-values takes gpu-operator or network-operator, not '%s'",
+						 optarg);
 			}
 			chart = optarg;
 			break;

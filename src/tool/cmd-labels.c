@@ -246,12 +246,9 @@ int cmd_labels(int argc, char **argv)
 			o.prom = optarg;
 			break;
 		case OPT_INTERVAL:
-			if (parse_duration(optarg, &o.interval_ms) < 0) {
-				cli_error("--interval takes a duration such as 30s, 5m or 1h, not '%s'",
-					  optarg);
-				fprintf(stderr, "Try 'gdrcheck labels --help'.\n");
-				return EXIT_USAGE;
-			}
+			if (parse_duration(optarg, &o.interval_ms) < 0)
+				return cli_usage("labels", "--interval takes a duration such as 30s, 5m or 1h, not '%s'",
+						 optarg);
 			break;
 		case OPT_HOST_ROOT:
 			o.in.root = optarg;

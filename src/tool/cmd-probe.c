@@ -180,11 +180,8 @@ int cmd_probe(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FIRST_COMMAND_OPT:
-			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096) {
-				cli_error("--gpu needs a GPU index, not '%s'", optarg);
-				fprintf(stderr, "Try 'gdrcheck probe --help'.\n");
-				return EXIT_USAGE;
-			}
+			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096)
+				return cli_usage("probe", "--gpu needs a GPU index, not '%s'", optarg);
 			po.gpu = (int)v;
 			break;
 		case OPT_FIRST_COMMAND_OPT + 1:
@@ -203,13 +200,9 @@ int cmd_probe(int argc, char **argv)
 	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
 
-	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
-	if (rc) {
-		facts_release(&f);
-		return rc;
-	}
-	rc = cli_probe_facts(&f, &po);
+	if (!rc)
+		rc = cli_probe_facts(&f, &po);
 	if (rc) {
 		facts_release(&f);
 		return rc;

@@ -5,16 +5,7 @@
 set -u
 bin=$1
 tests=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() { # expect RC DESCRIPTION -- command...
-	want=$1 what=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
-}
+. "${0%/*}/lib.sh"
 wellformed() { # wellformed WHAT: $tmp/out parses as XML
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/out" ||
 		fail "$1: not well-formed XML"

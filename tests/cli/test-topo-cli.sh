@@ -4,18 +4,7 @@
 set -u
 bin=$1
 fixtures=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-n=0
-expect() { # expect RC DESCRIPTION -- command...
-	want=$1 what=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
-	n=$((n + 1))
-}
+. "${0%/*}/lib.sh"
 
 expect 3 "missing root" -- "$bin" topo --root "$tmp/nonexistent"
 grep -q "cannot use '$tmp/nonexistent' as root: No such file or directory" "$tmp/err" ||
