@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "check-run.h"
+#include "model/facts-json.h"
 #include "check-scenarios.h"
 #include "render/render.h"
 #include "util/strv.h"
@@ -511,6 +514,45 @@ static void test_direct_checks(void **state)
 
 /* ---- report structure ---- */
 
+/*
+ * PXN needs GPU-GPU P2P: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC sends
+ * GPU-GPU traffic through the CPU (paths.cc ncclTopoCheckP2p, "Divert all
+ * traffic through the CPU"), so no peer is NVLink-connected any more and
+ * the NODE/SYS GPUs of seed 2 fail even with NVML's NVLink peers.
+ */
+static void test_pxn_needs_p2p(void **state)
+{
+	static const char *const off[][2] = {
+		{ "NCCL_P2P_DISABLE", "1" }, { "NCCL_P2P_LEVEL", "LOC" }, { "NCCL_P2P_LEVEL", "0" },
+	};
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], err[256];
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
+	for (size_t i = 0; i <= sizeof(off) / sizeof(off[0]); i++) {
+		json_object *doc = json_object_from_file(path);
+		struct run run;
+
+		assert_non_null(doc);
+		memset(&run, 0, sizeof(run));
+		assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
+		json_object_put(doc);
+		if (i < sizeof(off) / sizeof(off[0]))
+			sc_nccl(&run.f, off[i][0], off[i][1]);
+		run_facts(&run);
+		if (i == sizeof(off) / sizeof(off[0])) {
+			assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
+			assert_true(run_mentions(&run, "direct.path", "(PXN)"));
+		} else {
+			assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
+			assert_false(run_mentions(&run, "direct.path", "(PXN)"));
+		}
+		run_release(&run);
+	}
+	(void)state;
+}
+
 static void test_json_shape(void **state)
 {
 	struct run run;
@@ -751,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_checks),
 		cmocka_unit_test(test_rdma_checks),
 		cmocka_unit_test(test_direct_checks),
+		cmocka_unit_test(test_pxn_needs_p2p),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),

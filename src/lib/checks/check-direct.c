@@ -88,7 +88,17 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	const struct topo_report *t = ctx->topo;
 	char subj[64], fix[512], line[1024];
 	const struct nccl_setting *pxn_off = facts_nccl_get(f, "NCCL_PXN_DISABLE");
-	bool pxn_ok = !(pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1);
+	const struct nccl_setting *p2p_lvl = facts_nccl_get(f, "NCCL_P2P_LEVEL");
+	/*
+	 * paths.cc: NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL=LOC) turns GPU-GPU P2P
+	 * off, NCCL routes GPU-GPU through the CPU and no peer is "connected to
+	 * us through NVLink" any more: no PXN either.
+	 */
+	bool p2p_off = nccl_setting_long(f, "NCCL_P2P_DISABLE", 0, NULL) == 1 ||
+		       (!facts_nccl_get(f, "NCCL_P2P_DISABLE") && p2p_lvl &&
+			nccl_parse_level(p2p_lvl->value) == PATH_LOC);
+	bool pxn_dis = pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1;
+	bool pxn_ok = !pxn_dis && !p2p_off;
 	int nvl = nvlink_all(f);
 	size_t via_pxn = 0;
 	double gbps = 0;
@@ -174,9 +184,11 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	for (size_t k = 0; t->notes && t->notes[k]; k++)
 		if (strstr(t->notes[k], "PXN"))
 			TRY(finding_evidence(out, "topo: %s", t->notes[k]));
-	if (!pxn_ok)
+	if (pxn_dis)
 		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=1 (%s): NCCL does not send through an NVLink peer",
 				     pxn_off->source ? pxn_off->source : "set"));
+	if (p2p_off)
+		TRY(finding_evidence(out, "NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC: NCCL routes GPU-to-GPU traffic through the CPU, so no NVLink peer can carry a GPU's traffic to a NIC (no PXN)"));
 	if (f->n_nics < f->n_gpus && gbps > 0)
 		/* A bandwidth budget, not a GDR property. */
 		TRY(finding_evidence(out, "bandwidth: %zu RDMA devices for %zu GPUs, %.0f Gb/s of NIC line rate in all: %.1f Gb/s per GPU when all send at once",
