@@ -518,12 +518,16 @@ static void test_direct_checks(void **state)
  * PXN needs GPU-GPU P2P: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC sends
  * GPU-GPU traffic through the CPU (paths.cc ncclTopoCheckP2p, "Divert all
  * traffic through the CPU"), so no peer is NVLink-connected any more and
- * the NODE/SYS GPUs of seed 2 fail even with NVML's NVLink peers.
+ * the NODE/SYS GPUs of seed 2 fail even with NVML's NVLink peers. Nor is
+ * there PXN when GDR is off for the peer's send side (NCCL_NET_GDR_READ=0, a
+ * GDR level below the peer's path): paths.cc requires gdrMode != Disable.
  */
 static void test_pxn_needs_p2p(void **state)
 {
 	static const char *const off[][2] = {
 		{ "NCCL_P2P_DISABLE", "1" }, { "NCCL_P2P_LEVEL", "LOC" }, { "NCCL_P2P_LEVEL", "0" },
+		/* PXN needs GDR on the peer's send side: ncclTopoCheckGdr(read=1) */
+		{ "NCCL_NET_GDR_READ", "0" }, { "NCCL_NET_GDR_LEVEL", "LOC" },
 	};
 	const char *src = getenv("GDRCHECK_SRCDIR");
 	char path[4096], err[256];

@@ -54,7 +54,8 @@ static int nvlink_all(const struct facts *f)
 /*
  * The GPU NCCL would send @g's traffic for NIC @b through: a peer near @b
  * (NCCL picks the NIC's local GPU, ncclTopoGetLocalGpu), else a peer near
- * its own nearest NIC. -1 when none; *@nic receives the NIC.
+ * its own nearest NIC, with GDR not ruled out on the peer's send side
+ * (ncclTopoCheckGdr(read=1)). -1 when none; *@nic receives the NIC.
  */
 static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
 {
@@ -63,7 +64,8 @@ static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
 			int k = p == g ? -1 : pass == 0 ? b : best_nic(ctx, p);
 			const struct topo_pair *q = k >= 0 ? topo_pair_of(ctx->topo, p, (size_t)k) : NULL;
 
-			if (q && path_is_near(q->nccl_pci)) {
+			/* paths.cc: PXN also needs GDR on p's send side (read=1). */
+			if (q && path_is_near(q->nccl_pci) && q->gdr.read != 0) {
 				*nic = k;
 				return (int)p;
 			}
