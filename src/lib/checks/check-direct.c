@@ -518,8 +518,10 @@ static int direct_link(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	char subj[96];
 
-	if (!f->n_gpus && !f->n_nics)
-		return finding_set(out, ST_SKIP, "no GPU or RDMA NIC");
+	/* Gate 3 judges GPU-NIC pairs: one side alone must not make it pass. */
+	if (!f->n_gpus || !f->n_nics)
+		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
+				   f->n_gpus, f->n_nics);
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		gpu_subject(f, g, subj, sizeof(subj));
 		TRY(link_item(out, facts_pci(f, f->gpus[g].pci), subj, true));
