@@ -316,7 +316,8 @@ static size_t bond_gid_devs(const struct roce_facts *r, const char *bond,
 
 /*
  * Intel E810: the kernel's ice clears a PF's RDMA capability when it joins
- * a bond (ice_lag.c ice_lag_link -> ice_clear_rdma_cap); Intel's out-of-tree
+ * a bond (ice_lag.c ice_lag_monitor_rdma, before the 2023 SR-IOV LAG rework
+ * ice_lag_link -> ice_clear_rdma_cap); Intel's out-of-tree
  * ice keeps one RDMA device for the bond, the primary port's, and pairs
  * only two ports of one adapter (ice_lag.c netif_is_same_ice: same PCI bus
  * and slot). RoCE on slaves of two adapters is lost when LACP hashes it
@@ -369,7 +370,7 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
 				    "no RDMA device over the bond although ice is Intel's out-of-tree driver: RDMA LAG did not form");
 	return finding_item(out, b->name, ST_WARN,
 			    "run RoCE on unbonded E810 ports (an address on each), or install Intel's out-of-tree ice/irdma and bond two ports of one adapter (RDMA LAG)",
-			    "no RDMA device on the bonded E810 ports: the kernel's ice removes RDMA when a PF joins a bond (ice_lag_link)");
+			    "no RDMA device on the bonded E810 ports: the kernel's ice removes RDMA when a PF joins a bond (ice_lag_monitor_rdma, earlier ice_lag_link)");
 }
 
 /*
