@@ -58,6 +58,9 @@ grep -q '^  unknown direct.regpath .*not in a nccl-xml input' "$tmp/out" ||
 "$bin" check --nccl-xml "$xml" >"$tmp/out" 2>&1
 grep -q '^  unknown gpu.driver .*not in a nccl-xml input' "$tmp/out" ||
 	fail "check --nccl-xml: gpu.driver should be unknown, not 'not loaded'"
+# The file's node's NCCL settings are unknown: never a pass.
+grep -q '^  info    direct.nccl-env .*not in a topology file' "$tmp/out" ||
+	fail "check --nccl-xml: direct.nccl-env should be info, not pass"
 n=$((n + 1))
 
 # Facts collected on a real H200 virtual machine: BAR1 behind a 64-bit BAR0,

@@ -620,9 +620,10 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	for (size_t i = 0; i < f->n_nccl; i++)
 		TRY(finding_evidence(out, "%s=%s (%s%s)", f->nccl[i].name, f->nccl[i].value,
 				     host ? "host " : "", f->nccl[i].source));
-	if (!f->n_nccl)
-		TRY(finding_evidence(out, "no NCCL_* setting in the %senvironment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf",
-				     host ? "host's " : ""));
+	if (!f->n_nccl && host)
+		TRY(finding_evidence(out, "no NCCL_* setting in the host's environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
+	else if (!f->n_nccl)
+		TRY(finding_evidence(out, "no NCCL_* setting in the environment gdrcheck ran in (a topology file carries none, and the files of the node it describes are not read)"));
 	/* NCCL reads the files and environment of the process that runs it. */
 	if (host)
 		TRY(finding_evidence(out, "these are the host's settings: a pod does not inherit the host's /etc/nccl.conf or environment; it reads its image's /etc/nccl.conf and its own env (set them in the pod spec)"));
@@ -707,6 +708,9 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL,
 					 "=%s keeps every GPU's nearest NIC", s->value));
 	}
+	/* A topology file holds no NCCL settings of its node: nothing to pass. */
+	if (out->status == ST_PASS && !host)
+		return finding_set(out, ST_INFO, "the node's NCCL settings are not in a topology file; none set where gdrcheck ran turns GPUDirect RDMA or DMA-BUF off");
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "no %sNCCL setting turns GPUDirect RDMA or DMA-BUF off%s",
 				   host ? "host " : "", host ? " (pods carry their own)" : "");
