@@ -481,6 +481,8 @@ static void bond_ice_rdma_lag(void **state)
 		{ "two devices on the GID", "0000:19:00.1", true, true, true, "OE", ST_FAIL, "2 RDMA devices" },
 		{ "irdma not loaded", "0000:19:00.1", false, false, false, "OE", ST_PASS, "not judged" },
 		{ "kernel ice with RDMA", "0000:19:00.1", false, false, true, "", ST_UNKNOWN, "disagree" },
+		/* no PCI address for the second slave: one adapter is not known */
+		{ "adapter unknown", "", false, false, true, "OE", ST_UNKNOWN, "adapter of slave ensXf1np1 is not known" },
 	};
 
 	(void)state;

@@ -354,6 +354,12 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
 				    "%zu RDMA devices (%s) carry %s's GID: with RDMA LAG the bond has one RDMA device, so these are independent ports and RoCE that LACP puts on the other port is lost",
 				    n_gid, gid_devs, b->name);
 	if (with_rdma || n_gid) {
+		/* One adapter cannot be told without every slave's PCI address. */
+		for (size_t i = 0; i < n; i++)
+			if (!s[i].card[0])
+				return finding_item(out, b->name, ST_UNKNOWN, NULL,
+						    "RDMA over %s, but the adapter of slave %s is not known (no PCI address): Intel's RDMA LAG needs both slaves on one E810",
+						    b->name, s[i].name);
 		if (oot_ice == 0)
 			return finding_item(out, b->name, ST_UNKNOWN, NULL,
 					    "an RDMA device sits on a bonded E810 port, but the module looks like the kernel's ice, which removes RDMA from a bonded PF (%s): the facts disagree; check modinfo ice",
