@@ -88,13 +88,20 @@ static size_t rdma_on(const struct roce_facts *r, const char *netdev,
 	return n;
 }
 
+/*
+ * The RDMA device of @bond: one that names it, or an mlx5_bond_N on one of
+ * its @slaves' functions (another bond's mlx5_bond_N is not this bond's LAG).
+ */
 static const struct roce_rdma_dev *lag_dev(const struct roce_facts *r,
-					   const char *bond)
+					   const char *bond, char *const *slaves)
 {
 	for (size_t i = 0; i < r->n_devs; i++) {
 		const struct roce_rdma_dev *d = &r->devs[i];
+		bool mine = false;
 
-		if (strv_contains(d->netdevs, bond) || startswith(d->name, "mlx5_bond"))
+		for (size_t k = 0; startswith(d->name, "mlx5_bond") && slaves && slaves[k]; k++)
+			mine = mine || strv_contains(d->netdevs, slaves[k]);
+		if (strv_contains(d->netdevs, bond) || mine)
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
 			if (fact_str_is(&d->ports[p].ndev_name, bond))
@@ -385,9 +392,10 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
  * (net/mlx5 lag).
  */
 static int mlx5_lag(const struct facts *f, const struct bond_view *b,
-		    const struct lag_slave *s, size_t n, struct finding *out)
+		    char *const *slaves, const struct lag_slave *s, size_t n,
+		    struct finding *out)
 {
-	const struct roce_rdma_dev *lag = lag_dev(&f->roce, b->name);
+	const struct roce_rdma_dev *lag = lag_dev(&f->roce, b->name, slaves);
 	size_t with_rdma;
 	bool two_cards = lag_spread(s, n, &with_rdma) != NULL;
 
@@ -426,7 +434,7 @@ static int check_roce_lag(const struct facts *f, const struct bond_view *b,
 	if (ice)
 		ret = ice_lag(f, b, s, n, out);
 	else if (mlx)
-		ret = mlx5_lag(f, b, s, n, out);
+		ret = mlx5_lag(f, b, slaves, s, n, out);
 	free(s);
 	return ret;
 }
@@ -486,7 +494,7 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 
 	if (!slaves)
 		return -ENOMEM;
-	roce = lag_dev(r, b->name) != NULL;
+	roce = lag_dev(r, b->name, slaves) != NULL;
 	for (size_t i = 0; slaves[i]; i++)
 		roce = roce || rdma_on(r, slaves[i], NULL) > 0;
 	finding_evidence(out, "%s: mode %s, slaves %zu%s", b->name, mode_text(b),
