@@ -557,6 +557,39 @@ static void test_pxn_needs_p2p(void **state)
 	(void)state;
 }
 
+/*
+ * NVLink inferred from the model only where the board is all-to-all: SXM2
+ * (V100/P100, DGX-1's hybrid cube-mesh) links each GPU to 4 of the 7
+ * others, so PXN through "any peer" cannot be assumed there.
+ */
+static void test_pxn_not_inferred_sxm2(void **state)
+{
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], err[256];
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
+	for (int sxm2 = 0; sxm2 < 2; sxm2++) {
+		json_object *doc = json_object_from_file(path);
+		struct run run;
+
+		assert_non_null(doc);
+		memset(&run, 0, sizeof(run));
+		assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
+		json_object_put(doc);
+		for (size_t g = 0; g < run.f.n_gpus; g++) {
+			free(run.f.gpus[g].name);
+			run.f.gpus[g].name = strdup(sxm2 ? "Tesla V100-SXM2-32GB" : "Tesla V100-SXM3-32GB");
+			memset(&run.f.gpus[g].nvlink_peers, 0, sizeof(run.f.gpus[g].nvlink_peers));
+		}
+		run_facts(&run);
+		/* SXM3 (DGX-2, NVSwitch): inferred, a warning; SXM2: no PXN. */
+		assert_int_equal(STATUS(&run, "direct.path"), sxm2 ? ST_FAIL : ST_WARN);
+		run_release(&run);
+	}
+	(void)state;
+}
+
 static void test_json_shape(void **state)
 {
 	struct run run;
@@ -798,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_rdma_checks),
 		cmocka_unit_test(test_direct_checks),
 		cmocka_unit_test(test_pxn_needs_p2p),
+		cmocka_unit_test(test_pxn_not_inferred_sxm2),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),

@@ -30,7 +30,7 @@ static bool flat_pair(const struct facts *f, size_t g, size_t n)
 /*
  * NVLink between GPUs: 1 when NVML saw every other GPU as an NVLink peer, 2
  * when not measured but the model is an SXM/HGX board part (those sit on
- * an NVLink/NVSwitch baseboard), 0 otherwise.
+ * an NVLink/NVSwitch baseboard, all-to-all; not SXM2), 0 otherwise.
  */
 static int nvlink_all(const struct facts *f)
 {
@@ -46,6 +46,8 @@ static int nvlink_all(const struct facts *f)
 			   g->nvlink_peers.v >= (int64_t)f->n_gpus - 1;
 		for (size_t k = 0; g->name && k < sizeof(sxm) / sizeof(sxm[0]); k++)
 			board = board || strstr(g->name, sxm[k]) != NULL;
+		/* SXM2 (DGX-1/HGX-1): a hybrid cube-mesh, each GPU on NVLink to 4 of 7. */
+		board = board && !(g->name && strstr(g->name, "SXM2"));
 		inferred = inferred && board && !fact_ok(&g->nvlink_peers);
 	}
 	return measured ? 1 : inferred ? 2 : 0;
