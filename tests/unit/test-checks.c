@@ -590,6 +590,42 @@ static void test_pxn_not_inferred_sxm2(void **state)
 	(void)state;
 }
 
+/*
+ * Facts whose network links could not be read (rtnetlink unreadable, no
+ * /proc/net/bonding): the bond and the RoCE QoS of seed 2's ports are
+ * unknown, never "no bond" or "no RoCE port" (skips that let gate 2 pass).
+ */
+static void test_roce_links_unread(void **state)
+{
+	static const char *const qos[] = { "roce.trust", "roce.dscp-map", "roce.pfc", "roce.ets" };
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], err[256];
+	json_object *doc, *roce, *st;
+	struct run run;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
+	doc = json_object_from_file(path);
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "roce", &roce));
+	json_object_object_add(roce, "links", json_object_new_array());
+	json_object_object_add(roce, "bonds", json_object_new_array());
+	st = json_object_new_object();
+	json_object_object_add(st, "state", json_object_new_string("unreadable"));
+	json_object_object_add(st, "errno", json_object_new_int(13));
+	json_object_object_add(roce, "rtnetlink", st);
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
+	json_object_put(doc);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "net.bond"), ST_UNKNOWN);
+	for (size_t i = 0; i < sizeof(qos) / sizeof(qos[0]); i++)
+		assert_int_equal(STATUS(&run, qos[i]), ST_UNKNOWN);
+	assert_true(run_mentions(&run, "roce.pfc", "netdev was not collected"));
+	run_release(&run);
+	(void)state;
+}
+
 static void test_json_shape(void **state)
 {
 	struct run run;
@@ -832,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_direct_checks),
 		cmocka_unit_test(test_pxn_needs_p2p),
 		cmocka_unit_test(test_pxn_not_inferred_sxm2),
+		cmocka_unit_test(test_roce_links_unread),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),

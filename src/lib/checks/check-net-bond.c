@@ -549,10 +549,12 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 		 * No bond seen is only "no bond" when links were listed at all;
 		 * it matters only where RDMA runs over Ethernet (RoCE).
 		 */
-		if (r->rtnl.state == FACT_UNSET && r->n_links == 0 &&
+		if (!fact_ok(&r->rtnl) && r->n_links == 0 &&
 		    roce_first_ethernet_nic(ctx->f))
 			return finding_set(out, ST_UNKNOWN,
-					   "network links were not collected (no rtnetlink: run on the node or pass --netlink-replay)");
+					   "network links were not collected (%s%s: run on the node or pass --netlink-replay)",
+					   r->rtnl.state == FACT_UNSET ? "no rtnetlink" : "rtnetlink ",
+					   r->rtnl.state == FACT_UNSET ? "" : fact_state_name(r->rtnl.state));
 		return finding_set(out, ST_SKIP, "no bond on this node");
 	}
 	for (size_t i = 0; i < out->n_items; i++)
