@@ -514,6 +514,26 @@ static void test_direct_checks(void **state)
 
 /* ---- report structure ---- */
 
+/* seed2's facts with NVML's NVLink peers, into @run (not yet analysed). */
+static void load_seed2_nvml(struct run *run, json_object **doc_out)
+{
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], err[256];
+	json_object *doc;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
+	doc = json_object_from_file(path);
+	assert_non_null(doc);
+	memset(run, 0, sizeof(*run));
+	if (doc_out) {
+		*doc_out = doc;
+		return;
+	}
+	assert_int_equal(facts_from_json(doc, &run->f, err, sizeof(err)), 0);
+	json_object_put(doc);
+}
+
 /*
  * PXN needs GPU-GPU P2P: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC sends
  * GPU-GPU traffic through the CPU (paths.cc ncclTopoCheckP2p, "Divert all
@@ -529,19 +549,10 @@ static void test_pxn_needs_p2p(void **state)
 		/* PXN needs GDR on the peer's send side: ncclTopoCheckGdr(read=1) */
 		{ "NCCL_NET_GDR_READ", "0" }, { "NCCL_NET_GDR_LEVEL", "LOC" },
 	};
-	const char *src = getenv("GDRCHECK_SRCDIR");
-	char path[4096], err[256];
-
-	assert_non_null(src);
-	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
 	for (size_t i = 0; i <= sizeof(off) / sizeof(off[0]); i++) {
-		json_object *doc = json_object_from_file(path);
 		struct run run;
 
-		assert_non_null(doc);
-		memset(&run, 0, sizeof(run));
-		assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
-		json_object_put(doc);
+		load_seed2_nvml(&run, NULL);
 		if (i < sizeof(off) / sizeof(off[0]))
 			sc_nccl(&run.f, off[i][0], off[i][1]);
 		run_facts(&run);
@@ -564,19 +575,10 @@ static void test_pxn_needs_p2p(void **state)
  */
 static void test_pxn_not_inferred_sxm2(void **state)
 {
-	const char *src = getenv("GDRCHECK_SRCDIR");
-	char path[4096], err[256];
-
-	assert_non_null(src);
-	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
 	for (int sxm2 = 0; sxm2 < 2; sxm2++) {
-		json_object *doc = json_object_from_file(path);
 		struct run run;
 
-		assert_non_null(doc);
-		memset(&run, 0, sizeof(run));
-		assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
-		json_object_put(doc);
+		load_seed2_nvml(&run, NULL);
 		for (size_t g = 0; g < run.f.n_gpus; g++) {
 			free(run.f.gpus[g].name);
 			run.f.gpus[g].name = strdup(sxm2 ? "Tesla V100-SXM2-32GB" : "Tesla V100-SXM3-32GB");
@@ -598,15 +600,11 @@ static void test_pxn_not_inferred_sxm2(void **state)
 static void test_roce_links_unread(void **state)
 {
 	static const char *const qos[] = { "roce.trust", "roce.dscp-map", "roce.pfc", "roce.ets" };
-	const char *src = getenv("GDRCHECK_SRCDIR");
-	char path[4096], err[256];
 	json_object *doc, *roce, *st;
+	char err[256];
 	struct run run;
 
-	assert_non_null(src);
-	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
-	doc = json_object_from_file(path);
-	assert_non_null(doc);
+	load_seed2_nvml(&run, &doc);
 	assert_true(json_object_object_get_ex(doc, "roce", &roce));
 	json_object_object_add(roce, "links", json_object_new_array());
 	json_object_object_add(roce, "bonds", json_object_new_array());
@@ -614,7 +612,6 @@ static void test_roce_links_unread(void **state)
 	json_object_object_add(st, "state", json_object_new_string("unreadable"));
 	json_object_object_add(st, "errno", json_object_new_int(13));
 	json_object_object_add(roce, "rtnetlink", st);
-	memset(&run, 0, sizeof(run));
 	assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
 	json_object_put(doc);
 	run_facts(&run);
