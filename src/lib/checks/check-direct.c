@@ -160,11 +160,13 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 				via_pxn++;
 				TRY(finding_item(out, subj, nvl == 1 ? ST_PASS : ST_WARN,
 						 nvl == 1 ? NULL : "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
-						 "nearest NIC %s is %s%s (NCCL %s), but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
-						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-						 nccl_path_name(p->nccl_pci), peer, peer, f->nics[pn].name,
+						 "nearest NIC %s is %s%s%sNCCL %s%s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
+						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+						 nccl_path_name(p->nccl_pci), smi ? ")" : "", peer, peer, f->nics[pn].name,
 						 nccl_path_name(topo_pair_of(t, (size_t)peer, (size_t)pn)->nccl_pci),
-						 nvl == 1 ? "to every GPU, from NVML" : "inferred from the SXM/HGX model, not measured"));
+						 nvl == 2 ? "inferred from the SXM/HGX model, not measured" :
+						 f->source == SOURCE_NCCL_XML ? "to every GPU, from the NCCL topology file" :
+										"to every GPU, from NVML"));
 				continue;
 			}
 		}
@@ -177,9 +179,9 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
 				 perftest_cuda_flags(f));
 		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-				 nccl_path_name(p->nccl_pci),
+				 "nearest NIC %s is %s%s%sNCCL %s%s: the path crosses the %s, NCCL GDR %s (%s)",
+				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+				 nccl_path_name(p->nccl_pci), smi ? ")" : "",
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 	}
