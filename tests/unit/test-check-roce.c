@@ -401,6 +401,45 @@ static void bond_mlx5_lag(void **state)
 	facts_release(&f);
 }
 
+/*
+ * Two bonds: bond0 over both PFs of one card has mlx5_bond_0; bond1 over
+ * ports of two other cards keeps per-port devices. bond0's LAG device is
+ * not bond1's: bond1 warns.
+ */
+static void bond_mlx5_other_lag(void **state)
+{
+	static const char *const links[] = { "bond0", "ens1f0", "ens1f1", "bond1", "ens2f0", "ens3f0" };
+	struct facts f;
+	struct finding out;
+	bool warned = false;
+
+	(void)state;
+	facts_init(&f);
+	for (int i = 0; i < 6; i++)
+		mk_link(&f, links[i], 10 + i, i % 3 ? "mlx5_core" : "bonding");
+	for (int i = 0; i < 6; i++) {
+		struct roce_link *l = (struct roce_link *)roce_link_find(&f.roce, links[i]);
+
+		if (i % 3 == 0) {
+			fact_str_set(&l->kind, "bond");
+			fact_int_set(&l->bond_mode, 4);
+			continue;
+		}
+		fact_int_set(&l->master, i < 3 ? 10 : 13);
+		fact_int_set(&l->slave_mii, 0);
+	}
+	mk_dev(&f, "mlx5_bond_0", "ens1f0");
+	mk_dev(&f, "mlx5_2", "ens2f0");
+	mk_dev(&f, "mlx5_3", "ens3f0");
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	for (size_t k = 0; k < out.n_items; k++)
+		if (strcmp(out.items[k].subject, "bond1") == 0 && out.items[k].status == ST_WARN)
+			warned = true;
+	assert_true(warned);
+	finding_release(&out);
+	facts_release(&f);
+}
+
 /* ------------------------------------------------- E810 RDMA LAG rules */
 
 static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
@@ -481,6 +520,8 @@ static void bond_ice_rdma_lag(void **state)
 		{ "two devices on the GID", "0000:19:00.1", true, true, true, "OE", ST_FAIL, "2 RDMA devices" },
 		{ "irdma not loaded", "0000:19:00.1", false, false, false, "OE", ST_PASS, "not judged" },
 		{ "kernel ice with RDMA", "0000:19:00.1", false, false, true, "", ST_UNKNOWN, "disagree" },
+		/* no PCI address for the second slave: one adapter is not known */
+		{ "adapter unknown", "", false, false, true, "OE", ST_UNKNOWN, "adapter of slave ensXf1np1 is not known" },
 	};
 
 	(void)state;
@@ -628,6 +669,7 @@ int main(void)
 		cmocka_unit_test(mlx5_trust_and_mtu),
 		cmocka_unit_test(bond_cases),
 		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(bond_mlx5_other_lag),
 		cmocka_unit_test(bond_ice_rdma_lag),
 		cmocka_unit_test(nccl_gid_rule),
 		cmocka_unit_test(gid_index_override_fails),

@@ -30,7 +30,7 @@ static bool flat_pair(const struct facts *f, size_t g, size_t n)
 /*
  * NVLink between GPUs: 1 when NVML saw every other GPU as an NVLink peer, 2
  * when not measured but the model is an SXM/HGX board part (those sit on
- * an NVLink/NVSwitch baseboard), 0 otherwise.
+ * an NVLink/NVSwitch baseboard, all-to-all; not SXM2), 0 otherwise.
  */
 static int nvlink_all(const struct facts *f)
 {
@@ -46,6 +46,8 @@ static int nvlink_all(const struct facts *f)
 			   g->nvlink_peers.v >= (int64_t)f->n_gpus - 1;
 		for (size_t k = 0; g->name && k < sizeof(sxm) / sizeof(sxm[0]); k++)
 			board = board || strstr(g->name, sxm[k]) != NULL;
+		/* SXM2 (DGX-1/HGX-1): a hybrid cube-mesh, each GPU on NVLink to 4 of 7. */
+		board = board && !(g->name && strstr(g->name, "SXM2"));
 		inferred = inferred && board && !fact_ok(&g->nvlink_peers);
 	}
 	return measured ? 1 : inferred ? 2 : 0;
@@ -54,7 +56,8 @@ static int nvlink_all(const struct facts *f)
 /*
  * The GPU NCCL would send @g's traffic for NIC @b through: a peer near @b
  * (NCCL picks the NIC's local GPU, ncclTopoGetLocalGpu), else a peer near
- * its own nearest NIC. -1 when none; *@nic receives the NIC.
+ * its own nearest NIC, with GDR not ruled out on the peer's send side
+ * (ncclTopoCheckGdr(read=1)). -1 when none; *@nic receives the NIC.
  */
 static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
 {
@@ -63,7 +66,8 @@ static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
 			int k = p == g ? -1 : pass == 0 ? b : best_nic(ctx, p);
 			const struct topo_pair *q = k >= 0 ? topo_pair_of(ctx->topo, p, (size_t)k) : NULL;
 
-			if (q && path_is_near(q->nccl_pci)) {
+			/* paths.cc: PXN also needs GDR on p's send side (read=1). */
+			if (q && path_is_near(q->nccl_pci) && q->gdr.read != 0) {
 				*nic = k;
 				return (int)p;
 			}
@@ -88,7 +92,17 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	const struct topo_report *t = ctx->topo;
 	char subj[64], fix[512], line[1024];
 	const struct nccl_setting *pxn_off = facts_nccl_get(f, "NCCL_PXN_DISABLE");
-	bool pxn_ok = !(pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1);
+	const struct nccl_setting *p2p_lvl = facts_nccl_get(f, "NCCL_P2P_LEVEL");
+	/*
+	 * paths.cc: NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL=LOC) turns GPU-GPU P2P
+	 * off, NCCL routes GPU-GPU through the CPU and no peer is "connected to
+	 * us through NVLink" any more: no PXN either.
+	 */
+	bool p2p_off = nccl_setting_long(f, "NCCL_P2P_DISABLE", 0, NULL) == 1 ||
+		       (!facts_nccl_get(f, "NCCL_P2P_DISABLE") && p2p_lvl &&
+			nccl_parse_level(p2p_lvl->value) == PATH_LOC);
+	bool pxn_dis = pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1;
+	bool pxn_ok = !pxn_dis && !p2p_off;
 	int nvl = nvlink_all(f);
 	size_t via_pxn = 0;
 	double gbps = 0;
@@ -146,11 +160,13 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 				via_pxn++;
 				TRY(finding_item(out, subj, nvl == 1 ? ST_PASS : ST_WARN,
 						 nvl == 1 ? NULL : "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
-						 "nearest NIC %s is %s%s (NCCL %s), but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
-						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-						 nccl_path_name(p->nccl_pci), peer, peer, f->nics[pn].name,
+						 "nearest NIC %s is %s%s%sNCCL %s%s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
+						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+						 nccl_path_name(p->nccl_pci), smi ? ")" : "", peer, peer, f->nics[pn].name,
 						 nccl_path_name(topo_pair_of(t, (size_t)peer, (size_t)pn)->nccl_pci),
-						 nvl == 1 ? "to every GPU, from NVML" : "inferred from the SXM/HGX model, not measured"));
+						 nvl == 2 ? "inferred from the SXM/HGX model, not measured" :
+						 f->source == SOURCE_NCCL_XML ? "to every GPU, from the NCCL topology file" :
+										"to every GPU, from NVML"));
 				continue;
 			}
 		}
@@ -163,9 +179,9 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
 				 perftest_cuda_flags(f));
 		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-				 nccl_path_name(p->nccl_pci),
+				 "nearest NIC %s is %s%s%sNCCL %s%s: the path crosses the %s, NCCL GDR %s (%s)",
+				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+				 nccl_path_name(p->nccl_pci), smi ? ")" : "",
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 	}
@@ -174,9 +190,11 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	for (size_t k = 0; t->notes && t->notes[k]; k++)
 		if (strstr(t->notes[k], "PXN"))
 			TRY(finding_evidence(out, "topo: %s", t->notes[k]));
-	if (!pxn_ok)
+	if (pxn_dis)
 		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=1 (%s): NCCL does not send through an NVLink peer",
 				     pxn_off->source ? pxn_off->source : "set"));
+	if (p2p_off)
+		TRY(finding_evidence(out, "NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC: NCCL routes GPU-to-GPU traffic through the CPU, so no NVLink peer can carry a GPU's traffic to a NIC (no PXN)"));
 	if (f->n_nics < f->n_gpus && gbps > 0)
 		/* A bandwidth budget, not a GDR property. */
 		TRY(finding_evidence(out, "bandwidth: %zu RDMA devices for %zu GPUs, %.0f Gb/s of NIC line rate in all: %.1f Gb/s per GPU when all send at once",
@@ -504,8 +522,10 @@ static int direct_link(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	char subj[96];
 
-	if (!f->n_gpus && !f->n_nics)
-		return finding_set(out, ST_SKIP, "no GPU or RDMA NIC");
+	/* Gate 3 judges GPU-NIC pairs: one side alone must not make it pass. */
+	if (!f->n_gpus || !f->n_nics)
+		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
+				   f->n_gpus, f->n_nics);
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		gpu_subject(f, g, subj, sizeof(subj));
 		TRY(link_item(out, facts_pci(f, f->gpus[g].pci), subj, true));
@@ -604,9 +624,10 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	for (size_t i = 0; i < f->n_nccl; i++)
 		TRY(finding_evidence(out, "%s=%s (%s%s)", f->nccl[i].name, f->nccl[i].value,
 				     host ? "host " : "", f->nccl[i].source));
-	if (!f->n_nccl)
-		TRY(finding_evidence(out, "no NCCL_* setting in the %senvironment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf",
-				     host ? "host's " : ""));
+	if (!f->n_nccl && host)
+		TRY(finding_evidence(out, "no NCCL_* setting in the host's environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
+	else if (!f->n_nccl)
+		TRY(finding_evidence(out, "no NCCL_* setting in the environment gdrcheck ran in (a topology file carries none, and the files of the node it describes are not read)"));
 	/* NCCL reads the files and environment of the process that runs it. */
 	if (host)
 		TRY(finding_evidence(out, "these are the host's settings: a pod does not inherit the host's /etc/nccl.conf or environment; it reads its image's /etc/nccl.conf and its own env (set them in the pod spec)"));
@@ -691,6 +712,9 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL,
 					 "=%s keeps every GPU's nearest NIC", s->value));
 	}
+	/* A topology file holds no NCCL settings of its node: nothing to pass. */
+	if (out->status == ST_PASS && !host)
+		return finding_set(out, ST_INFO, "the node's NCCL settings are not in a topology file; none set where gdrcheck ran turns GPUDirect RDMA or DMA-BUF off");
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "no %sNCCL setting turns GPUDirect RDMA or DMA-BUF off%s",
 				   host ? "host " : "", host ? " (pods carry their own)" : "");

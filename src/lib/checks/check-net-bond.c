@@ -88,13 +88,20 @@ static size_t rdma_on(const struct roce_facts *r, const char *netdev,
 	return n;
 }
 
+/*
+ * The RDMA device of @bond: one that names it, or an mlx5_bond_N on one of
+ * its @slaves' functions (another bond's mlx5_bond_N is not this bond's LAG).
+ */
 static const struct roce_rdma_dev *lag_dev(const struct roce_facts *r,
-					   const char *bond)
+					   const char *bond, char *const *slaves)
 {
 	for (size_t i = 0; i < r->n_devs; i++) {
 		const struct roce_rdma_dev *d = &r->devs[i];
+		bool mine = false;
 
-		if (strv_contains(d->netdevs, bond) || startswith(d->name, "mlx5_bond"))
+		for (size_t k = 0; startswith(d->name, "mlx5_bond") && slaves && slaves[k]; k++)
+			mine = mine || strv_contains(d->netdevs, slaves[k]);
+		if (strv_contains(d->netdevs, bond) || mine)
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
 			if (fact_str_is(&d->ports[p].ndev_name, bond))
@@ -316,7 +323,8 @@ static size_t bond_gid_devs(const struct roce_facts *r, const char *bond,
 
 /*
  * Intel E810: the kernel's ice clears a PF's RDMA capability when it joins
- * a bond (ice_lag.c ice_lag_link -> ice_clear_rdma_cap); Intel's out-of-tree
+ * a bond (ice_lag.c ice_lag_monitor_rdma, before the 2023 SR-IOV LAG rework
+ * ice_lag_link -> ice_clear_rdma_cap); Intel's out-of-tree
  * ice keeps one RDMA device for the bond, the primary port's, and pairs
  * only two ports of one adapter (ice_lag.c netif_is_same_ice: same PCI bus
  * and slot). RoCE on slaves of two adapters is lost when LACP hashes it
@@ -353,6 +361,12 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
 				    "%zu RDMA devices (%s) carry %s's GID: with RDMA LAG the bond has one RDMA device, so these are independent ports and RoCE that LACP puts on the other port is lost",
 				    n_gid, gid_devs, b->name);
 	if (with_rdma || n_gid) {
+		/* One adapter cannot be told without every slave's PCI address. */
+		for (size_t i = 0; i < n; i++)
+			if (!s[i].card[0])
+				return finding_item(out, b->name, ST_UNKNOWN, NULL,
+						    "RDMA over %s, but the adapter of slave %s is not known (no PCI address): Intel's RDMA LAG needs both slaves on one E810",
+						    b->name, s[i].name);
 		if (oot_ice == 0)
 			return finding_item(out, b->name, ST_UNKNOWN, NULL,
 					    "an RDMA device sits on a bonded E810 port, but the module looks like the kernel's ice, which removes RDMA from a bonded PF (%s): the facts disagree; check modinfo ice",
@@ -369,7 +383,7 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
 				    "no RDMA device over the bond although ice is Intel's out-of-tree driver: RDMA LAG did not form");
 	return finding_item(out, b->name, ST_WARN,
 			    "run RoCE on unbonded E810 ports (an address on each), or install Intel's out-of-tree ice/irdma and bond two ports of one adapter (RDMA LAG)",
-			    "no RDMA device on the bonded E810 ports: the kernel's ice removes RDMA when a PF joins a bond (ice_lag_link)");
+			    "no RDMA device on the bonded E810 ports: the kernel's ice removes RDMA when a PF joins a bond (ice_lag_monitor_rdma, earlier ice_lag_link)");
 }
 
 /*
@@ -378,9 +392,10 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
  * (net/mlx5 lag).
  */
 static int mlx5_lag(const struct facts *f, const struct bond_view *b,
-		    const struct lag_slave *s, size_t n, struct finding *out)
+		    char *const *slaves, const struct lag_slave *s, size_t n,
+		    struct finding *out)
 {
-	const struct roce_rdma_dev *lag = lag_dev(&f->roce, b->name);
+	const struct roce_rdma_dev *lag = lag_dev(&f->roce, b->name, slaves);
 	size_t with_rdma;
 	bool two_cards = lag_spread(s, n, &with_rdma) != NULL;
 
@@ -419,7 +434,7 @@ static int check_roce_lag(const struct facts *f, const struct bond_view *b,
 	if (ice)
 		ret = ice_lag(f, b, s, n, out);
 	else if (mlx)
-		ret = mlx5_lag(f, b, s, n, out);
+		ret = mlx5_lag(f, b, slaves, s, n, out);
 	free(s);
 	return ret;
 }
@@ -479,7 +494,7 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 
 	if (!slaves)
 		return -ENOMEM;
-	roce = lag_dev(r, b->name) != NULL;
+	roce = lag_dev(r, b->name, slaves) != NULL;
 	for (size_t i = 0; slaves[i]; i++)
 		roce = roce || rdma_on(r, slaves[i], NULL) > 0;
 	finding_evidence(out, "%s: mode %s, slaves %zu%s", b->name, mode_text(b),
@@ -534,10 +549,12 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 		 * No bond seen is only "no bond" when links were listed at all;
 		 * it matters only where RDMA runs over Ethernet (RoCE).
 		 */
-		if (r->rtnl.state == FACT_UNSET && r->n_links == 0 &&
+		if (!fact_ok(&r->rtnl) && r->n_links == 0 &&
 		    roce_first_ethernet_nic(ctx->f))
 			return finding_set(out, ST_UNKNOWN,
-					   "network links were not collected (no rtnetlink: run on the node or pass --netlink-replay)");
+					   "network links were not collected (%s%s: run on the node or pass --netlink-replay)",
+					   r->rtnl.state == FACT_UNSET ? "no rtnetlink" : "rtnetlink ",
+					   r->rtnl.state == FACT_UNSET ? "" : fact_state_name(r->rtnl.state));
 		return finding_set(out, ST_SKIP, "no bond on this node");
 	}
 	for (size_t i = 0; i < out->n_items; i++)

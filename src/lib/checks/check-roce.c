@@ -358,10 +358,21 @@ static int no_targets(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct nic *n = roce_first_ethernet_nic(ctx->f);
 
+	const struct roce_facts *r = &ctx->f->roce;
+
 	if (n && ctx->f->roce.n_devs == 0)
 		return finding_set(out, ST_UNKNOWN,
 				   "RoCE facts were not collected for %s (the input has no RoCE section)",
 				   n->name);
+	/* RoCE ports whose netdevs were not listed: their DCB is unknown, not absent. */
+	for (size_t i = 0; i < r->n_devs; i++)
+		for (size_t k = 0; k < r->devs[i].n_ports; k++)
+			if (port_is_roce(&r->devs[i], &r->devs[i].ports[k]))
+				return finding_set(out, ST_UNKNOWN,
+						   "%s port %u is RoCE, but its netdev was not collected (rtnetlink %s)",
+						   r->devs[i].name, r->devs[i].ports[k].num,
+						   fact_ok(&r->rtnl) ? "answered without it" :
+						   fact_state_name(r->rtnl.state));
 	return finding_set(out, ST_SKIP,
 			   "no RoCE port (RDMA device on Ethernet) on this node");
 }
