@@ -234,6 +234,12 @@ struct dcb_spec {
 	bool dscp24;
 	bool peer_pfc;
 	bool ets_default; /* every priority in TC0, TC0 all the bandwidth */
+	/*
+	 * Priority 3 in TC3 with only TC0 besides: not contiguous from TC0,
+	 * which ice refuses (ice_dcb_get_num_tc). Otherwise priority 3 is in
+	 * TC1, next to TC0, 50% each.
+	 */
+	bool noncontig;
 };
 
 static void dcb(const char *ifname, const struct dcb_spec *s)
@@ -256,12 +262,14 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 		for (int i = 1; i < 8; i++)
 			ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
 	} else {
-		ets.prio_tc[3] = 3;
-		ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
-		ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
-		ets.tc_rx_bw[0] = ets.tc_rx_bw[3] = 50;
+		int tc = s->noncontig ? 3 : 1;
+
+		ets.prio_tc[3] = (unsigned char)tc;
+		ets.tc_tsa[0] = ets.tc_tsa[tc] = IEEE_8021QAZ_TSA_ETS;
+		ets.tc_tx_bw[0] = ets.tc_tx_bw[tc] = 50;
+		ets.tc_rx_bw[0] = ets.tc_rx_bw[tc] = 50;
 		for (int i = 1; i < 8; i++)
-			if (i != 3)
+			if (i != tc)
 				ets.tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
 	}
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
@@ -432,19 +440,31 @@ static void seed2(const char *set, bool bad)
 
 /*
  * The node of the fixture tree tests/fixtures/seed2-b300-e810 (and its
- * -misconfig twin): two dual-port E810 (0000:19:00.x, 0000:9b:00.x) with
- * Intel's out-of-tree ice/irdma, RDMA devices irdma0..3, bond1 (802.3ad)
- * over ens5f0np0 + ens6f0np0. Good: DSCP 24 → priority 3 → TC3, PFC on 3
- * only, host DCBX. Bad: the firmware LLDP agent in charge, PFC on priority
- * 0, DSCP 24 not mapped. Untuned: the good DCBX, PFC and DSCP map, but ETS
- * left at its default (every priority in TC0), every netdev at MTU 1500 and
- * no address on the two unbonded ports.
+ * -misconfig and -untuned twins): two dual-port E810 (0000:19:00.x,
+ * 0000:9b:00.x) with Intel's out-of-tree ice/irdma and bond1 (802.3ad) over
+ * the two ports of the first adapter, ens5f0np0 + ens5f1np1: RDMA LAG gives
+ * the bond one RDMA device, irdma0 on the primary port, and none on the
+ * secondary; the second adapter's ports irdma2/irdma3 are unbonded. Good:
+ * DSCP 24 → priority 3 → TC3, PFC on 3 only, host DCBX. Bad: the firmware
+ * LLDP agent in charge, PFC on priority 0, DSCP 24 not mapped. Untuned: the
+ * good DCBX, PFC and DSCP map, but ETS left at its default (every priority
+ * in TC0), every netdev at MTU 1500 and no address on the two unbonded
+ * ports. Cross-card (fixture e810-bond-cross-card): the good QoS, but bond1
+ * over one port of each adapter (ens5f0np0 + ens6f0np0) with an RDMA
+ * device on every port, irdma0 and irdma2 both carrying the bond's GID.
+ * Baseline (fixture seed2-b300-e810-baseline, the POC's phase 13): host
+ * DCBX but no QoS yet: PFC off, no DSCP map, ETS at its default.
+ * Non-contiguous (fixture e810-ets-noncontiguous): the good QoS but
+ * priority 3 in TC3 next to TC0 only, which ice turns into one TC.
+ * Elsewhere priority 3 is in TC1: ice runs only TCs contiguous from TC0.
  */
-enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED };
+enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
+		     SEED2_BASELINE, SEED2_NONCONTIG };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
 	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
+	bool cross = var == SEED2_CROSS_CARD, baseline = var == SEED2_BASELINE;
 	unsigned mtu = untuned ? 1500 : 9000;
 	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
@@ -458,20 +478,23 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	struct dcb_spec d = {
 		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
 			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
-		.pfc_en = bad ? 0x01 : 0x08,
-		.dscp24 = !bad,
-		.peer_pfc = !bad,
-		.ets_default = untuned,
+		.pfc_en = baseline ? 0 : bad ? 0x01 : 0x08,
+		.dscp24 = !bad && !baseline,
+		.peer_pfc = !bad && !baseline,
+		.ets_default = untuned || baseline,
+		.noncontig = var == SEED2_NONCONTIG,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
 		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
 		{ 2, "ens5f0np0", mtu, 6, 6, false, true, 0, 1 },
-		{ 3, "ens5f1np1", mtu, 6, 0, false, false, 0, 0 },
-		{ 4, "ens6f0np0", mtu, 6, 6, false, true, 0, 1 },
+		{ 3, "ens5f1np1", mtu, 6, cross ? 0 : 6, false, !cross, 0, cross ? 0 : 1 },
+		{ 4, "ens6f0np0", mtu, 6, cross ? 6 : 0, false, cross, 0, cross ? 1 : 0 },
 		{ 5, "ens6f1np1", mtu, 6, 0, false, false, 0, 0 },
 		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
 	};
+	/* The secondary port of the RDMA LAG has no RDMA device. */
+	bool has_rdma[] = { true, cross, true, true };
 	char name[64];
 
 	open_file(set, "rdma-sys.nl");
@@ -479,10 +502,13 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	close_file();
 	open_file(set, "rdma-dev.nl");
 	for (int i = 0; i < 4; i++)
-		rdma_dev((uint32_t)i, devs[i], "1.71");
+		if (has_rdma[i])
+			rdma_dev((uint32_t)i, devs[i], "1.71");
 	done();
 	close_file();
 	for (int i = 0; i < 4; i++) {
+		if (!has_rdma[i])
+			continue;
 		snprintf(name, sizeof(name), "rdma-port-%s.nl", devs[i]);
 		open_file(set, name);
 		rdma_port((uint32_t)i, devs[i], (uint32_t)(2 + i), nets[i]);
@@ -497,7 +523,7 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	open_file(set, "rtnl-addr.nl");
 	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
 	if (!untuned) {
-		rtnl_addr(AF_INET, 3, "10.10.1.11", 24);
+		rtnl_addr(AF_INET, cross ? 3 : 4, "10.10.1.11", 24);
 		rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
 	}
 	rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
@@ -647,6 +673,9 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture", SEED2_GOOD);
 	seed2_fixture("seed2-fixture-bad", SEED2_BAD);
 	seed2_fixture("seed2-fixture-untuned", SEED2_UNTUNED);
+	seed2_fixture("seed2-fixture-crosscard", SEED2_CROSS_CARD);
+	seed2_fixture("seed2-fixture-baseline", SEED2_BASELINE);
+	seed2_fixture("seed2-fixture-noncontig", SEED2_NONCONTIG);
 	malformed();
 	return 0;
 }

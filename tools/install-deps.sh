@@ -9,6 +9,7 @@ valgrind iproute2 time zlib1g-dev"
 # Tests of the node pictures: Graphviz checks the DOT output, headless
 # Chromium renders the HTML page (that test skips without it).
 pkgs="$pkgs graphviz chromium fonts-dejavu-core"
+pkgs="$pkgs python3-yaml python3-jsonschema prometheus kubectl libyaml-dev mmdebstrap umoci runc crun"
 # libFuzzer targets (make fuzz, CI): clang with its sanitizer runtimes.
 pkgs="$pkgs clang"
 

@@ -482,6 +482,8 @@ class Builder:
                     t.line("sys/module/%s/version" % m, ver["version"])
                 if ver.get("srcversion"):
                     t.line("sys/module/%s/srcversion" % m, ver["srcversion"])
+                if ver.get("taint"):
+                    t.line("sys/module/%s/taint" % m, ver["taint"])
             elif ver:
                 t.line("sys/module/%s/version" % m, ver)
         # OS

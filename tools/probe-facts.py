@@ -5,6 +5,9 @@ CUDA attributes a live probe reads on every GPU (116 GPUDirect RDMA supported,
 
   tools/probe-facts.py GDRCHECK FIXTURE_DIR           write FIXTURE_DIR/probed-facts.json
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --check   compare instead (exit 1 on a difference)
+  tools/probe-facts.py GDRCHECK FIXTURE_DIR --nvlink  NVML's view instead: every GPU an NVLink
+        peer of every other over 18 links to an NVSwitch, the tree collected with the fixture's
+        recorded netlink replies when it has them -> FIXTURE_DIR/nvml-facts.json
 """
 import json
 import os
@@ -13,20 +16,29 @@ import sys
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--check"]
+    nvlink = "--nvlink" in sys.argv
+    args = [a for a in sys.argv[1:] if a not in ("--check", "--nvlink")]
     if len(args) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     gdrcheck, fixture = os.path.abspath(args[0]), args[1]
-    p = subprocess.run([gdrcheck, "collect", "--root", "root"], cwd=fixture,
+    cmd = [gdrcheck, "collect", "--root", "root"]
+    if nvlink and os.path.isdir(os.path.join(fixture, "netlink")):
+        cmd += ["--netlink-replay", "netlink"]
+    p = subprocess.run(cmd, cwd=fixture,
                        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
                        capture_output=True, text=True, check=True)
     facts = json.loads(p.stdout)
     for g in facts["gpus"]:
-        g["attr_gdr"] = 1
-        g["attr_dmabuf"] = 1
+        if nvlink:
+            g["nvlink_peers"] = len(facts["gpus"]) - 1
+            # 18 NVLinks (NVLink 5), each to an NVSwitch of the baseboard.
+            g["nvlink_remote"] = ["0000:05:00.0"] * 18
+        else:
+            g["attr_gdr"] = 1
+            g["attr_dmabuf"] = 1
     text = json.dumps(facts, indent=1) + "\n"
-    path = os.path.join(fixture, "probed-facts.json")
+    path = os.path.join(fixture, "nvml-facts.json" if nvlink else "probed-facts.json")
     if "--check" in sys.argv:
         with open(path, encoding="utf-8") as f:
             if f.read() != text:

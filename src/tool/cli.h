@@ -4,7 +4,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../lib/checks/checks.h"
+#include "../lib/checks/node-summary.h"
 #include "../lib/model/facts.h"
+#include "../lib/topo/topo.h"
 
 /* Exit codes (DESIGN.md): the contract scripts rely on. */
 enum {
@@ -23,6 +26,12 @@ struct cli_input {
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
 	bool pod; /* also collect what the container was given (collect_pod) */
+	/*
+	 * root is this node's "/" mounted elsewhere (a container with the host's
+	 * /sys, /proc, /dev and /usr under /host and the host's network
+	 * namespace): files come from root, netlink from the live kernel.
+	 */
+	bool host_root;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -58,25 +67,60 @@ enum {
 bool cli_input_option(struct cli_input *in, int opt, const char *arg);
 
 /*
- * Fill @f from the selected input. On failure prints one line to stderr and
- * returns EXIT_INPUT (or EXIT_USAGE for conflicting options); 0 on success.
+ * Initialise @f and fill it from the selected input. On failure prints one
+ * line to stderr, leaves @f empty and returns EXIT_INPUT (or EXIT_USAGE for
+ * conflicting options); 0 on success.
  */
 int cli_load_facts(const struct cli_input *in, struct facts *f);
 
 /* "gdrcheck: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the last cli_error() message ("" if none). */
+const char *cli_last_error(void);
+/* "gdrcheck: <msg>" and "Try 'gdrcheck CMD --help'." on stderr; EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Unknown option or missing argument: message + help hint, EXIT_USAGE. */
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
 int cmd_pod(int argc, char **argv);
+/* Facts, topology, every gate's checks and the node summary, for one input. */
+struct cli_analysis {
+	struct facts f;
+	struct topo_report topo;
+	struct check_opts copts;
+	struct check_ctx ctx; /* points into this struct: do not copy it */
+	struct report rep;
+	struct node_summary sum;
+};
+
+/*
+ * The steps of cli_analyse(), for a command that sets check options before
+ * the facts are loaded, or adds to the facts (NVML, the probe) before they
+ * are analysed: init, cli_load_facts() into a->f, run, release.
+ */
+void cli_analysis_init(struct cli_analysis *a);
+/*
+ * Topology, the checks of @gates (0: the topology only) and, for every gate,
+ * the node summary. 0, or the exit status after an error line.
+ */
+int cli_analysis_run(struct cli_analysis *a, unsigned gates);
+/*
+ * Init, load @in and run every gate. 0, or the exit status after an error
+ * line; release @a either way.
+ */
+int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
+void cli_analysis_release(struct cli_analysis *a);
+
 int cmd_topo(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_bw(int argc, char **argv);
 int cmd_nccl_log(int argc, char **argv);
+int cmd_labels(int argc, char **argv);
+int cmd_k8s(int argc, char **argv);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
@@ -84,6 +128,14 @@ int cmd_nccl_log(int argc, char **argv);
  * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
  */
 int cli_nvml_facts(struct facts *f);
+
+struct probe_opts;
+/*
+ * The live probe (NVML, CUDA, verbs registrations) added to live facts:
+ * what `gdrcheck probe` runs, and `check --probe`. 0, EXIT_USAGE (--gpu or
+ * --nic names nothing) or EXIT_INPUT (the probe could not run).
+ */
+int cli_probe_facts(struct facts *f, const struct probe_opts *po);
 
 /* Output formats of topo --format and check --format. */
 enum cli_format {

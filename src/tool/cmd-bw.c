@@ -69,18 +69,6 @@ enum {
 	OPT_TX_DEPTH, OPT_BUFFER, OPT_GPU, OPT_NIC, OPT_GID, OPT_IB_PORT, OPT_TIMEOUT,
 };
 
-static int usage(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-
-static int usage(const char *fmt, const char *arg)
-{
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	cli_error(fmt, arg);
-#pragma GCC diagnostic pop
-	fprintf(stderr, "Try 'gdrcheck bw --help'.\n");
-	return EXIT_USAGE;
-}
-
 static int parse_uint(const char *s, uint64_t max, uint64_t *v)
 {
 	return safe_atou64(s, v) < 0 || *v > max ? -EINVAL : 0;
@@ -201,7 +189,7 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_CLEAN;
 	}
 	if (strcmp(argv[1], "server") && strcmp(argv[1], "client"))
-		return usage("bw: 'server' or 'client' expected, not '%s'", argv[1]);
+		return cli_usage("bw", "bw: 'server' or 'client' expected, not '%s'", argv[1]);
 	c->server = argv[1][0] == 's';
 	argc--;
 	argv++;
@@ -211,7 +199,7 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 		switch (ch) {
 		case OPT_PORT:
 			if (parse_uint(optarg, 65535, &v) < 0)
-				return usage("--port needs a TCP port, not '%s'", optarg);
+				return cli_usage("bw", "--port needs a TCP port, not '%s'", optarg);
 			c->port = (uint16_t)v;
 			break;
 		case OPT_BIND:
@@ -223,21 +211,21 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 		case OPT_OP:
 			k = bw_op_parse(optarg);
 			if (k < 0)
-				return usage("--op is write, read or send, not '%s'", optarg);
+				return cli_usage("bw", "--op is write, read or send, not '%s'", optarg);
 			c->o.op = (enum bw_op)k;
 			break;
 		case OPT_SIZES:
 			if (parse_sizes(c, optarg) < 0)
-				return usage("--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", optarg);
+				return cli_usage("bw", "--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", optarg);
 			break;
 		case OPT_ITERS:
 			if (parse_uint(optarg, 1000000000, &v) < 0 || !v)
-				return usage("--iters needs a positive count, not '%s'", optarg);
+				return cli_usage("bw", "--iters needs a positive count, not '%s'", optarg);
 			c->o.iters = v;
 			break;
 		case OPT_DURATION:
 			if (parse_uint(optarg, 3600, &v) < 0 || !v)
-				return usage("--duration needs seconds (1..3600), not '%s'", optarg);
+				return cli_usage("bw", "--duration needs seconds (1..3600), not '%s'", optarg);
 			c->o.iters = 0;
 			c->o.duration_ms = (uint32_t)v * 1000;
 			break;
@@ -246,13 +234,13 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 			break;
 		case OPT_TX_DEPTH:
 			if (parse_uint(optarg, 8192, &v) < 0 || !v)
-				return usage("--tx-depth needs 1..8192, not '%s'", optarg);
+				return cli_usage("bw", "--tx-depth needs 1..8192, not '%s'", optarg);
 			c->o.tx_depth = (uint32_t)v;
 			break;
 		case OPT_BUFFER:
 			c->buffer = parse_buffer(optarg);
 			if (c->buffer < BW_CHOOSE_AUTO)
-				return usage("--buffer is auto, host, cuda-dmabuf or cuda-peermem, not '%s'", optarg);
+				return cli_usage("bw", "--buffer is auto, host, cuda-dmabuf or cuda-peermem, not '%s'", optarg);
 			break;
 		case OPT_GPU:
 			if (parse_uint(optarg, 4096, &v) == 0)
@@ -265,17 +253,17 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 			break;
 		case OPT_GID:
 			if (parse_uint(optarg, 255, &v) < 0)
-				return usage("--gid-index needs 0..255, not '%s'", optarg);
+				return cli_usage("bw", "--gid-index needs 0..255, not '%s'", optarg);
 			c->gid_index = (int)v;
 			break;
 		case OPT_IB_PORT:
 			if (parse_uint(optarg, 255, &v) < 0 || !v)
-				return usage("--ib-port needs 1..255, not '%s'", optarg);
+				return cli_usage("bw", "--ib-port needs 1..255, not '%s'", optarg);
 			c->ib_port = (uint8_t)v;
 			break;
 		case OPT_TIMEOUT:
 			if (parse_uint(optarg, 3600, &v) < 0 || !v)
-				return usage("--timeout needs seconds (1..3600), not '%s'", optarg);
+				return cli_usage("bw", "--timeout needs seconds (1..3600), not '%s'", optarg);
 			c->timeout_ms = (int)v * 1000;
 			break;
 		case OPT_ROOT:
@@ -296,9 +284,9 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 	c->o.timeout_ms = c->timeout_ms;
 	if (!c->server) {
 		if (optind >= argc)
-			return usage("bw client needs the server: %s", "HOST[:PORT]");
+			return cli_usage("bw", "bw client needs the server: %s", "HOST[:PORT]");
 		if (parse_target(c, argv[optind]) < 0)
-			return usage("'%s' is not HOST, HOST:PORT or [IPV6]:PORT", argv[optind]);
+			return cli_usage("bw", "'%s' is not HOST, HOST:PORT or [IPV6]:PORT", argv[optind]);
 		optind++;
 	}
 	return cli_no_operands("bw", argc, argv) ? EXIT_USAGE : BW_CLI_GO;
@@ -321,7 +309,6 @@ static int node_load(struct bw_node *n, const struct bw_cli *c)
 	bool want_gpu = c->buffer != BW_BUF_HOST;
 	int rc, r;
 
-	facts_init(&n->f);
 	rc = cli_load_facts(&c->in, &n->f);
 	if (rc)
 		return rc;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../lib/checks/checks.h"
+#include "../lib/probe/probe.h"
 #include "../lib/render/render.h"
 #include "../lib/topo/topo.h"
 #include "../lib/util/strutil.h"
@@ -17,13 +18,14 @@ enum {
 	OPT_FAIL_ON,
 	OPT_ROCE_DSCP,
 	OPT_ROCE_PRIO,
+	OPT_PROBE,
 	OPT_FORMAT,
 };
 
 static void check_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [--nvml] [INPUT]\n"
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -43,10 +45,18 @@ static void check_help(FILE *out)
 		"      --format F        text (default), json (as --json) or html: one\n"
 		"                        self-contained page, the node picture (gdrcheck topo\n"
 		"                        --format svg) above the gates and the fix plan\n"
+		"  -v, --verbose         every check in full; without it a pass, info or skip\n"
+		"                        is one line, and the report leads with the gate\n"
+		"                        summaries and the top blockers\n"
 		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
 		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
 		"                        driver version) to live facts; never loads libcuda\n"
+		"      --probe           run the live probe first (what 'gdrcheck probe' does:\n"
+		"                        CUDA attributes, NVML, a real ibv_reg_dmabuf_mr and\n"
+		"                        peer-memory registration per GPU and nearest NIC), so\n"
+		"                        direct.regpath and direct.gpu-gdr are decided, not\n"
+		"                        'unknown'; live node only\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -80,12 +90,6 @@ static int parse_small(const char *s, int max, int *ret)
 	return 0;
 }
 
-static int usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "gdrcheck: %s '%s'\nTry 'gdrcheck check --help'.\n", what, arg);
-	return EXIT_USAGE;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -96,31 +100,29 @@ int cmd_check(int argc, char **argv)
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "nvml", no_argument, NULL, OPT_NVML },
+		{ "probe", no_argument, NULL, OPT_PROBE },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
 	struct cli_input in = { 0 };
-	struct check_opts copts;
-	struct check_ctx ctx;
-	struct topo_report topo;
-	struct report rep;
-	struct facts f;
+	struct cli_analysis an;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
-	bool json = false, nvml = false, color;
+	bool json = false, nvml = false, probe = false, verbose = false, color;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
-	check_opts_init(&copts);
+	cli_analysis_init(&an);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhv", opts, NULL)) != -1) {
 		if (cli_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
-				return usage("--gate takes 1, 2, 3 or pod, not", optarg);
+				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			/* The pod gate asks about the container this runs in. */
 			in.pod = mask == GATE_BIT(GATE_POD);
 			break;
@@ -130,26 +132,32 @@ int cmd_check(int argc, char **argv)
 			else if (strcmp(optarg, "warn") == 0)
 				fail_on = ST_WARN;
 			else
-				return usage("--fail-on takes warn or fail, not", optarg);
+				return cli_usage("check", "--fail-on takes warn or fail, not '%s'", optarg);
 			break;
 		case OPT_ROCE_DSCP:
-			if (parse_small(optarg, 63, &copts.roce_dscp) < 0)
-				return usage("--roce-dscp takes 0-63, not", optarg);
+			if (parse_small(optarg, 63, &an.copts.roce_dscp) < 0)
+				return cli_usage("check", "--roce-dscp takes 0-63, not '%s'", optarg);
 			break;
 		case OPT_ROCE_PRIO:
-			if (parse_small(optarg, 7, &copts.roce_prio) < 0)
-				return usage("--roce-prio takes 0-7, not", optarg);
+			if (parse_small(optarg, 7, &an.copts.roce_prio) < 0)
+				return cli_usage("check", "--roce-prio takes 0-7, not '%s'", optarg);
 			break;
 		case OPT_FORMAT:
 			fmt = cli_parse_format(optarg);
 			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
-				return usage("--format takes text, json or html, not", optarg);
+				return cli_usage("check", "--format takes text, json or html, not '%s'", optarg);
 			break;
 		case OPT_NVML:
 			nvml = true;
 			break;
+		case OPT_PROBE:
+			probe = true;
+			break;
 		case 'j':
 			json = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			check_help(stdout);
@@ -166,33 +174,28 @@ int cmd_check(int argc, char **argv)
 	}
 	json |= fmt == CLI_FMT_JSON;
 
-	facts_init(&f);
-	rc = cli_load_facts(&in, &f);
-	if (!rc && nvml)
-		rc = cli_nvml_facts(&f);
-	if (rc) {
-		facts_release(&f);
-		return rc;
+	rc = cli_load_facts(&in, &an.f);
+	if (!rc && probe && an.f.source != SOURCE_LIVE) {
+		cli_error("--probe registers memory on this node; it does not apply to --root/--facts input, ignoring");
+		probe = false;
 	}
-	copts.is_root = f.source == SOURCE_LIVE && geteuid() == 0;
-	r = topo_analyse(&f, &topo);
-	if (r < 0) {
-		cli_error("topology analysis failed: %s", strerror(-r));
-		topo_report_release(&topo);
-		facts_release(&f);
-		return EXIT_INPUT;
+	if (!rc && probe) {
+		/* The probe also asks NVML: --nvml comes with it. */
+		struct probe_opts po = { .gpu = -1 };
+
+		rc = cli_probe_facts(&an.f, &po);
+	} else if (!rc && nvml) {
+		rc = cli_nvml_facts(&an.f);
 	}
-	ctx = (struct check_ctx){ .f = &f, .topo = &topo, .opts = &copts };
-	r = checks_run(&ctx, mask, &rep);
-	if (r < 0) {
-		cli_error("checks failed: %s", strerror(-r));
-		rc = EXIT_INPUT;
+	if (!rc)
+		rc = cli_analysis_run(&an, mask);
+	if (rc)
 		goto out;
-	}
+	an.rep.verbose = verbose;
 	if (fmt == CLI_FMT_HTML) {
-		r = cli_picture(stdout, CLI_FMT_HTML, &f, &topo, &rep);
+		r = cli_picture(stdout, CLI_FMT_HTML, &an.f, &an.topo, &an.rep);
 	} else if (json) {
-		json_object *doc = render_report_json(&f, &rep);
+		json_object *doc = render_report_json(&an.f, &an.rep);
 
 		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
 		json_object_put(doc);
@@ -200,7 +203,7 @@ int cmd_check(int argc, char **argv)
 		const char *nc = getenv("NO_COLOR");
 
 		color = isatty(STDOUT_FILENO) && !(nc && *nc);
-		r = render_report_text(stdout, &f, &rep, color);
+		r = render_report_text(stdout, &an.f, &an.rep, color);
 	}
 	if (r >= 0 && fflush(stdout) != 0)
 		r = -EIO;
@@ -209,10 +212,8 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	rc = report_has(&rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
+	rc = report_has(&an.rep, fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
 out:
-	report_release(&rep);
-	topo_report_release(&topo);
-	facts_release(&f);
+	cli_analysis_release(&an);
 	return rc;
 }

@@ -120,12 +120,9 @@ int cmd_collect(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
-	if (rc) {
-		facts_release(&f);
+	if (rc)
 		return rc;
-	}
 	r = facts_to_json(&f, &doc);
 	facts_release(&f);
 	if (r < 0) {

@@ -90,21 +90,19 @@ static int read_inputs(struct nccllog *log, int n, char **names)
 static int compare_node(const struct cli_input *in, const struct nccllog *log,
 			struct nccllog_node *node)
 {
-	struct facts f;
-	struct topo_report rep;
+	struct cli_analysis an;
 	int rc, r;
 
-	facts_init(&f);
-	rc = cli_load_facts(in, &f);
+	cli_analysis_init(&an);
+	rc = cli_load_facts(in, &an.f);
+	if (!rc)
+		rc = cli_analysis_run(&an, 0);
 	if (rc) {
-		facts_release(&f);
+		cli_analysis_release(&an);
 		return rc;
 	}
-	r = topo_analyse(&f, &rep);
-	if (r >= 0)
-		r = nccllog_compare_node(log, &f, &rep, node);
-	topo_report_release(&rep);
-	facts_release(&f);
+	r = nccllog_compare_node(log, &an.f, &an.topo, node);
+	cli_analysis_release(&an);
 	if (r < 0) {
 		cli_error("comparing with the node failed: %s", strerror(-r));
 		return EXIT_INPUT;

@@ -38,8 +38,9 @@ static void probe_help(FILE *out)
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit status: 0 every probed pair has a working path (dma-buf or peermem),\n"
-		"1 a probed pair has none, 2 usage error, 3 nothing could be probed (no GPU,\n"
-		"no RDMA NIC, libcuda or libibverbs missing, or every attempt failed to run).\n",
+		"1 the probe ran and found something: a pair without a path, no GPU, no RDMA\n"
+		"NIC, libcuda or libibverbs missing, or a pair it could not probe (as check),\n"
+		"2 usage error, 3 the node's facts could not be read or the probe could not run.\n",
 		PROBE_DEFAULT_SIZE >> 20);
 }
 
@@ -101,6 +102,43 @@ static int collect_live(struct facts *f, const struct ibv_table **ibv,
 	return r;
 }
 
+int cli_probe_facts(struct facts *f, const struct probe_opts *po)
+{
+	const struct ibv_table *ibv = NULL;
+	const struct cuda_table *cuda = NULL;
+	struct topo_report rep;
+	int r;
+
+	/* Choose the pairs from the PCI tree before loading any library. */
+	r = topo_analyse(f, &rep);
+	if (r >= 0)
+		r = probe_select(f, &rep, po);
+	topo_report_release(&rep);
+	if (r == -EINVAL || r == -ENXIO) {
+		if (r == -EINVAL)
+			cli_error("--gpu %d: this node has %zu GPU%s", po->gpu,
+				  f->n_gpus, f->n_gpus == 1 ? "" : "s");
+		else
+			cli_error("--nic '%s': no RDMA device of that name on this node",
+				  po->nic);
+		return EXIT_USAGE;
+	}
+	if (r >= 0)
+		r = collect_live(f, &ibv, &cuda);
+	if (r >= 0)
+		r = probe_run(ibv, cuda, f, po);
+	if (r < 0) {
+		cli_error("probe failed: %s", strerror(-r));
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+/*
+ * Like check: 0 every probed pair works, 1 the probe ran and found
+ * something (a pair without a path, no GPU, no RDMA NIC, a library missing,
+ * a pair it could not probe). 3 stays for input it could not read.
+ */
 static int probe_exit(const struct facts *f)
 {
 	struct probe_summary s;
@@ -116,7 +154,7 @@ static int probe_exit(const struct facts *f)
 		else
 			cli_error("%zu of %zu pairs could not be probed: see the notes", s.unknown,
 				  s.pairs);
-		return EXIT_INPUT;
+		return EXIT_FINDINGS;
 	}
 	return EXIT_CLEAN;
 }
@@ -132,9 +170,6 @@ int cmd_probe(int argc, char **argv)
 	};
 	struct probe_opts po = { .gpu = -1 };
 	struct cli_input in = { 0 };
-	const struct ibv_table *ibv = NULL;
-	const struct cuda_table *cuda = NULL;
-	struct topo_report rep;
 	struct facts f;
 	bool json = false;
 	int64_t v;
@@ -145,11 +180,8 @@ int cmd_probe(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FIRST_COMMAND_OPT:
-			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096) {
-				cli_error("--gpu needs a GPU index, not '%s'", optarg);
-				fprintf(stderr, "Try 'gdrcheck probe --help'.\n");
-				return EXIT_USAGE;
-			}
+			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096)
+				return cli_usage("probe", "--gpu needs a GPU index, not '%s'", optarg);
 			po.gpu = (int)v;
 			break;
 		case OPT_FIRST_COMMAND_OPT + 1:
@@ -168,40 +200,17 @@ int cmd_probe(int argc, char **argv)
 	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
 
-	facts_init(&f);
 	rc = cli_load_facts(&in, &f);
+	if (!rc)
+		rc = cli_probe_facts(&f, &po);
 	if (rc) {
 		facts_release(&f);
 		return rc;
 	}
-	/* Choose the pairs from the PCI tree before loading any library. */
-	r = topo_analyse(&f, &rep);
-	if (r >= 0)
-		r = probe_select(&f, &rep, &po);
-	topo_report_release(&rep);
-	if (r == -EINVAL || r == -ENXIO) {
-		if (r == -EINVAL)
-			cli_error("--gpu %d: this node has %zu GPU%s", po.gpu,
-				  f.n_gpus, f.n_gpus == 1 ? "" : "s");
-		else
-			cli_error("--nic '%s': no RDMA device of that name on this node",
-				  po.nic);
-		facts_release(&f);
-		return EXIT_USAGE;
-	}
-	if (r >= 0)
-		r = collect_live(&f, &ibv, &cuda);
-	if (r >= 0)
-		r = probe_run(ibv, cuda, &f, &po);
-	if (r < 0) {
-		cli_error("probe failed: %s", strerror(-r));
-		facts_release(&f);
-		return EXIT_INPUT;
-	}
 	if (json) {
 		json_object *doc = render_probe_json(&f);
 
-		r = render_json_print(stdout, doc);
+		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
 		json_object_put(doc);
 	} else {
 		r = render_probe_text(stdout, &f);

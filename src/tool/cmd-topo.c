@@ -51,8 +51,7 @@ int cmd_topo(int argc, char **argv)
 		{ 0 },
 	};
 	struct cli_input in = { 0 };
-	struct facts f;
-	struct topo_report rep;
+	struct cli_analysis an;
 	bool json = false, nvml = false;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
@@ -93,48 +92,42 @@ int cmd_topo(int argc, char **argv)
 	if (fmt == CLI_FMT_JSON)
 		json = true;
 
-	facts_init(&f);
-	rc = cli_load_facts(&in, &f);
+	cli_analysis_init(&an);
+	rc = cli_load_facts(&in, &an.f);
 	if (!rc && nvml)
-		rc = cli_nvml_facts(&f);
+		rc = cli_nvml_facts(&an.f);
+	if (!rc)
+		rc = cli_analysis_run(&an, 0);
 	if (rc) {
-		facts_release(&f);
+		cli_analysis_release(&an);
 		return rc;
 	}
-	r = topo_analyse(&f, &rep);
-	if (r < 0) {
-		cli_error("topology analysis failed: %s", strerror(-r));
-		topo_report_release(&rep);
-		facts_release(&f);
-		return EXIT_INPUT;
-	}
 	if (fmt == CLI_FMT_SVG || fmt == CLI_FMT_DOT || fmt == CLI_FMT_HTML) {
-		r = cli_picture(stdout, (enum cli_format)fmt, &f, &rep, NULL);
+		r = cli_picture(stdout, (enum cli_format)fmt, &an.f, &an.topo, NULL);
 	} else if (json) {
-		json_object *doc = render_topo_json(&f, &rep);
+		json_object *doc = render_topo_json(&an.f, &an.topo);
 
 		r = render_json_print(stdout, doc);
 		json_object_put(doc);
-	} else if (f.n_gpus == 0) {
+	} else if (an.f.n_gpus == 0) {
 		FILE *out = render_visible_open(stdout);
 
 		if (!out) {
 			r = -ENOMEM;
 		} else {
 			fprintf(out, "No NVIDIA GPU found on this %s (no PCI function with vendor 0x10de and a display class).\n",
-				f.source == SOURCE_LIVE ? "node" : "input");
-			if (f.n_nics)
+				an.f.source == SOURCE_LIVE ? "node" : "input");
+			if (an.f.n_nics)
 				fprintf(out, "RDMA NICs: %zu (first: %s). GPUDirect RDMA needs a GPU; nothing to classify.\n",
-					f.n_nics, f.nics[0].name);
-			for (size_t i = 0; f.notes && f.notes[i]; i++)
-				fprintf(out, "note: %s\n", f.notes[i]);
+					an.f.n_nics, an.f.nics[0].name);
+			for (size_t i = 0; an.f.notes && an.f.notes[i]; i++)
+				fprintf(out, "note: %s\n", an.f.notes[i]);
 			r = render_visible_close(out, 0);
 		}
 	} else {
-		r = render_topo_text(stdout, &f, &rep);
+		r = render_topo_text(stdout, &an.f, &an.topo);
 	}
-	topo_report_release(&rep);
-	facts_release(&f);
+	cli_analysis_release(&an);
 	if (r < 0) {
 		cli_error("cannot write output: %s", strerror(-r));
 		return EXIT_INPUT;

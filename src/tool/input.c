@@ -15,36 +15,56 @@
 #include "cli.h"
 
 
+/* The last message, for commands that also publish it (labels). */
+static char last_error[512];
+
+static void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static void cli_verror(const char *fmt, va_list ap)
+{
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	fprintf(stderr, "gdrcheck: %s\n", last_error);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gdrcheck: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'gdrcheck %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+const char *cli_last_error(void)
+{
+	return last_error;
 }
 
 int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv)
 {
 	if (opt == ':')
-		cli_error("option '%s' needs an argument", argv[optind - 1]);
-	else if (optopt)
-		cli_error("unknown option '-%c'", optopt);
-	else
-		cli_error("unknown option '%s'", argv[optind - 1]);
-	fprintf(stderr, "Try 'gdrcheck %s --help'.\n", cmd);
-	return EXIT_USAGE;
+		return cli_usage(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	if (optopt)
+		return cli_usage(cmd, "unknown option '-%c'", optopt);
+	return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_no_operands(const char *cmd, int argc, char *const *argv)
 {
 	if (optind >= argc)
 		return 0;
-	cli_error("unexpected argument '%s'", argv[optind]);
-	fprintf(stderr, "Try 'gdrcheck %s --help'.\n", cmd);
-	return EXIT_USAGE;
+	return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
 }
 
 bool cli_input_option(struct cli_input *in, int opt, const char *arg)
@@ -100,6 +120,8 @@ static int load_root(const struct cli_input *in, const char *dir,
 		root_free(root);
 		return EXIT_USAGE;
 	}
+	if (in->host_root)
+		root->live = true;
 	if (in->record_netlink && !root->live) {
 		cli_error("--record-netlink records the live node: it cannot go with --root");
 		root_free(root);
@@ -150,7 +172,7 @@ static int load_file(const struct cli_input *in, struct facts *f)
 	return 0;
 }
 
-int cli_load_facts(const struct cli_input *in, struct facts *f)
+static int load_facts(const struct cli_input *in, struct facts *f)
 {
 	int n = !!in->root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
 
@@ -182,4 +204,15 @@ int cli_load_facts(const struct cli_input *in, struct facts *f)
 		return r;
 	}
 	return load_root(in, in->root ? in->root : "/", f);
+}
+
+int cli_load_facts(const struct cli_input *in, struct facts *f)
+{
+	int rc;
+
+	facts_init(f);
+	rc = load_facts(in, f);
+	if (rc)
+		facts_release(f);
+	return rc;
 }

@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
 	{ "bw", cmd_bw, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
 	{ "nccl-log", cmd_nccl_log, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
+	{ "k8s", cmd_k8s, "Kubernetes manifests and operator values fitted to this node" },
+	{ "labels", cmd_labels, "write NFD node labels and a Prometheus textfile, once or every interval" },
 };
 
 static void main_help(FILE *out)

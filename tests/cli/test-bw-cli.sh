@@ -4,12 +4,11 @@
 set -u
 e2e=$1 gdrcheck=$2 fixtures=$3
 root="$fixtures/phb-only/root"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/lib.sh"
+failed=0
 
-check() { # name, condition
-	if eval "$2"; then :; else echo "FAIL: $1" >&2; fail=1; fi
+check() { # name, condition: report a failure and go on
+	if eval "$2"; then :; else echo "FAIL: $1" >&2; failed=1; fi
 }
 
 run() { # out-file, env..., -- e2e args: both ends read the phb-only tree, GID index 3
@@ -117,4 +116,4 @@ done
 rc=$?
 check "no server: 3 ($rc)" '[ $rc -eq 3 ]'
 
-exit $fail
+exit $failed

@@ -4,9 +4,7 @@
 # exit codes; check is the default command.
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${0%/*}/lib.sh"
 
 mkdir -p "$tmp/root/sys/bus/pci/devices" "$tmp/root/proc" "$tmp/root/dev"
 

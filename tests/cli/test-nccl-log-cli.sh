@@ -7,22 +7,7 @@ set -u
 bin=$1
 fixtures=$2
 data=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-n=0
-expect() { # expect RC DESCRIPTION -- command...
-	want=$1 what=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
-	n=$((n + 1))
-}
-json() { # json EXPR: evaluate a Python expression over the JSON output as d
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/out" ||
-		fail "JSON check failed: $1"
-}
+. "${0%/*}/lib.sh"
 
 expect 0 "help" -- "$bin" nccl-log --help
 grep -q "gdrcheck.nccllog/1" "$tmp/out" || fail "help: schema not named"

@@ -5,16 +5,7 @@
 set -u
 bin=$1
 tests=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() { # expect RC DESCRIPTION -- command...
-	want=$1 what=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
-}
+. "${0%/*}/lib.sh"
 wellformed() { # wellformed WHAT: $tmp/out parses as XML
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/out" ||
 		fail "$1: not well-formed XML"
@@ -79,7 +70,7 @@ if command -v dot >/dev/null 2>&1; then
 fi
 
 # check --format html: the picture above the gates and the fix plan.
-m=$tests/fixtures/seed2-b300-e810-misconfig
+m=$tests/fixtures/e810-ets-noncontiguous
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"
 wellformed "check html"
 python3 - "$tmp/out" <<'PY' || fail "check html: layout of the page"

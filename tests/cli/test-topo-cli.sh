@@ -4,18 +4,7 @@
 set -u
 bin=$1
 fixtures=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-n=0
-expect() { # expect RC DESCRIPTION -- command...
-	want=$1 what=$2
-	shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/err"))"
-	n=$((n + 1))
-}
+. "${0%/*}/lib.sh"
 
 expect 3 "missing root" -- "$bin" topo --root "$tmp/nonexistent"
 grep -q "cannot use '$tmp/nonexistent' as root: No such file or directory" "$tmp/err" ||
@@ -58,12 +47,37 @@ grep -q '^  unknown direct.regpath .*not in a nccl-xml input' "$tmp/out" ||
 "$bin" check --nccl-xml "$xml" >"$tmp/out" 2>&1
 grep -q '^  unknown gpu.driver .*not in a nccl-xml input' "$tmp/out" ||
 	fail "check --nccl-xml: gpu.driver should be unknown, not 'not loaded'"
+# The file's node's NCCL settings are unknown: never a pass.
+grep -q '^  info    direct.nccl-env .*not in a topology file' "$tmp/out" ||
+	fail "check --nccl-xml: direct.nccl-env should be info, not pass"
+# PXN from the file's own NVLink (both GPUs on an NVSwitch): the item names
+# the file as the source, not NVML, and has no empty nvidia-smi label.
+cat >"$tmp/pxn.xml" <<'XML'
+<system version="1">
+  <cpu numaid="0" affinity="0000ffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
+    <pci busid="0000:10:00.0" class="0x060400" vendor="0x1000" device="0xc030" subsystem_vendor="0x1000" subsystem_device="0x100b" link_speed="32.0 GT/s PCIe" link_width="16">
+      <pci busid="0000:11:00.0" class="0x030200" vendor="0x10de" device="0x2330" subsystem_vendor="0x10de" subsystem_device="0x16c1" link_speed="32.0 GT/s PCIe" link_width="16">
+        <gpu dev="0" sm="90" rank="0" gdr="1"><nvlink target="0000:c1:00.0" count="18" tclass="0x068000"/></gpu>
+      </pci>
+      <pci busid="0000:12:00.0" class="0x020700" vendor="0x15b3" device="0x1021" subsystem_vendor="0x15b3" subsystem_device="0x0023" link_speed="32.0 GT/s PCIe" link_width="16">
+        <nic><net name="mlx5_0" dev="0" speed="400000" port="1" latency="0.000000" guid="0x1" maxconn="131072" gdr="1"/></nic>
+      </pci>
+    </pci>
+    <pci busid="0000:20:00.0" class="0x030200" vendor="0x10de" device="0x2330" subsystem_vendor="0x10de" subsystem_device="0x16c1" link_speed="32.0 GT/s PCIe" link_width="16">
+      <gpu dev="1" sm="90" rank="1" gdr="1"><nvlink target="0000:c1:00.0" count="18" tclass="0x068000"/></gpu>
+    </pci>
+  </cpu>
+</system>
+XML
+"$bin" check --nccl-xml "$tmp/pxn.xml" --gate 3 -v >"$tmp/out" 2>&1
+grep -q 'GPU1 0000:20:00.0: nearest NIC mlx5_0 is NCCL PHB, but NCCL sends through GPU0 over NVLink (PXN): .*from the NCCL topology file)' "$tmp/out" ||
+	fail "check --nccl-xml: PXN item from the file's NVLink"
 n=$((n + 1))
 
 # Facts collected on a real H200 virtual machine: BAR1 behind a 64-bit BAR0,
 # the open module, no RDMA NIC.
 facts=$fixtures/../data/device/h200-vm-facts.json
-expect 1 "check on real H200 facts" -- "$bin" check --facts "$facts"
+expect 1 "check on real H200 facts" -- "$bin" check -v --facts "$facts"
 grep -q '^  pass    gpu.bar1 ' "$tmp/out" || fail "h200 facts: gpu.bar1 should pass (256 GiB BAR1)"
 grep -q 'BAR1 256 GiB' "$tmp/out" || fail "h200 facts: BAR1 size"
 grep -q '^  pass    gpu.kmod-flavor ' "$tmp/out" || fail "h200 facts: open module"

@@ -31,9 +31,10 @@ step() {
 
 command -v nvidia-smi >/dev/null 2>&1 && step "0" "nvidia-smi" nvidia-smi -L
 step "0" "cuda-dmabuf-smoke" "$smoke"
-# probe: 3 is the expected answer on a node without an RDMA NIC.
-step "0 1 3" "probe (JSON)" "$gdrcheck" probe --json
-step "0 1 3" "probe (text)" "$gdrcheck" probe
+# probe: like check, 1 is the answer on a node without an RDMA NIC.
+step "0 1" "probe (JSON)" "$gdrcheck" probe --json
+step "0 1" "probe (text)" "$gdrcheck" probe
+step "0 1" "check --probe" "$gdrcheck" check --probe
 step "0" "topo --nvml (JSON)" "$gdrcheck" topo --nvml --json
 step "0" "topo" "$gdrcheck" topo
 if "$gdrcheck" --help | grep -q '^  check '; then

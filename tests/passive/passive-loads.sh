@@ -46,4 +46,8 @@ grep -q "libcuda.so.1 lacks" "$tmp/out" || {
 	cat "$tmp/out"
 	fail=1
 }
+# check --probe runs the same probe inside the report.
+run yes yes check --probe
+# --probe is for the live node: with --root it is ignored and loads nothing.
+run no no check --probe --root "$tmp/root"
 exit $fail

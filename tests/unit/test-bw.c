@@ -21,6 +21,7 @@
 #include "../../src/lib/bw/bw-report.h"
 #include "../../src/lib/bw/bw-session.h"
 #include "fake-rdma.h"
+#include "fakes-assert.h"
 
 static struct ibv_table ibv;
 static struct cuda_table cuda;
@@ -120,12 +121,8 @@ static void assert_nothing_left(void)
 	assert_int_equal(fake_rdma.qps, 0);
 	assert_int_equal(fake_rdma.cqs, 0);
 	assert_int_equal(fake_rdma.mrs, 0);
-	assert_int_equal(fake_ibv.ctxs, 0);
-	assert_int_equal(fake_ibv.pds, 0);
-	assert_int_equal(fake_ibv.lists, 0);
-	assert_int_equal(fake_cuda.allocs, 0);
-	assert_int_equal(fake_cuda.retained, 0);
-	assert_int_equal(fake_cuda_open_fds(), 0);
+	assert_fake_verbs_released();
+	assert_fake_cuda_released();
 	/* The posting window never overran a send queue, and every QP move was legal. */
 	assert_int_equal(fake_rdma.sq_overflows, 0);
 	assert_int_equal(fake_rdma.bad_transitions, 0);

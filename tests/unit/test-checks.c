@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "check-run.h"
+#include "model/facts-json.h"
 #include "check-scenarios.h"
 #include "render/render.h"
 #include "util/strv.h"
@@ -184,9 +187,11 @@ static void test_peermem_inbox(void **state)
 	struct run run;
 
 	run_scenario(&run, "peermem-inbox");
-	assert_int_equal(STATUS(&run, "direct.regpath"), ST_FAIL);
-	assert_true(run_mentions(&run, "direct.regpath", "impossible on this stack"));
-	assert_true(run_mentions(&run, "direct.regpath", "stub"));
+	/* nvidia-peermem cannot load without the PeerDirect API: say so. */
+	assert_int_equal(STATUS(&run, "direct.regpath"), ST_UNKNOWN);
+	assert_true(run_mentions(&run, "direct.regpath", "inconsistent"));
+	assert_true(run_mentions(&run, "direct.regpath", "nv_mem_client_init"));
+	assert_true(run_mentions(&run, "direct.regpath", "facts contradict"));
 	run_release(&run);
 }
 
@@ -434,7 +439,7 @@ static void test_rdma_checks(void **state)
 
 	run_scenario(&run, "seed2-b300-e810");
 	assert_int_equal(STATUS(&run, "rdma.ofed-conflicts"), ST_SKIP);
-	assert_true(run_mentions(&run, "nic.driver", "ice + irdma (inbox stack)"));
+	assert_true(run_mentions(&run, "nic.driver", "ice + irdma (the kernel's ib_core)"));
 	run_release(&run);
 }
 
@@ -509,6 +514,115 @@ static void test_direct_checks(void **state)
 
 /* ---- report structure ---- */
 
+/* seed2's facts with NVML's NVLink peers, into @run (not yet analysed). */
+static void load_seed2_nvml(struct run *run, json_object **doc_out)
+{
+	const char *src = getenv("GDRCHECK_SRCDIR");
+	char path[4096], err[256];
+	json_object *doc;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
+	doc = json_object_from_file(path);
+	assert_non_null(doc);
+	memset(run, 0, sizeof(*run));
+	if (doc_out) {
+		*doc_out = doc;
+		return;
+	}
+	assert_int_equal(facts_from_json(doc, &run->f, err, sizeof(err)), 0);
+	json_object_put(doc);
+}
+
+/*
+ * PXN needs GPU-GPU P2P: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC sends
+ * GPU-GPU traffic through the CPU (paths.cc ncclTopoCheckP2p, "Divert all
+ * traffic through the CPU"), so no peer is NVLink-connected any more and
+ * the NODE/SYS GPUs of seed 2 fail even with NVML's NVLink peers. Nor is
+ * there PXN when GDR is off for the peer's send side (NCCL_NET_GDR_READ=0, a
+ * GDR level below the peer's path): paths.cc requires gdrMode != Disable.
+ */
+static void test_pxn_needs_p2p(void **state)
+{
+	static const char *const off[][2] = {
+		{ "NCCL_P2P_DISABLE", "1" }, { "NCCL_P2P_LEVEL", "LOC" }, { "NCCL_P2P_LEVEL", "0" },
+		/* PXN needs GDR on the peer's send side: ncclTopoCheckGdr(read=1) */
+		{ "NCCL_NET_GDR_READ", "0" }, { "NCCL_NET_GDR_LEVEL", "LOC" },
+	};
+	for (size_t i = 0; i <= sizeof(off) / sizeof(off[0]); i++) {
+		struct run run;
+
+		load_seed2_nvml(&run, NULL);
+		if (i < sizeof(off) / sizeof(off[0]))
+			sc_nccl(&run.f, off[i][0], off[i][1]);
+		run_facts(&run);
+		if (i == sizeof(off) / sizeof(off[0])) {
+			assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
+			assert_true(run_mentions(&run, "direct.path", "(PXN)"));
+		} else {
+			assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
+			assert_false(run_mentions(&run, "direct.path", "(PXN)"));
+		}
+		run_release(&run);
+	}
+	(void)state;
+}
+
+/*
+ * NVLink inferred from the model only where the board is all-to-all: SXM2
+ * (V100/P100, DGX-1's hybrid cube-mesh) links each GPU to 4 of the 7
+ * others, so PXN through "any peer" cannot be assumed there.
+ */
+static void test_pxn_not_inferred_sxm2(void **state)
+{
+	for (int sxm2 = 0; sxm2 < 2; sxm2++) {
+		struct run run;
+
+		load_seed2_nvml(&run, NULL);
+		for (size_t g = 0; g < run.f.n_gpus; g++) {
+			free(run.f.gpus[g].name);
+			run.f.gpus[g].name = strdup(sxm2 ? "Tesla V100-SXM2-32GB" : "Tesla V100-SXM3-32GB");
+			memset(&run.f.gpus[g].nvlink_peers, 0, sizeof(run.f.gpus[g].nvlink_peers));
+		}
+		run_facts(&run);
+		/* SXM3 (DGX-2, NVSwitch): inferred, a warning; SXM2: no PXN. */
+		assert_int_equal(STATUS(&run, "direct.path"), sxm2 ? ST_FAIL : ST_WARN);
+		run_release(&run);
+	}
+	(void)state;
+}
+
+/*
+ * Facts whose network links could not be read (rtnetlink unreadable, no
+ * /proc/net/bonding): the bond and the RoCE QoS of seed 2's ports are
+ * unknown, never "no bond" or "no RoCE port" (skips that let gate 2 pass).
+ */
+static void test_roce_links_unread(void **state)
+{
+	static const char *const qos[] = { "roce.trust", "roce.dscp-map", "roce.pfc", "roce.ets" };
+	json_object *doc, *roce, *st;
+	char err[256];
+	struct run run;
+
+	load_seed2_nvml(&run, &doc);
+	assert_true(json_object_object_get_ex(doc, "roce", &roce));
+	json_object_object_add(roce, "links", json_object_new_array());
+	json_object_object_add(roce, "bonds", json_object_new_array());
+	st = json_object_new_object();
+	json_object_object_add(st, "state", json_object_new_string("unreadable"));
+	json_object_object_add(st, "errno", json_object_new_int(13));
+	json_object_object_add(roce, "rtnetlink", st);
+	assert_int_equal(facts_from_json(doc, &run.f, err, sizeof(err)), 0);
+	json_object_put(doc);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "net.bond"), ST_UNKNOWN);
+	for (size_t i = 0; i < sizeof(qos) / sizeof(qos[0]); i++)
+		assert_int_equal(STATUS(&run, qos[i]), ST_UNKNOWN);
+	assert_true(run_mentions(&run, "roce.pfc", "netdev was not collected"));
+	run_release(&run);
+	(void)state;
+}
+
 static void test_json_shape(void **state)
 {
 	struct run run;
@@ -522,7 +636,7 @@ static void test_json_shape(void **state)
 	assert_int_equal(json_object_array_length(gates), 4);
 	v = json_object_array_get_idx(gates, 1);
 	assert_true(json_object_object_get_ex(v, "summary", &c));
-	assert_string_equal(json_object_get_string(c), "fail (2 of 17)");
+	assert_string_equal(json_object_get_string(c), "fail (2 of 17; 12 info or skip)");
 	assert_true(json_object_object_get_ex(doc, "checks", &checks));
 	assert_int_equal(json_object_array_length(checks), run.r.n_findings);
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -572,9 +686,9 @@ static void test_text(void **state)
 	assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
 	fclose(mf);
 	assert_non_null(strstr(buf, "Gate 1 GPU: pass (7 of 7)\n"));
-	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 17)\n"));
+	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 17; 12 info or skip)\n"));
 	assert_non_null(strstr(buf, "Gate 3 Direct: "));
-	assert_non_null(strstr(buf, ", blocked by gate 2\n"));
+	assert_non_null(strstr(buf, ", blocked by gate 2 (fix it first"));
 	assert_non_null(strstr(buf, "Fix plan\n  1. [gate 2, fail] modprobe irdma (nic.driver, rdma.device)\n"));
 	assert_null(strchr(buf, '\033'));
 	free(buf);
@@ -749,6 +863,9 @@ int main(void)
 		cmocka_unit_test(test_gpu_checks),
 		cmocka_unit_test(test_rdma_checks),
 		cmocka_unit_test(test_direct_checks),
+		cmocka_unit_test(test_pxn_needs_p2p),
+		cmocka_unit_test(test_pxn_not_inferred_sxm2),
+		cmocka_unit_test(test_roce_links_unread),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),

@@ -10,7 +10,7 @@
 
 #include "../../src/lib/collect/collect-probe.h"
 #include "../../src/lib/util/strv.h"
-#include "fakes.h"
+#include "fakes-assert.h"
 
 static bool has_note(const struct facts *f, const char *needle)
 {
@@ -373,14 +373,6 @@ static void test_cuda_nonsense(void **state)
 
 /* ----------------------------------------------------------------- verbs */
 
-static void assert_no_verbs_outstanding(void)
-{
-	assert_int_equal(fake_ibv.lists, 0);
-	assert_int_equal(fake_ibv.ctxs, 0);
-	assert_int_equal(fake_ibv.pds, 0);
-	assert_int_equal(fake_ibv.mrs, 0);
-}
-
 static void test_verbs_ok(void **state)
 {
 	struct ibv_table t;
@@ -405,7 +397,7 @@ static void test_verbs_ok(void **state)
 	assert_fact(&d->ports[0].link_layer, FACT_OK, IBV_LINK_LAYER_ETHERNET);
 	assert_int_equal(d->dmabuf_probe.outcome, PROBE_WORKS);
 	assert_int_equal(d->dmabuf_probe.err, EBADF);
-	assert_no_verbs_outstanding();
+	assert_fake_verbs_released();
 	facts_release(&f);
 }
 
@@ -435,7 +427,7 @@ static void test_verbs_probe_errno(void **state)
 		assert_fact(&f.nics[0].dmabuf_mr, FACT_OK, cases[i].supported);
 		assert_int_equal(f.probe.rdma[0].dmabuf_probe.outcome,
 				 cases[i].outcome);
-		assert_no_verbs_outstanding();
+		assert_fake_verbs_released();
 		facts_release(&f);
 	}
 }
@@ -453,7 +445,7 @@ static void test_verbs_old_rdma_core(void **state)
 	assert_fact(&f.nics[0].dmabuf_mr, FACT_OK, 0);
 	assert_int_equal(f.probe.rdma[0].dmabuf_probe.outcome, PROBE_UNSUPPORTED);
 	assert_non_null(strstr(f.probe.rdma[0].dmabuf_probe.detail, "rdma-core < 34"));
-	assert_no_verbs_outstanding();
+	assert_fake_verbs_released();
 	facts_release(&f);
 }
 
@@ -476,7 +468,7 @@ static void test_verbs_broken_provider(void **state)
 	assert_string_equal(f.probe.rdma[1].dmabuf_probe.call, "ibv_open_device");
 	assert_int_equal(f.nics[2].dmabuf_mr.err, ENOMEM);
 	assert_string_equal(f.probe.rdma[2].dmabuf_probe.call, "ibv_alloc_pd");
-	assert_no_verbs_outstanding();
+	assert_fake_verbs_released();
 	facts_release(&f);
 }
 
@@ -492,7 +484,7 @@ static void test_verbs_nonsense(void **state)
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
 	assert_true(has_note(&f, "returned -5 devices"));
 	assert_int_equal(f.nics[0].dmabuf_mr.err, ENODEV);
-	assert_no_verbs_outstanding();
+	assert_fake_verbs_released();
 	facts_release(&f);
 
 	fake_facts(&f, 1, 1);
@@ -520,7 +512,7 @@ static void test_verbs_nonsense(void **state)
 	assert_int_equal(f.probe.rdma[1].n_ports, 0);
 	/* The dma-buf probe still ran on the device whose query failed. */
 	assert_fact(&f.nics[3].dmabuf_mr, FACT_OK, 1);
-	assert_no_verbs_outstanding();
+	assert_fake_verbs_released();
 	facts_release(&f);
 
 	fake_facts(&f, 1, 1);

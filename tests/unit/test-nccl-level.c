@@ -64,12 +64,35 @@ static void test_names_roundtrip(void **state)
 	assert_null(smi_label_name(SMI_NONE));
 }
 
+/* Integer settings as ncclLoadParam reads them: strtoll(s, NULL, 0). */
+static void test_param_parse(void **state)
+{
+	int64_t v;
+
+	assert_true(nccl_param_parse("010", &v));
+	assert_int_equal(v, 8);
+	assert_true(nccl_param_parse("0x10", &v));
+	assert_int_equal(v, 16);
+	assert_true(nccl_param_parse("12abc", &v));
+	assert_int_equal(v, 12);
+	assert_true(nccl_param_parse(" -1", &v));
+	assert_int_equal(v, -1);
+	/* No digits: strtoll gives 0 and sets no errno, so NCCL uses 0. */
+	assert_true(nccl_param_parse("abc", &v));
+	assert_int_equal(v, 0);
+	/* Out of range (ERANGE) and empty keep NCCL's default. */
+	assert_false(nccl_param_parse("99999999999999999999", &v));
+	assert_false(nccl_param_parse("", &v));
+	assert_false(nccl_param_parse(NULL, &v));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_legacy_numbers),
 		cmocka_unit_test(test_names_roundtrip),
+		cmocka_unit_test(test_param_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

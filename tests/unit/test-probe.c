@@ -13,7 +13,7 @@
 #include "../../src/lib/probe/probe.h"
 #include "../../src/lib/render/render-probe.h"
 #include "../../src/lib/topo/topo.h"
-#include "fakes.h"
+#include "fakes-assert.h"
 
 static struct ibv_table ibv;
 static struct cuda_table cuda;
@@ -45,14 +45,8 @@ static void reset_fakes(int gpus, int nics)
 /* Nothing a probe allocated may outlive it. */
 static void assert_clean(void)
 {
-	assert_int_equal(fake_cuda.retained, 0);
-	assert_int_equal(fake_cuda.allocs, 0);
-	assert_int_equal(fake_cuda.current_set, 0);
-	assert_int_equal(fake_cuda_open_fds(), 0);
-	assert_int_equal(fake_ibv.lists, 0);
-	assert_int_equal(fake_ibv.ctxs, 0);
-	assert_int_equal(fake_ibv.pds, 0);
-	assert_int_equal(fake_ibv.mrs, 0);
+	assert_fake_cuda_released();
+	assert_fake_verbs_released();
 }
 
 static bool has_note(const struct facts *f, const char *needle)

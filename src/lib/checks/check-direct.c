@@ -27,11 +27,85 @@ static bool flat_pair(const struct facts *f, size_t g, size_t n)
 	       !b->parent[0] && a->host[0] && strcmp(a->host, b->host) == 0;
 }
 
+/*
+ * NVLink between GPUs: 1 when NVML saw every other GPU as an NVLink peer, 2
+ * when not measured but the model is an SXM/HGX board part (those sit on
+ * an NVLink/NVSwitch baseboard, all-to-all; not SXM2), 0 otherwise.
+ */
+static int nvlink_all(const struct facts *f)
+{
+	static const char *const sxm[] = { "SXM", "HGX", "B200", "B300", "GB200",
+					   "GB300", "H100 80GB HBM3" };
+	bool measured = f->n_gpus > 1, inferred = f->n_gpus > 1;
+
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		const struct gpu *g = &f->gpus[i];
+		bool board = false;
+
+		measured = measured && fact_ok(&g->nvlink_peers) &&
+			   g->nvlink_peers.v >= (int64_t)f->n_gpus - 1;
+		for (size_t k = 0; g->name && k < sizeof(sxm) / sizeof(sxm[0]); k++)
+			board = board || strstr(g->name, sxm[k]) != NULL;
+		/* SXM2 (DGX-1/HGX-1): a hybrid cube-mesh, each GPU on NVLink to 4 of 7. */
+		board = board && !(g->name && strstr(g->name, "SXM2"));
+		inferred = inferred && board && !fact_ok(&g->nvlink_peers);
+	}
+	return measured ? 1 : inferred ? 2 : 0;
+}
+
+/*
+ * The GPU NCCL would send @g's traffic for NIC @b through: a peer near @b
+ * (NCCL picks the NIC's local GPU, ncclTopoGetLocalGpu), else a peer near
+ * its own nearest NIC, with GDR not ruled out on the peer's send side
+ * (ncclTopoCheckGdr(read=1)). -1 when none; *@nic receives the NIC.
+ */
+static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t p = 0; p < ctx->f->n_gpus; p++) {
+			int k = p == g ? -1 : pass == 0 ? b : best_nic(ctx, p);
+			const struct topo_pair *q = k >= 0 ? topo_pair_of(ctx->topo, p, (size_t)k) : NULL;
+
+			/* paths.cc: PXN also needs GDR on p's send side (read=1). */
+			if (q && path_is_near(q->nccl_pci) && q->gdr.read != 0) {
+				*nic = k;
+				return (int)p;
+			}
+		}
+	return -1;
+}
+
+/* NIC line rate in Gb/s from "100 Gb/sec (4X EDR)"; 0 when unknown. */
+static double nic_gbps(const struct nic *n)
+{
+	double best = 0;
+
+	for (size_t p = 0; p < n->n_ports; p++)
+		if (fact_str_ok(&n->ports[p].rate))
+			best = best + strtod(n->ports[p].rate.v, NULL);
+	return best;
+}
+
 static int direct_path(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct topo_report *t = ctx->topo;
 	char subj[64], fix[512], line[1024];
+	const struct nccl_setting *pxn_off = facts_nccl_get(f, "NCCL_PXN_DISABLE");
+	const struct nccl_setting *p2p_lvl = facts_nccl_get(f, "NCCL_P2P_LEVEL");
+	/*
+	 * paths.cc: NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL=LOC) turns GPU-GPU P2P
+	 * off, NCCL routes GPU-GPU through the CPU and no peer is "connected to
+	 * us through NVLink" any more: no PXN either.
+	 */
+	bool p2p_off = nccl_setting_long(f, "NCCL_P2P_DISABLE", 0, NULL) == 1 ||
+		       (!facts_nccl_get(f, "NCCL_P2P_DISABLE") && p2p_lvl &&
+			nccl_parse_level(p2p_lvl->value) == PATH_LOC);
+	bool pxn_dis = pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1;
+	bool pxn_ok = !pxn_dis && !p2p_off;
+	int nvl = nvlink_all(f);
+	size_t via_pxn = 0;
+	double gbps = 0;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
@@ -78,20 +152,58 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 					 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 			continue;
 		}
+		if (nvl && pxn_ok) {
+			int pn = -1, peer = pxn_peer(ctx, g, b, &pn);
+
+			if (peer >= 0) {
+				/* nccl-gdr §2.8-3: g→n becomes PXN via the peer. */
+				via_pxn++;
+				TRY(finding_item(out, subj, nvl == 1 ? ST_PASS : ST_WARN,
+						 nvl == 1 ? NULL : "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
+						 "nearest NIC %s is %s%s%sNCCL %s%s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
+						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+						 nccl_path_name(p->nccl_pci), smi ? ")" : "", peer, peer, f->nics[pn].name,
+						 nccl_path_name(topo_pair_of(t, (size_t)peer, (size_t)pn)->nccl_pci),
+						 nvl == 2 ? "inferred from the SXM/HGX model, not measured" :
+						 f->source == SOURCE_NCCL_XML ? "to every GPU, from the NCCL topology file" :
+										"to every GPU, from NVML"));
+				continue;
+			}
+		}
 		if (p->nccl_pci == PATH_SYS)
 			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
 		else if (flat_pair(f, g, (size_t)b))
 			/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
 			snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
 		else
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw --use_cuda=<gpu> between two nodes)");
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
+				 perftest_cuda_flags(f));
 		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s (NCCL %s): the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-				 nccl_path_name(p->nccl_pci),
+				 "nearest NIC %s is %s%s%sNCCL %s%s: the path crosses the %s, NCCL GDR %s (%s)",
+				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
+				 nccl_path_name(p->nccl_pci), smi ? ")" : "",
 				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
 				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 	}
+	for (size_t k = 0; k < f->n_nics; k++)
+		gbps += nic_gbps(&f->nics[k]);
+	for (size_t k = 0; t->notes && t->notes[k]; k++)
+		if (strstr(t->notes[k], "PXN"))
+			TRY(finding_evidence(out, "topo: %s", t->notes[k]));
+	if (pxn_dis)
+		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=1 (%s): NCCL does not send through an NVLink peer",
+				     pxn_off->source ? pxn_off->source : "set"));
+	if (p2p_off)
+		TRY(finding_evidence(out, "NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC: NCCL routes GPU-to-GPU traffic through the CPU, so no NVLink peer can carry a GPU's traffic to a NIC (no PXN)"));
+	if (f->n_nics < f->n_gpus && gbps > 0)
+		/* A bandwidth budget, not a GDR property. */
+		TRY(finding_evidence(out, "bandwidth: %zu RDMA devices for %zu GPUs, %.0f Gb/s of NIC line rate in all: %.1f Gb/s per GPU when all send at once",
+				     f->n_nics, f->n_gpus, gbps, gbps / (double)f->n_gpus));
+	if (out->status <= ST_WARN && via_pxn)
+		return finding_set(out, out->status,
+				   "every GPU reaches a NIC under a PCIe switch, %zu of them through an NVLink peer (PXN)%s%s",
+				   via_pxn, nvl == 2 ? "; NVLink inferred from the GPU model, not measured" : "",
+				   out->status == ST_WARN && nvl != 2 ? "; see the items" : "");
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "every GPU has a NIC under a shared PCIe switch (PIX/PXB)");
 	if (out->status == ST_UNKNOWN)
@@ -104,7 +216,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 }
 
 const struct check check_direct_path = {
-	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail)",
+	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail unless an NVLink peer GPU near a NIC carries it: PXN)",
 	direct_path,
 	.topology_only = true,
 };
@@ -162,12 +274,17 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 	const struct host_facts *h = &f->host;
 	int seen[256];
 	size_t n_seen = 0, n_root = 0, n_set = 0;
-	char why[96], fix[128];
+	char why[96], why_vm[256], list[512] = "", arg[600], persist[768];
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	if (f->tree != PCI_TREE_SYSFS)
 		return finding_set(out, ST_UNKNOWN, "ACS is not in this input (only a sysfs tree has PCI config space)");
+	if (host_vm(f, why_vm, sizeof(why_vm)) == 1) {
+		TRY(finding_evidence(out, "%s", why_vm));
+		return finding_set(out, ST_UNKNOWN,
+				   "inside a virtual machine the host's PCIe switches and their ACS are not visible (the guest's PCI tree is virtual): run gdrcheck on the host, or ask its operator whether ACS redirect is off on the GPU-NIC path");
+	}
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		int b = best_nic(ctx, g);
 		int br[64];
@@ -198,8 +315,11 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 
 			if (rr || cr) {
 				n_set++;
-				snprintf(fix, sizeof(fix), "setpci -s %s ECAP_ACS+0x6.w=0000", p->bdf);
-				TRY(finding_item(out, p->bdf, ST_FAIL, fix,
+				if (strlen(list) + strlen(p->bdf) + 2 < sizeof(list))
+					snprintf(list + strlen(list), sizeof(list) - strlen(list),
+						 "%s%s", *list ? ";" : "", p->bdf);
+				/* One loop over the bridges is the check's fix. */
+				TRY(finding_item(out, p->bdf, ST_FAIL, NULL,
 						 "ACSCtl 0x%04llx: %s%s%s redirect on: peer-to-peer goes up to the root complex",
 						 (long long)a->ctrl.v, rr ? "Request" : "",
 						 rr && cr ? " and " : "", cr ? "Completion" : ""));
@@ -227,7 +347,15 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 	if (n_set) {
 		TRY(finding_set(out, ST_FAIL, "ACS P2P redirect is on for %zu bridge%s between GPUs and NICs", n_set,
 				n_set == 1 ? "" : "s"));
-		return finding_fix(out, "clear ACS redirect on those bridges: setpci -s <bridge> ECAP_ACS+0x6.w=0000 (until reboot; for good, disable ACS in the BIOS)");
+		/* Kernel parameter pci=disable_acs_redir=<dev>[;<dev>...] (kernel-parameters.txt). */
+		snprintf(arg, sizeof(arg), "pci=disable_acs_redir=%s", list);
+		kernel_arg_cmd(f, arg, persist, sizeof(persist));
+		snprintf(why_vm, sizeof(why_vm), "%s", list);
+		for (char *c = why_vm; *c; c++)
+			if (*c == ';')
+				*c = ' ';
+		return finding_fix(out, "now (until reboot): for b in %s; do setpci -s $b ECAP_ACS+0x6.w=0000; done; for good: %s, then reboot (or disable ACS in the BIOS)",
+				   why_vm, persist);
 	}
 	if (out->status == ST_UNKNOWN) {
 		if (n_root) {
@@ -283,7 +411,7 @@ static int iommu_item(struct finding *out, const struct host_facts *h,
 		      const struct pci_dev *p, const char *subj)
 {
 	const struct iommu_group *g;
-	char why[96], fix[128];
+	char why[96];
 
 	if (!p)
 		return 0;
@@ -301,9 +429,8 @@ static int iommu_item(struct finding *out, const struct host_facts *h,
 		return finding_item(out, subj, ST_PASS, NULL, "group %s: identity (passthrough)",
 				    g->id);
 	if (iommu_translates(g->type.v)) {
-		snprintf(fix, sizeof(fix), "add %s to the kernel command line and reboot",
-			 passthrough_param(h));
-		return finding_item(out, subj, ST_FAIL, fix,
+		/* One kernel parameter fixes every group: the check's fix says it. */
+		return finding_item(out, subj, ST_FAIL, NULL,
 				    "group %s: %s: DMA is translated by the IOMMU, peer-to-peer goes through it",
 				    g->id, g->type.v);
 	}
@@ -314,13 +441,18 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
-	char cmd[256], subj[96], why[96];
+	char cmd[256], subj[96], why[96], why_vm[256];
 	size_t units = strv_len(h->iommu_units.names);
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	if (h->iommu_units.listed.state == FACT_UNSET)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU state is not in this input");
+	if (host_vm(f, why_vm, sizeof(why_vm)) == 1) {
+		TRY(finding_evidence(out, "%s", why_vm));
+		return finding_set(out, ST_UNKNOWN,
+				   "inside a virtual machine the host's IOMMU is not visible: the guest sees at most its own virtual IOMMU, while GPU-NIC peer traffic is translated (or not) by the host's; run gdrcheck on the host, or ask its operator for iommu=pt or passthrough groups");
+	}
 	cmdline_iommu(h, cmd, sizeof(cmd));
 	TRY(finding_evidence(out, "/proc/cmdline: %s", cmd[0] ? cmd : "no IOMMU parameter"));
 	if (h->iommu_units.listed.state == FACT_OK)
@@ -343,7 +475,8 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 	TRY(finding_evidence(out, "/sys/kernel/iommu_groups/<group>/type of every GPU and NIC"));
 	if (out->status == ST_FAIL) {
 		TRY(finding_set(out, ST_FAIL, "the IOMMU translates GPU/NIC DMA (DMA mode): NIC-to-GPU peer traffic is remapped through it, often slow or failing"));
-		return finding_fix(out, "add %s to the kernel command line (passthrough for host devices) and reboot", passthrough_param(h));
+		kernel_arg_cmd(f, passthrough_param(h), cmd, sizeof(cmd));
+		return finding_fix(out, "%s (passthrough for host devices), then reboot (drain the node first)", cmd);
 	}
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU mode of some devices could not be read");
@@ -389,8 +522,10 @@ static int direct_link(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	char subj[96];
 
-	if (!f->n_gpus && !f->n_nics)
-		return finding_set(out, ST_SKIP, "no GPU or RDMA NIC");
+	/* Gate 3 judges GPU-NIC pairs: one side alone must not make it pass. */
+	if (!f->n_gpus || !f->n_nics)
+		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
+				   f->n_gpus, f->n_nics);
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		gpu_subject(f, g, subj, sizeof(subj));
 		TRY(link_item(out, facts_pci(f, f->gpus[g].pci), subj, true));
@@ -481,14 +616,21 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	const struct nccl_setting *s;
 	char fix[256];
 	bool peermem = host_peer_client(&f->host) != NULL;
+	bool host = f->source == SOURCE_LIVE || f->source == SOURCE_ROOT ||
+		    f->source == SOURCE_FACTS;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC");
 	for (size_t i = 0; i < f->n_nccl; i++)
-		TRY(finding_evidence(out, "%s=%s (%s)", f->nccl[i].name, f->nccl[i].value,
-				     f->nccl[i].source));
-	if (!f->n_nccl)
-		TRY(finding_evidence(out, "no NCCL_* setting in the environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
+		TRY(finding_evidence(out, "%s=%s (%s%s)", f->nccl[i].name, f->nccl[i].value,
+				     host ? "host " : "", f->nccl[i].source));
+	if (!f->n_nccl && host)
+		TRY(finding_evidence(out, "no NCCL_* setting in the host's environment, $NCCL_CONF_FILE/~/.nccl.conf or /etc/nccl.conf"));
+	else if (!f->n_nccl)
+		TRY(finding_evidence(out, "no NCCL_* setting in the environment gdrcheck ran in (a topology file carries none, and the files of the node it describes are not read)"));
+	/* NCCL reads the files and environment of the process that runs it. */
+	if (host)
+		TRY(finding_evidence(out, "these are the host's settings: a pod does not inherit the host's /etc/nccl.conf or environment; it reads its image's /etc/nccl.conf and its own env (set them in the pod spec)"));
 
 	/* Integer settings are read as NCCL (and the topology engine) reads them. */
 	if ((s = facts_nccl_get(f, "NCCL_IB_DISABLE")) &&
@@ -570,11 +712,16 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL,
 					 "=%s keeps every GPU's nearest NIC", s->value));
 	}
+	/* A topology file holds no NCCL settings of its node: nothing to pass. */
+	if (out->status == ST_PASS && !host)
+		return finding_set(out, ST_INFO, "the node's NCCL settings are not in a topology file; none set where gdrcheck ran turns GPUDirect RDMA or DMA-BUF off");
 	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "no NCCL setting turns GPUDirect RDMA or DMA-BUF off");
+		return finding_set(out, ST_PASS, "no %sNCCL setting turns GPUDirect RDMA or DMA-BUF off%s",
+				   host ? "host " : "", host ? " (pods carry their own)" : "");
 	TRY(finding_set(out, out->status, out->status >= ST_WARN ?
-			"NCCL settings turn GPUDirect RDMA or DMA-BUF off" :
-			"NCCL settings do not turn GPUDirect RDMA off"));
+			"%sNCCL settings turn GPUDirect RDMA or DMA-BUF off%s" :
+			"%sNCCL settings do not turn GPUDirect RDMA off%s",
+			host ? "host " : "", host ? " (pods carry their own)" : ""));
 	for (size_t i = 0; i < out->n_items; i++)
 		if (out->items[i].fix && out->items[i].status == out->status)
 			return finding_fix(out, "%s", out->items[i].fix);

@@ -54,8 +54,12 @@ static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct kmod *m = host_kmod(&f->host, "nvidia");
-	char subj[64], why[96], ver[32];
+	char subj[64], why[96], ver[32], nouveau_fix[256];
 	bool loaded = m && m->present;
+
+	snprintf(nouveau_fix, sizeof(nouveau_fix),
+		 "blacklist nouveau (echo 'blacklist nouveau' > /etc/modprobe.d/blacklist-nouveau.conf; %s; reboot)",
+		 initramfs_cmd(f));
 
 	if (!f->n_gpus)
 		return finding_set(out, ST_SKIP, "no NVIDIA GPU");
@@ -81,7 +85,7 @@ static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, subj, ST_PASS, NULL, "bound to nvidia"));
 		} else if (strcmp(p->driver.v, "nouveau") == 0) {
 			TRY(finding_item(out, subj, ST_FAIL,
-					 "blacklist nouveau (echo 'blacklist nouveau' > /etc/modprobe.d/blacklist-nouveau.conf; rebuild the initramfs; reboot)",
+					 nouveau_fix,
 					 "bound to nouveau, not the NVIDIA driver"));
 		} else if (strcmp(p->driver.v, "vfio-pci") == 0) {
 			TRY(finding_item(out, subj, ST_INFO, NULL,
@@ -129,7 +133,7 @@ static int gpu_kmod_flavor(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	enum kmod_flavor fl = nvidia_flavor(f);
-	char ver[32];
+	char ver[32], cmd[256];
 	int branch = nvidia_branch(f, ver, sizeof(ver));
 
 	if (!f->n_gpus)
@@ -153,10 +157,12 @@ static int gpu_kmod_flavor(const struct check_ctx *ctx, struct finding *out)
 	TRY(finding_evidence(out, "GPU Operator: driver.kernelModuleType 'auto' picks open from R570; below R570 it must be set to 'open' (driver branch here: %s)",
 			     branch > 0 ? ver : "unknown"));
 	/* The open module exists from R515 on: no -open package of an older branch. */
+	open_driver_cmd(f, branch >= 515 ? branch : 580, cmd, sizeof(cmd));
 	if (branch > 0 && branch < 515)
-		return finding_fix(out, "switch to the open kernel module, which needs R515 or newer: GPU Operator --set driver.kernelModuleType=open with a current driver version; on a host install, the -open driver packages of a current branch (e.g. nvidia-driver-580-open, or dnf module install nvidia-driver:580-open)");
-	return finding_fix(out, "switch to the open kernel module: GPU Operator --set driver.kernelModuleType=open; on a host install, the -open driver packages (e.g. nvidia-driver-%d-open, or dnf module install nvidia-driver:%d-open)",
-			   branch > 0 ? branch : 580, branch > 0 ? branch : 580);
+		return finding_fix(out, "switch to the open kernel module, which needs R515 or newer: GPU Operator --set driver.kernelModuleType=open with a current driver version; on a host install: %s, then reboot",
+				   cmd);
+	return finding_fix(out, "switch to the open kernel module: GPU Operator --set driver.kernelModuleType=open; on a host install: %s, then reboot",
+			   cmd);
 }
 
 const struct check check_gpu_kmod_flavor = {

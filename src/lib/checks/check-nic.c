@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-internal.h"
+#include "checks-roce.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -95,7 +96,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
-	char subj[96], why[256], fix[64];
+	char subj[96], why[256], fix[64], oot[192];
 	int ofed = ofed_stack(f, why, sizeof(why));
 	size_t capable = rdma_capable_netfns(f);
 
@@ -124,10 +125,13 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 					 drv ? drv : "no PCI driver", k->rdma_module));
 			continue;
 		}
-		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s + %s%s (%s), firmware %s",
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s + %s%s%s (%s), firmware %s",
 				 drv ? drv : "no PCI function", verbuf,
+				 drv && kmod_out_of_tree(f, drv, oot, sizeof(oot)) == 1 ? " out-of-tree" : "",
 				 k->rdma_module ? k->rdma_module : "unknown RDMA driver", rverbuf,
-				 ofed == 1 ? "MLNX_OFED/DOCA-OFED stack" : ofed == 0 ? "inbox stack" : "stack unknown",
+				 k->rdma_module && rmod != core &&
+				 kmod_out_of_tree(f, k->rdma_module, oot, sizeof(oot)) == 1 ? " out-of-tree" : "",
+				 ofed == 1 ? "MLNX_OFED/DOCA-OFED stack" : ofed == 0 ? "the kernel's ib_core" : "ib_core unknown",
 				 fact_str_ok(&n->fw_ver) ? n->fw_ver.v : "not in sysfs"));
 	}
 	for (size_t i = 0; i < f->n_netfns; i++) {
@@ -154,8 +158,8 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 				return finding_fix(out, "%s", out->items[i].fix);
 		return 0;
 	}
-	return finding_set(out, out->status, "every RDMA NIC has its netdev and RDMA drivers (%s stack)",
-			   ofed == 1 ? "MLNX_OFED/DOCA-OFED" : ofed == 0 ? "inbox" : "unknown");
+	return finding_set(out, out->status, "every RDMA NIC has its netdev and RDMA drivers (%s)",
+			   ofed == 1 ? "MLNX_OFED/DOCA-OFED stack" : ofed == 0 ? "ib_core from the kernel" : "ib_core origin unknown");
 }
 
 const struct check check_nic_driver = {
@@ -168,6 +172,7 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	char subj[96], fix[512];
 	size_t capable = rdma_capable_netfns(f);
+	const char *lag_peer, *bond = NULL;
 
 	if (!f->n_nics && !capable)
 		return finding_set(out, ST_SKIP, "no RDMA-capable NIC");
@@ -182,11 +187,18 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 		if (!k)
 			continue;
 		netfn_subject(nf, subj, sizeof(subj));
+		lag_peer = NULL;
+		for (size_t d = 0; !lag_peer && nf->netdevs && nf->netdevs[d]; d++)
+			lag_peer = rdma_lag_peer(f, nf->netdevs[d], &bond);
 		if (!host_kmod_present(&f->host, k->rdma_module)) {
 			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
 			TRY(finding_item(out, subj, ST_FAIL, fix,
 					 "%s function without an RDMA device: %s is not loaded",
 					 nf->driver.v, k->rdma_module));
+		} else if (lag_peer) {
+			TRY(finding_item(out, subj, ST_PASS, NULL,
+					 "secondary port of %s's RDMA LAG: its RDMA traffic runs through %s (see net.bond)",
+					 bond, lag_peer));
 		} else if (k->kind == NIC_IRDMA) {
 			snprintf(fix, sizeof(fix), "devlink dev param set pci/%s name enable_roce value true cmode runtime (and keep the port out of a bond with the inbox ice driver)",
 				 nf->bdf);

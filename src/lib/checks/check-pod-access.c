@@ -123,6 +123,23 @@ static bool has_ipc_lock(const struct pod_facts *p)
 	return fact_ok(&p->cap_eff) && (p->cap_eff.v >> POD_CAP_IPC_LOCK) & 1;
 }
 
+/*
+ * In a user namespace (uid_map other than "0 0 4294967295") CapEff counts
+ * only there: ib_umem_get() (drivers/infiniband/core/umem.c) lifts
+ * RLIMIT_MEMLOCK only for capable(CAP_IPC_LOCK), i.e. in the initial one.
+ */
+static bool in_userns(const struct pod_facts *p)
+{
+	unsigned long long inside, outside, count;
+	int end = 0;
+
+	if (!fact_str_ok(&p->uid_map))
+		return false;
+	if (sscanf(p->uid_map.v, " %llu %llu %llu %n", &inside, &outside, &count, &end) != 3)
+		return true;
+	return inside != 0 || outside != 0 || count != 4294967295ULL || p->uid_map.v[end];
+}
+
 static int run_ipc_lock(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct pod_facts *p = &ctx->f->pod;
@@ -135,6 +152,13 @@ static int run_ipc_lock(const struct check_ctx *ctx, struct finding *out)
 	}
 	TRY(finding_evidence(out, "/proc/self/status CapEff: %016" PRIx64 " (CAP_IPC_LOCK is bit %d)",
 			     (uint64_t)p->cap_eff.v, POD_CAP_IPC_LOCK));
+	if (fact_str_ok(&p->uid_map))
+		TRY(finding_evidence(out, "/proc/self/uid_map: %s", p->uid_map.v));
+	if (has_ipc_lock(p) && in_userns(p)) {
+		TRY(finding_fix(out, "run the pod in the host's user namespace (spec.hostUsers: true, the default), or give the container RLIMIT_MEMLOCK unlimited from the runtime"));
+		return finding_set(out, ST_WARN,
+				   "CAP_IPC_LOCK only inside the pod's user namespace: ibv_reg_mr() checks it in the host's (capable() in ib_umem_get), so RLIMIT_MEMLOCK still bounds registrations (see pod.memlock)");
+	}
 	if (has_ipc_lock(p))
 		return finding_set(out, ST_PASS, "CAP_IPC_LOCK is in the effective set: memory registration is not bound by RLIMIT_MEMLOCK");
 	TRY(finding_fix(out, FIX_IPC_LOCK));
@@ -151,7 +175,7 @@ static int run_memlock(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	const struct pod_facts *p = &f->pod;
 	char cur[32], max[32], why[96];
-	bool cap = has_ipc_lock(p);
+	bool cap = has_ipc_lock(p) && !in_userns(p);
 
 	if (!fact_ok(&p->memlock_cur)) {
 		TRY(finding_evidence(out, "RLIMIT_MEMLOCK: %s",
@@ -181,12 +205,14 @@ static int run_memlock(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, ST_PASS, "RLIMIT_MEMLOCK is unlimited");
 	if (cap)
 		return finding_set(out, ST_PASS, "RLIMIT_MEMLOCK is %s, but CAP_IPC_LOCK lifts it for registrations", cur);
-	TRY(finding_fix(out, FIX_IPC_LOCK));
+	TRY(finding_fix(out, has_ipc_lock(p) ? "give the container RLIMIT_MEMLOCK unlimited from the runtime, or run the pod without a user namespace (spec.hostUsers: true)" : FIX_IPC_LOCK));
 	if (p->memlock_cur.v < (int64_t)POD_MLOCK_PROBE_BYTES)
 		return finding_set(out, ST_FAIL,
-				   "RLIMIT_MEMLOCK is %s and there is no CAP_IPC_LOCK: a 64 MiB registration fails", cur);
+				   "RLIMIT_MEMLOCK is %s and %s: a 64 MiB registration fails", cur,
+				   has_ipc_lock(p) ? "CAP_IPC_LOCK counts only in the pod's user namespace" : "there is no CAP_IPC_LOCK");
 	return finding_set(out, ST_WARN,
-			   "RLIMIT_MEMLOCK is %s without CAP_IPC_LOCK: NCCL registers more than that over a run", cur);
+			   "RLIMIT_MEMLOCK is %s without CAP_IPC_LOCK%s: NCCL registers more than that over a run", cur,
+			   has_ipc_lock(p) ? " outside the pod's user namespace" : "");
 }
 
 const struct check check_pod_memlock = {

@@ -159,6 +159,9 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 			allowed[v.nics[i].nic] = true;
 			nn++;
 		}
+	/* Not listed is not "none": without /sys/class/net the pod's NICs are unknown. */
+	if (!nn && f->pod.sys_net.state != FACT_OK)
+		return finding_set(out, ST_UNKNOWN, "the pod's RDMA NICs are not known (see pod.mode)");
 	if (!ng || !nn)
 		return finding_set(out, ST_SKIP, "the pod has %s (see pod.gpu, pod.mode)",
 				   !ng && !nn ? "no GPU and no RDMA NIC" : !ng ? "no GPU" : "no RDMA NIC");

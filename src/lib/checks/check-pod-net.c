@@ -243,6 +243,8 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 
 	pod_view_of(f, &v);
 	nccl_gid_env_from_facts(f, &env);
+	if (!v.n_nics && f->pod.sys_net.state != FACT_OK)
+		return finding_set(out, ST_UNKNOWN, "the pod's interfaces and RDMA devices are not known (see pod.mode)");
 	if (!v.n_nics)
 		return finding_set(out, ST_SKIP, "the pod has no RDMA device (see pod.mode)");
 	for (size_t i = 0; i < v.n_nics; i++) {

@@ -18,7 +18,7 @@ static const char *const phys_states[] = { "?", "Sleep", "Polling", "Disabled",
 static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	char subj[96], why[96], fix[160];
+	char subj[96], why[96], fix[256];
 	size_t up = 0, total = 0;
 
 	if (!f->n_nics)
@@ -50,7 +50,13 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 						 ll, rate));
 				continue;
 			}
-			if (n->netdevs && n->netdevs[0])
+			if (pt->phys_state.v == 5 && pt->state.v == 2)
+				/* Link trained, logical INIT: nobody configured the port. */
+				snprintf(fix, sizeof(fix), "the link is up but no subnet manager has configured the port (INIT): run opensm on one node of the fabric or enable the switch's subnet manager; ip link set up does not help");
+			else if (pt->phys_state.v == 2)
+				snprintf(fix, sizeof(fix), "no link (Polling): check the cable or transceiver and the peer port (switch port enabled, same speed and type)%s",
+					 fact_str_is(&pt->link_layer, "InfiniBand") ? "; ip link set up does not help" : "");
+			else if (n->netdevs && n->netdevs[0])
 				snprintf(fix, sizeof(fix), "ip link set %s up; check the cable and the switch port (ethtool %s)",
 					 n->netdevs[0], n->netdevs[0]);
 			else

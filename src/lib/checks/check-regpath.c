@@ -214,11 +214,22 @@ static void nic_peermem(const struct facts *f, const struct regpath *rp,
 			 k->family);
 		return;
 	}
+	if (rp->api == 0 && loaded) {
+		/*
+		 * nvidia-peermem.c nv_mem_client_init() returns -EINVAL when it
+		 * was built without the PeerDirect symbols, so it cannot be
+		 * loaded where ib_core lacks them: the facts contradict.
+		 */
+		r->peermem = -1;
+		snprintf(r->peermem_why, sizeof(r->peermem_why),
+			 "inconsistent: nvidia_peermem is loaded, but %.160s; its init (nv_mem_client_init) fails with EINVAL without that API: one reading is wrong (check lsmod, dmesg, modinfo ib_core)",
+			 rp->api_why);
+		return;
+	}
 	if (rp->api == 0) {
 		r->peermem = 0;
 		snprintf(r->peermem_why, sizeof(r->peermem_why),
-			 "impossible on this stack: %s%s", rp->api_why,
-			 loaded ? " (yet nvidia_peermem is loaded: a stub that cannot register)" : "");
+			 "impossible on this stack: %s", rp->api_why);
 		return;
 	}
 	if (loaded || host_kmod_present(h, "nv_peer_mem") || fact_ok(&h->peer_nv_mem) ||
@@ -308,7 +319,8 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	struct regpath rp;
 	char subj[96];
-	int r, dmabuf_yes = 0, peer_zero = 0, unknown = 0;
+	int r, dmabuf_yes = 0, peer_zero = 0, unknown = 0, dmabuf_unknown = 0;
+	bool contradiction = false;
 	const char *fix = NULL;
 
 	if (!f->n_gpus || !f->n_nics)
@@ -327,6 +339,8 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 		dmabuf_yes += n->dmabuf == 1;
 		peer_zero += n->peermem == 0;
 		unknown += st == ST_UNKNOWN;
+		dmabuf_unknown += n->dmabuf < 0;
+		contradiction = contradiction || strncmp(n->peermem_why, "inconsistent:", 13) == 0;
 		if (st == ST_WARN)
 			item_fix = n->legacy ? "replace nv_peer_mem with nvidia-peermem (modprobe -r nv_peer_mem; modprobe nvidia-peermem)" :
 					       "modprobe nvidia-peermem (GPU Operator: driver.rdma.enabled=true)";
@@ -349,6 +363,11 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 		r = finding_set(out, ST_WARN, "nvidia-peermem can serve some NICs but is not loaded (or is the deprecated nv_peer_mem)");
 		break;
 	case ST_UNKNOWN:
+		if (contradiction && !dmabuf_unknown) {
+			r = finding_set(out, ST_UNKNOWN,
+					"the facts contradict: nvidia_peermem is loaded on an ib_core without the PeerDirect API, where it cannot load; DMA-BUF is not ready either (see the items)");
+			break;
+		}
 		r = finding_set(out, ST_UNKNOWN, "%s; DMA-BUF %s for %d NIC%s is not decidable from files: the live probe (ibv_reg_dmabuf_mr) decides it",
 				(size_t)peer_zero == rp.n_nics ? "nvidia-peermem is impossible on this stack" : "nvidia-peermem is not usable",
 				rp.gpu_dmabuf == 1 ? "is ready on the GPU side, but" : "support",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-roce.h"
+#include "checks-internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,6 +37,48 @@ bool roce_link_is_slave_of(const struct roce_facts *r,
 static bool is_bond(const struct roce_facts *r, const struct roce_link *l)
 {
 	return fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
+}
+
+/* The bond @l is enslaved to, or NULL. */
+static const char *bond_of(const struct roce_facts *r, const struct roce_link *l)
+{
+	if (fact_ok(&l->master)) {
+		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
+
+		if (m && is_bond(r, m))
+			return m->name;
+	}
+	for (size_t i = 0; i < r->n_bonds; i++)
+		for (size_t k = 0; k < r->bonds[i].n_slaves; k++)
+			if (strcmp(r->bonds[i].slaves[k].name, l->name) == 0)
+				return r->bonds[i].name;
+	return NULL;
+}
+
+/*
+ * The traffic class a complete fix gives the RoCE priority. ice runs only
+ * traffic classes contiguous from TC0 (ice_dcb_lib.c ice_dcb_get_num_tc),
+ * and bnxt_en as many as the highest TC used plus one (bnxt_dcb.c
+ * bnxt_ets_validate): TC1 next to TC0 is what both accept. mlx5 takes any
+ * of its eight, so the priority keeps its own number (the seed's TC3).
+ */
+static int roce_tc_for(const struct roce_link *l, int prio)
+{
+	return fact_str_is(&l->driver, "mlx5_core") ? prio : prio ? 1 : 0;
+}
+
+/* dcb ets set with tsa, bandwidths summing to 100 and the priority map. */
+static void ets_command(const struct roce_link *l, int prio, char *buf,
+			size_t size)
+{
+	int tc = roce_tc_for(l, prio);
+
+	if (tc == 0)
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:100 prio-tc all:0",
+			 l->name);
+	else
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:strict 0:ets %d:ets tc-bw all:0 0:50 %d:50 prio-tc all:0 %d:%d",
+			 l->name, tc, tc, prio, tc);
 }
 
 /* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
@@ -133,6 +176,12 @@ const struct roce_link **roce_dcb_links(const struct roce_facts *r)
 			if (push_physical(r, &v, &n,
 					  roce_link_find(r, port_netdev(d, &d->ports[k]))) < 0)
 				goto oom;
+			/* A bond in the GID table: RoCE leaves through all its slaves. */
+			for (size_t g = 0; g < d->ports[k].n_gids; g++)
+				if (fact_str_ok(&d->ports[k].gids[g].ndev) &&
+				    push_physical(r, &v, &n,
+						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
+					goto oom;
 		}
 		for (size_t k = 0; roce && d->netdevs && d->netdevs[k]; k++)
 			if (push_physical(r, &v, &n,
@@ -159,21 +208,6 @@ int roce_iboe_mtu(int64_t mtu)
 
 /* ---------------------------------------------------------- NCCL GIDs */
 
-/* NCCL's ncclLoadParam: strtoll base 0, garbage keeps the default. */
-static int64_t nccl_int(const struct facts *f, const char *name, int64_t def)
-{
-	const struct nccl_setting *s = facts_nccl_get(f, name);
-	char *end;
-	long long v;
-
-	if (!s || !s->value || !*s->value)
-		return def;
-	errno = 0;
-	v = strtoll(s->value, &end, 0);
-	if (errno || end == s->value)
-		return def;
-	return v;
-}
 
 void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
 {
@@ -181,8 +215,8 @@ void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
 	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
 
 	memset(e, 0, sizeof(*e));
-	e->gid_index = nccl_int(f, "NCCL_IB_GID_INDEX", -1);
-	e->roce_version = nccl_int(f, "NCCL_IB_ROCE_VERSION_NUM", 2);
+	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", -1, NULL);
+	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2, NULL);
 	e->family = AF_INET;
 	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
 		e->family = AF_INET6;
@@ -324,10 +358,21 @@ static int no_targets(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct nic *n = roce_first_ethernet_nic(ctx->f);
 
+	const struct roce_facts *r = &ctx->f->roce;
+
 	if (n && ctx->f->roce.n_devs == 0)
 		return finding_set(out, ST_UNKNOWN,
 				   "RoCE facts were not collected for %s (the input has no RoCE section)",
 				   n->name);
+	/* RoCE ports whose netdevs were not listed: their DCB is unknown, not absent. */
+	for (size_t i = 0; i < r->n_devs; i++)
+		for (size_t k = 0; k < r->devs[i].n_ports; k++)
+			if (port_is_roce(&r->devs[i], &r->devs[i].ports[k]))
+				return finding_set(out, ST_UNKNOWN,
+						   "%s port %u is RoCE, but its netdev was not collected (rtnetlink %s)",
+						   r->devs[i].name, r->devs[i].ports[k].num,
+						   fact_ok(&r->rtnl) ? "answered without it" :
+						   fact_state_name(r->rtnl.state));
 	return finding_set(out, ST_SKIP,
 			   "no RoCE port (RDMA device on Ethernet) on this node");
 }
@@ -368,30 +413,113 @@ static int conclude(struct finding *out, size_t n, const char *what_ok)
 				return r;
 			}
 	}
+	/* The same verdict on every port that needs attention: say it once. */
+	{
+		const struct finding_item *first = NULL;
+		char names[256] = "";
+		bool same = true;
+
+		for (size_t i = 0; i < out->n_items; i++) {
+			const struct finding_item *it = &out->items[i];
+
+			if (it->status < ST_UNKNOWN)
+				continue;
+			if (!first)
+				first = it;
+			same = same && it->status == first->status &&
+			       strcmp(it->verdict, first->verdict) == 0;
+			if (strlen(names) + strlen(it->subject) + 3 < sizeof(names))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", *names ? ", " : "", it->subject);
+		}
+		if (same && first)
+			return finding_set(out, out->status, "%s (%zu of %zu: %s)",
+					   first->verdict, bad, out->n_items, names);
+	}
 	return finding_set(out, out->status, "%zu of %zu need attention (see the items)",
 			   bad, out->n_items);
+}
+
+/*
+ * RoCE QoS (DSCP map, trust, PFC, ETS, ECN, ToS) decides what happens under
+ * congestion, not whether GPUDirect RDMA works: the seed's POC measures its
+ * baseline with PFC and ECN off (phase 13) and adds them after. A missing or
+ * wrong setting is a warn that says what it costs.
+ */
+static int qos_consequence(struct finding *out, int r, const char *what)
+{
+	char *v;
+
+	if (r < 0 || out->status != ST_WARN || !out->verdict)
+		return r;
+	v = strdup(out->verdict);
+	if (!v)
+		return -ENOMEM;
+	r = finding_set(out, ST_WARN,
+			"%s; without %s RoCE loses packets when the fabric congests (retransmits, lower bandwidth); GPUDirect RDMA works without it, as in a PFC/ECN-off baseline",
+			v, what);
+	free(v);
+	return r;
 }
 
 /* One item per physical RoCE netdev; returns -ENODATA when there is none. */
 typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
 		       struct finding *out);
 
+/*
+ * ice refuses DCB changes on a port that is in a bond (ice_dcb_nl.c: "DCB
+ * changes not allowed when in a bond", EINVAL), so the fix for a bonded ice
+ * port is the procedure around the commands, not the commands.
+ */
+static int bonded_ice_procedure(const struct roce_facts *r,
+				const struct roce_link *l, struct finding *out,
+				size_t from)
+{
+	const char *bond = bond_of(r, l);
+
+	if (!bond || !fact_str_is(&l->driver, "ice"))
+		return 0;
+	for (size_t i = from; i < out->n_items; i++) {
+		char *fix;
+
+		if (!out->items[i].fix)
+			continue;
+		if (asprintf(&fix, "ice refuses DCB changes on a bond slave (EINVAL): drain the node (kubectl drain <node> --ignore-daemonsets), release it (ip link set %s nomaster), run %s, set the same QoS on every port of %s, re-add it (ip link set %s master %s), uncordon",
+			     l->name, out->items[i].fix, bond, l->name, bond) < 0)
+			return -ENOMEM;
+		free(out->items[i].fix);
+		out->items[i].fix = fix;
+	}
+	return 0;
+}
+
 static int per_link(const struct check_ctx *ctx, struct finding *out,
 		    link_fn fn, const char *what_ok)
 {
 	const struct roce_link **v = roce_dcb_links(&ctx->f->roce);
+	bool fixed = false;
 	size_t n = 0;
 	int r = 0;
 
 	if (!v)
 		return -ENOMEM;
-	for (; v[n] && r >= 0; n++)
+	for (; v[n] && r >= 0; n++) {
+		size_t from = out->n_items;
+
 		r = fn(ctx, v[n], out);
+		if (r >= 0)
+			r = bonded_ice_procedure(&ctx->f->roce, v[n], out, from);
+		for (size_t i = from; i < out->n_items; i++)
+			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb ")) ||
+				(out->items[i].fix && strstr(out->items[i].fix, ", run dcb "));
+	}
 	free(v);
 	if (r < 0)
 		return r;
 	if (n == 0)
 		return no_targets(ctx, out);
+	if (fixed)
+		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command); ice's fw-lldp-agent off is kept by the NIC per port and persists");
 	return conclude(out, n, what_ok);
 }
 
@@ -446,13 +574,13 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (others) {
 		snprintf(fix, sizeof(fix), "dcb app replace dev %s dscp-prio %d:%d",
 			 l->name, dscp, prio);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "DSCP %d → priority %d, not the RoCE priority %d",
 				    dscp, others - 1, prio);
 	}
 	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
 		 dscp, prio);
-	return finding_item(out, l->name, ST_FAIL, fix,
+	return finding_item(out, l->name, ST_WARN, fix,
 			    "DSCP %d is not mapped (it lands on the default priority 0)",
 			    dscp);
 }
@@ -463,7 +591,8 @@ static int run_dscp_map(const struct check_ctx *ctx, struct finding *out)
 
 	snprintf(ok, sizeof(ok), "DSCP %d → priority %d", ctx->opts->roce_dscp,
 		 ctx->opts->roce_prio);
-	return per_link(ctx, out, dscp_map_link, ok);
+	return qos_consequence(out, per_link(ctx, out, dscp_map_link, ok),
+			       "the DSCP map");
 }
 
 const struct check check_roce_dscp_map = {
@@ -508,7 +637,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		if (lldp) {
 			snprintf(fix, sizeof(fix),
 				 "ethtool --set-priv-flags %s fw-lldp-agent off", l->name);
-			return finding_item(out, l->name, ST_FAIL, fix,
+			return finding_item(out, l->name, ST_WARN, fix,
 					    "firmware LLDP agent on: DCB is negotiated by the E810 firmware and ice refuses DSCP app entries");
 		}
 		if (!dcb_ok(l))
@@ -517,14 +646,14 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 			return finding_item(out, l->name, ST_PASS, NULL,
 					    "fw-lldp-agent off, DSCP QoS mode (%zu DSCP entries)",
 					    dscp_entries(d));
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "fw-lldp-agent off but no DSCP app entry: ice still classifies by VLAN priority (PCP)");
 	}
 	if (fact_str_is(&l->driver, "mlx5_core")) {
 		if (fact_str_ok(&l->qos_trust)) {
 			snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp", l->name);
 			return finding_item(out, l->name,
-					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_FAIL,
+					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_WARN,
 					    strcmp(l->qos_trust.v, "dscp") == 0 ? NULL : fix,
 					    "trust %s (MLNX_OFED qos/trust)", l->qos_trust.v);
 		}
@@ -535,7 +664,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 			return finding_item(out, l->name, ST_PASS, NULL,
 					    "trust dscp (%zu DSCP app entries)",
 					    dscp_entries(d));
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "trust pcp: no DSCP app entry, so DSCP marks are ignored");
 	}
 	if (!dcb_ok(l))
@@ -547,7 +676,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 						    "apptrust includes dscp");
 		snprintf(fix, sizeof(fix), "dcb apptrust set dev %s order pcp dscp",
 			 l->name);
-		return finding_item(out, l->name, ST_FAIL, fix,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "apptrust does not include dscp");
 	}
 	if (dscp_entries(d))
@@ -560,7 +689,8 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 static int run_trust(const struct check_ctx *ctx, struct finding *out)
 {
-	return per_link(ctx, out, trust_link, "classification by DSCP");
+	return qos_consequence(out, per_link(ctx, out, trust_link, "classification by DSCP"),
+			       "DSCP classification");
 }
 
 const struct check check_roce_trust = {
@@ -577,10 +707,9 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_pfc *p = &l->dcb.pfc;
-	unsigned ordinary = 1u << 0, off = 0;
+	unsigned ordinary = 1u << 0;
 	enum check_status st = ST_PASS;
 	char fix[192], list[64] = "", verdict[320];
-	size_t len;
 
 	if (!dcb_ok(l))
 		return dcb_unknown(l, &l->dcb.st, "DCB", out);
@@ -600,10 +729,10 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 			 l->name, p->en, *list ? list : "none", prio,
 			 (unsigned long long)p->requests[prio],
 			 (unsigned long long)p->indications[prio]);
-	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc", l->name);
+	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc all:off %d:on", l->name, prio);
 	snprintf(verdict, sizeof(verdict), "PFC on priority %d only", prio);
 	if (!(p->en & (1u << prio))) {
-		st = ST_FAIL;
+		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict), "PFC off on the RoCE priority %d",
 			 prio);
 	}
@@ -611,7 +740,7 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 		char first[192];
 
 		snprintf(first, sizeof(first), "%.120s", verdict);
-		st = ST_FAIL;
+		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict), "%.120s%sPFC on priority %d, which carries ordinary (Kubernetes) traffic",
 			 !(p->en & (1u << prio)) ? first : "",
 			 !(p->en & (1u << prio)) ? "; " : "",
@@ -620,14 +749,6 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 		st = ST_WARN;
 		snprintf(verdict, sizeof(verdict),
 			 "PFC also on priorities other than %d (%s)", prio, list);
-	}
-	off = p->en & ~(1u << prio);
-	for (int i = 0; i < ROCE_NPRIO; i++) {
-		len = strlen(fix);
-		if (off & (1u << i))
-			snprintf(fix + len, sizeof(fix) - len, " %d:off", i);
-		else if (i == prio && !(p->en & (1u << prio)))
-			snprintf(fix + len, sizeof(fix) - len, " %d:on", i);
 	}
 	if (st == ST_PASS && fact_ok(&l->dcb.peer_pfc.st) &&
 	    !(l->dcb.peer_pfc.en & (1u << prio))) {
@@ -645,7 +766,8 @@ static int run_pfc(const struct check_ctx *ctx, struct finding *out)
 	char ok[64];
 
 	snprintf(ok, sizeof(ok), "PFC on priority %d only", ctx->opts->roce_prio);
-	return per_link(ctx, out, pfc_link, ok);
+	return qos_consequence(out, per_link(ctx, out, pfc_link, ok),
+			       "PFC on the RoCE priority alone");
 }
 
 const struct check check_roce_pfc = {
@@ -672,12 +794,21 @@ static const char *tsa_name(uint8_t t)
 	return "unknown";
 }
 
+/*
+ * What the driver really runs: ice accepts only traffic classes contiguous
+ * from TC0 and otherwise disables DCB to one TC (ice_dcb_get_num_tc:
+ * "Non-contiguous TCs - Disabling DCB"), and wants the ETS bandwidths of
+ * its TCs to sum to 100 (ice_dcb_bwchk); bnxt_en rejects an ETS TC with no
+ * bandwidth ("rejecting ETS config starving a TC") and a TC past its count.
+ */
 static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 		    struct finding *out)
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_ets *e = &l->dcb.ets;
-	char fix[192];
+	unsigned used = 0, bw = 0;
+	int ntc = 0, gap = -1;
+	char fix[256];
 	uint8_t tc;
 
 	if (!dcb_ok(l))
@@ -685,28 +816,43 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (!fact_ok(&e->st))
 		return dcb_unknown(l, &e->st, "ETS", out);
 	tc = e->prio_tc[prio];
+	ets_command(l, prio, fix, sizeof(fix));
+	for (int i = 0; i < ROCE_NPRIO; i++)
+		if (e->prio_tc[i] < ROCE_NPRIO)
+			used |= 1u << e->prio_tc[i];
+	for (int i = 0; i < ROCE_NPRIO; i++) {
+		if (used & (1u << i)) {
+			if (gap >= 0)
+				break;
+			ntc++;
+			bw += e->tc_tsa[i] == 2 ? e->tc_tx_bw[i] : 0;
+		} else if (gap < 0) {
+			gap = i;
+		}
+	}
 	finding_evidence(out, "dcb ets %s: prio-tc %u:%u %u:%u, TC%u %s %u%%",
 			 l->name, 0, e->prio_tc[0], prio, tc, tc,
 			 tc < ROCE_NPRIO ? tsa_name(e->tc_tsa[tc]) : "?",
 			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0);
 	if (tc >= ROCE_NPRIO)
-		return finding_item(out, l->name, ST_FAIL, NULL,
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d maps to invalid TC %u", prio, tc);
-	if (prio != 0 && tc == e->prio_tc[0]) {
-		snprintf(fix, sizeof(fix), "dcb ets set dev %s prio-tc %d:%d", l->name,
-			 prio, prio);
+	if (fact_str_is(&l->driver, "ice") && gap >= 0 && (used >> gap) > 1)
 		return finding_item(out, l->name, ST_FAIL, fix,
+				    "prio-tc uses TC%u but not TC%d: ice runs only traffic classes contiguous from TC0, so it disabled DCB to one TC (\"Non-contiguous TCs - Disabling DCB\", ice_dcb_get_num_tc) and priority %d is in TC0 with everything else",
+				    tc != 0 ? tc : (unsigned)(31 - __builtin_clz(used)), gap, prio);
+	if (prio != 0 && tc == e->prio_tc[0])
+		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d shares TC%u with priority 0 (ordinary traffic)",
 				    prio, tc);
-	}
-	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0) {
-		snprintf(fix, sizeof(fix),
-			 "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 %u:50 %u:50",
-			 l->name, e->prio_tc[0], tc);
-		return finding_item(out, l->name, ST_FAIL, fix,
-				    "priority %d → TC%u, which has no ETS bandwidth",
-				    prio, tc);
-	}
+	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "priority %d → TC%u, which has no ETS bandwidth%s",
+				    prio, tc, fact_str_is(&l->driver, "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "");
+	if (fact_str_is(&l->driver, "ice") && ntc > 1 && bw != 100)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "the ETS bandwidths of TC0-TC%d sum to %u%%: ice refuses a total other than 100 (ice_dcb_bwchk)",
+				    ntc - 1, bw);
 	if (e->tc_tsa[tc] == 2)
 		return finding_item(out, l->name, ST_PASS, NULL,
 				    "priority %d → TC%u (ets %u%%)", prio, tc,
@@ -721,7 +867,8 @@ static int run_ets(const struct check_ctx *ctx, struct finding *out)
 
 	snprintf(ok, sizeof(ok), "priority %d has its own traffic class",
 		 ctx->opts->roce_prio);
-	return per_link(ctx, out, ets_link, ok);
+	return qos_consequence(out, per_link(ctx, out, ets_link, ok),
+			       "a traffic class of its own");
 }
 
 const struct check check_roce_ets = {
@@ -759,7 +906,7 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		snprintf(fix, sizeof(fix),
 			 "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d; echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d",
 			 l->name, prio, l->name, prio);
-		ret = finding_item(out, l->name, ST_FAIL, fix,
+		ret = finding_item(out, l->name, ST_WARN, fix,
 				   "ECN (DCQCN) off for priority %d", prio);
 	}
 	free(v);
@@ -775,7 +922,7 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		snprintf(fix, sizeof(fix),
 			 "echo 1 > /sys/kernel/config/irdma/%s/roce_dcqcn_enable",
 			 d->name);
-		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_FAIL,
+		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_WARN,
 				   d->dcqcn.v ? NULL : fix, "DCQCN %s",
 				   d->dcqcn.v ? "on" : "off");
 	}
@@ -787,7 +934,8 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, ST_INFO,
 				   "no host-visible ECN/DCQCN setting (upstream drivers use the firmware's DCQCN defaults); ECN marking for TC%d is set on the switch",
 				   prio);
-	return conclude(out, out->n_items, "ECN (DCQCN) on");
+	return qos_consequence(out, conclude(out, out->n_items, "ECN (DCQCN) on"),
+			       "ECN/DCQCN");
 }
 
 const struct check check_roce_ecn = {
@@ -826,7 +974,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 						   "RDMA-CM default ToS %lld (DSCP %d)",
 						   (long long)p->roce_tos.v, dscp);
 			else
-				ret = finding_item(out, subj, ST_FAIL, fix,
+				ret = finding_item(out, subj, ST_WARN, fix,
 						   "RDMA-CM default ToS %lld is DSCP %lld, not %d",
 						   (long long)p->roce_tos.v,
 						   (long long)(p->roce_tos.v >> 2), dscp);
@@ -855,7 +1003,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		ret = finding_item(out, "NCCL", ST_WARN, fix,
 				   "NCCL_IB_TC unset: NCCL's QPs use traffic class 0 (DSCP 0, priority 0, no PFC)");
 	else if ((strtol(tc->value, NULL, 0) >> 2) != dscp)
-		ret = finding_item(out, "NCCL", ST_FAIL, fix,
+		ret = finding_item(out, "NCCL", ST_WARN, fix,
 				   "NCCL_IB_TC=%s (%s) is DSCP %ld, not %d", tc->value,
 				   tc->source ? tc->source : "set",
 				   strtol(tc->value, NULL, 0) >> 2, dscp);
@@ -868,7 +1016,8 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, out->status,
 				   "RoCE traffic class %d = DSCP %d << 2 for RDMA-CM and NCCL",
 				   want, dscp);
-	return conclude(out, out->n_items, "ToS");
+	return qos_consequence(out, conclude(out, out->n_items, "ToS"),
+			       "the RoCE DSCP on its packets");
 }
 
 const struct check check_roce_tos = {
@@ -884,7 +1033,7 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[MAX_TARGETS];
 	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
-	char subj[96], fix[160];
+	char subj[96], fix[320];
 	int ret = 0;
 
 	if (n == 0)
@@ -905,8 +1054,15 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 		ib = roce_iboe_mtu(l->mtu.v);
 		finding_evidence(out, "%s mtu %lld → RoCE active MTU %d", l->name,
 				 (long long)l->mtu.v, ib);
-		snprintf(fix, sizeof(fix),
-			 "ip link set dev %s mtu 9000 (and the switch ports)", l->name);
+		{
+			const char *bond = bond_of(&ctx->f->roce, l);
+			char persist[200];
+
+			/* A slave takes the bond's MTU: set it on the bond. */
+			mtu_persist_cmd(ctx->f, bond ? bond : l->name, persist, sizeof(persist));
+			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
+				 persist);
+		}
 		ret = finding_item(out, subj, ib >= 4096 ? ST_PASS : ST_WARN,
 				   ib >= 4096 ? NULL : fix,
 				   "%s MTU %lld → RoCE MTU %d%s", l->name,

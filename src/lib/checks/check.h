@@ -35,6 +35,8 @@ enum check_status {
 const char *check_status_name(enum check_status s);
 const char *gate_name(enum gate g); /* "GPU", "RDMA", "Direct", "pod" */
 const char *gate_key(enum gate g);  /* "1", "2", "3", "pod" */
+/* What a report heads the gate with: "1 GPU", …, "pod" (never "pod pod"). */
+const char *gate_title(enum gate g);
 
 struct finding_item {
 	char *subject; /* "GPU0 0000:18:00.0", "mlx5_0 port 1", "bond1" */

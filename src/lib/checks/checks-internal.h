@@ -70,6 +70,22 @@ int ofed_stack(const struct facts *f, char *why, size_t size);
  */
 int peer_api(const struct facts *f, char *why, size_t size);
 
+/*
+ * Whether a kernel module was built out of the kernel tree: 1 yes, 0 it is
+ * the distribution's, -1 not loaded or no sign either way. Decided from the
+ * module itself: /sys/module/<m>/taint 'O', else (Intel drivers, which carry
+ * no MODULE_VERSION upstream since Linux 5.9) a version file. @why receives
+ * the evidence.
+ */
+int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
+		     size_t size);
+
+/*
+ * Whether the node is a virtual machine: 1 (the CPU's hypervisor flag), 0
+ * (flag read and absent), -1 unknown. @why names what said so.
+ */
+int host_vm(const struct facts *f, char *why, size_t size);
+
 enum distro {
 	DISTRO_OTHER = 0,
 	DISTRO_RHEL,   /* rhel, centos, rocky, almalinux, fedora, ol */
@@ -77,6 +93,25 @@ enum distro {
 };
 
 enum distro host_distro(const struct facts *f);
+/* RHEL major version from os-release VERSION_ID ("10.2" -> 10), 0 if none. */
+int host_rhel_major(const struct facts *f);
+/*
+ * How to add @arg to the kernel command line on this distribution, without
+ * the reboot: "grubby --update-kernel=ALL --args='ARG'" (RHEL family),
+ * "add ARG to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then
+ * update-grub" (Debian/Ubuntu).
+ */
+void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
+		    size_t size);
+/* Rebuild the initramfs: dracut -f, update-initramfs -u. */
+const char *initramfs_cmd(const struct facts *f);
+/* Set MTU 9000 on a (bond) connection for good: nmcli or netplan. */
+void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+		     size_t size);
+/* Install the open GPU kernel module of @branch on the host. */
+void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
+/* The perftest GPU-memory flag that follows the registration path. */
+const char *perftest_cuda_flags(const struct facts *f);
 
 /* "GPU0 0000:18:00.0" */
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);
@@ -112,6 +147,10 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 bool hca_allows(const char *spec, const struct nic *n);
 /* Network functions without an RDMA device whose driver can carry RDMA. */
 size_t rdma_capable_netfns(const struct facts *f);
+
+/* plan-order.c: one step for N devices (a loop), then dependency order. */
+int plan_merge_loops(struct report *rep);
+void plan_order(struct report *rep);
 
 /* The table entries, defined in check-<area>.c. */
 extern const struct check check_gpu_present, check_gpu_driver,

@@ -19,6 +19,14 @@ extern const struct check check_roce_gid;
 extern const struct check check_net_bond;
 extern const struct check check_rdma_netns;
 
+/*
+ * The RDMA device that serves @netdev as the secondary port of a RoCE/RDMA
+ * LAG: another slave of its bond, on the same adapter, that has one. NULL
+ * when there is none; *@bond (may be NULL) receives the bond's name.
+ */
+const char *rdma_lag_peer(const struct facts *f, const char *netdev,
+			  const char **bond);
+
 /* The first RDMA NIC with a port on Ethernet (RoCE), or NULL. */
 const struct nic *roce_first_ethernet_nic(const struct facts *f);
 

@@ -213,11 +213,69 @@ int ofed_stack(const struct facts *f, char *why, size_t size)
 		return 1;
 	}
 	if (ib && ib->present) {
-		snprintf(why, size, "ib_core is loaded without mlx_compat, a module version or /sys/kernel/mm/memory_peers: the distribution's inbox RDMA stack");
+		snprintf(why, size, "ib_core is loaded without mlx_compat, a module version or /sys/kernel/mm/memory_peers: the kernel's own ib_core, not MLNX_OFED/DOCA-OFED");
 		return 0;
 	}
 	snprintf(why, size, "ib_core is not loaded");
 	return -1;
+}
+
+int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
+		     size_t size)
+{
+	static const char *const intel[] = { "ice", "irdma", "i40e" };
+	const struct kmod *m = host_kmod(&f->host, name);
+	bool is_intel = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(intel); i++)
+		is_intel = is_intel || strcmp(name, intel[i]) == 0;
+	if (!m || !m->present) {
+		snprintf(why, size, "%s is not loaded", name);
+		return -1;
+	}
+	if (fact_str_ok(&m->taint) && strchr(m->taint.v, 'O')) {
+		snprintf(why, size, "/sys/module/%s/taint is '%s' (O: built out of the kernel tree)%s%s",
+			 name, m->taint.v, fact_str_ok(&m->version) ? ", version " : "",
+			 fact_str_ok(&m->version) ? m->version.v : "");
+		return 1;
+	}
+	if (is_intel && fact_str_ok(&m->version)) {
+		snprintf(why, size, "%s carries a module version (%s); the kernel's Intel drivers have none since Linux 5.9",
+			 name, m->version.v);
+		return 1;
+	}
+	if (fact_str_ok(&m->taint)) {
+		snprintf(why, size, "/sys/module/%s/taint has no 'O'%s: the kernel's own module",
+			 name, is_intel ? " and no module version" : "");
+		return 0;
+	}
+	if (is_intel) {
+		snprintf(why, size, "%s has no module version (the kernel's Intel drivers have none since Linux 5.9); taint not read",
+			 name);
+		return 0;
+	}
+	snprintf(why, size, "/sys/module/%s/taint not read", name);
+	return -1;
+}
+
+int host_vm(const struct facts *f, char *why, size_t size)
+{
+	const struct host_facts *h = &f->host;
+
+	if (!fact_ok(&h->cpu_hypervisor)) {
+		snprintf(why, size, "/proc/cpuinfo has no x86 flags line");
+		return -1;
+	}
+	if (!h->cpu_hypervisor.v) {
+		snprintf(why, size, "no hypervisor flag in /proc/cpuinfo");
+		return 0;
+	}
+	snprintf(why, size, "virtual machine: the CPU has the hypervisor flag (/proc/cpuinfo)%s%s%s%s",
+		 fact_str_ok(&h->dmi_vendor) ? ", DMI " : "",
+		 fact_str_ok(&h->dmi_vendor) ? h->dmi_vendor.v : "",
+		 fact_str_ok(&h->dmi_product) ? " " : "",
+		 fact_str_ok(&h->dmi_product) ? h->dmi_product.v : "");
+	return 1;
 }
 
 int peer_api(const struct facts *f, char *why, size_t size)
@@ -265,6 +323,88 @@ enum distro host_distro(const struct facts *f)
 		if (strcmp(id->v, deb[i]) == 0)
 			return DISTRO_DEBIAN;
 	return DISTRO_OTHER;
+}
+
+int host_rhel_major(const struct facts *f)
+{
+	const struct fact_str *v = &f->host.os_version_id;
+
+	if (host_distro(f) != DISTRO_RHEL || fact_str_is(&f->host.os_id, "fedora") ||
+	    !fact_str_ok(v))
+		return 0;
+	return atoi(v->v);
+}
+
+void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
+		    size_t size)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		snprintf(buf, size, "grubby --update-kernel=ALL --args='%s'", arg);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "add %s to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", arg);
+		break;
+	default:
+		snprintf(buf, size, "add %s to the kernel command line in the boot loader", arg);
+		break;
+	}
+}
+
+const char *initramfs_cmd(const struct facts *f)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		return "dracut -f";
+	case DISTRO_DEBIAN:
+		return "update-initramfs -u";
+	default:
+		return "rebuild the initramfs";
+	}
+}
+
+void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+		     size_t size)
+{
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		snprintf(buf, size, "nmcli connection modify %s mtu 9000 && nmcli connection up %s",
+			 ifname, ifname);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "set mtu: 9000 for %s in /etc/netplan/*.yaml, then netplan apply",
+			 ifname);
+		break;
+	default:
+		snprintf(buf, size, "ip link set dev %s mtu 9000, and the same in the network configuration",
+			 ifname);
+		break;
+	}
+}
+
+void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size)
+{
+	int rhel = host_rhel_major(f);
+
+	if (rhel >= 10)
+		/* RHEL 10 has no module streams: the branch is pinned by versionlock. */
+		snprintf(buf, size, "dnf install nvidia-open (NVIDIA's CUDA repository for rhel%d; no module streams on RHEL 10), then dnf versionlock add 'nvidia-*' to keep branch %d",
+			 rhel, branch);
+	else if (rhel)
+		snprintf(buf, size, "dnf module install nvidia-driver:%d-open (RHEL %d module stream)",
+			 branch, rhel);
+	else if (host_distro(f) == DISTRO_DEBIAN)
+		snprintf(buf, size, "apt install nvidia-driver-%d-server-open (the -server-open package also carries nvidia-peermem)",
+			 branch);
+	else
+		snprintf(buf, size, "the -open driver packages of branch %d", branch);
+}
+
+const char *perftest_cuda_flags(const struct facts *f)
+{
+	/* peermem registers plain cudaMalloc memory; otherwise dma-buf. */
+	return host_peer_client(&f->host) ? "--use_cuda=<gpu>" :
+					    "--use_cuda=<gpu> --use_cuda_dmabuf";
 }
 
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)

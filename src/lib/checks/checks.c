@@ -95,6 +95,25 @@ static bool shown(const struct report *rep, enum gate g)
 	return rep->gate_mask & GATE_BIT(g);
 }
 
+/*
+ * Whether carrying out @fix interrupts the node: a reboot, a link flap
+ * (bond release, MTU change, connection re-activation), a driver reload,
+ * a drain, or a hardware move. Read from the words the fixes use.
+ */
+static bool fix_disruptive(const char *fix)
+{
+	static const char *const words[] = {
+		"reboot", "drain the node", "nomaster", "link flap", "netplan apply",
+		"nmcli connection up", "modprobe -r", "rmmod", "slot",
+		"move a NIC", "in the BIOS", "driver reload",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strstr(fix, words[i]))
+			return true;
+	return false;
+}
+
 /* Add @fix to the plan, merging identical fixes. */
 static int plan_add(struct report *rep, const struct finding *fd,
 		    enum check_status st, const char *fix)
@@ -119,6 +138,7 @@ static int plan_add(struct report *rep, const struct finding *fd,
 	memset(v, 0, sizeof(*v));
 	v->gate = fd->gate;
 	v->status = st;
+	v->disruptive = fix_disruptive(fix);
 	v->fix = strdup(fix);
 	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0) {
 		free(v->fix);
@@ -194,6 +214,22 @@ static void tally(struct report *rep)
 	}
 }
 
+/* Fails first, then unknowns, in gate order: what to look at first. */
+static int find_blockers(struct report *rep)
+{
+	static const enum check_status order[] = { ST_FAIL, ST_UNKNOWN };
+
+	rep->blockers = calloc(REPORT_MAX_BLOCKERS, sizeof(*rep->blockers));
+	if (!rep->blockers)
+		return -ENOMEM;
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (size_t i = 0; i < rep->n_findings && rep->n_blockers < REPORT_MAX_BLOCKERS; i++)
+			if (shown(rep, rep->findings[i].gate) &&
+			    rep->findings[i].status == order[o])
+				rep->blockers[rep->n_blockers++] = i;
+	return 0;
+}
+
 static int run_one(const struct check *c, const struct check_ctx *ctx,
 		   struct finding *fd)
 {
@@ -249,6 +285,12 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 			rep->needs_root = true;
 	}
 	r = build_plan(rep);
+	if (r >= 0)
+		r = plan_merge_loops(rep);
+	if (r < 0)
+		return r;
+	plan_order(rep);
+	r = find_blockers(rep);
 	if (r < 0)
 		return r;
 	r = advice_build(ctx, rep, &rep->advice);
@@ -265,6 +307,7 @@ void report_release(struct report *rep)
 		strv_free(rep->plan[i].ids);
 	}
 	free(rep->plan);
+	free(rep->blockers);
 	advice_release(&rep->advice);
 	memset(rep, 0, sizeof(*rep));
 }

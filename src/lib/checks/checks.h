@@ -26,6 +26,7 @@ struct gate_result {
 struct plan_step {
 	enum gate gate;
 	enum check_status status; /* the worst finding it fixes */
+	bool disruptive; /* reboots, flaps a link, reloads a driver or needs a drain */
 	char *fix;
 	char **ids; /* NULL-terminated */
 };
@@ -65,7 +66,13 @@ struct report {
 	size_t n_plan;
 	struct advice advice;
 	bool needs_root; /* some facts need root to be read */
+	/* What blocks first: shown findings that fail, then unknown (indices). */
+	size_t *blockers;
+	size_t n_blockers;
+	bool verbose; /* text: every check in full, passing ones too */
 };
+
+#define REPORT_MAX_BLOCKERS 10
 
 #define GATE_MASK_ALL 0xfu
 #define GATE_BIT(g) (1u << ((g) - 1))

@@ -51,6 +51,21 @@ const char *gate_key(enum gate g)
 	return "?";
 }
 
+const char *gate_title(enum gate g)
+{
+	switch (g) {
+	case GATE_GPU:
+		return "1 GPU";
+	case GATE_RDMA:
+		return "2 RDMA";
+	case GATE_DIRECT:
+		return "3 Direct";
+	case GATE_POD:
+		return "pod";
+	}
+	return "?";
+}
+
 void check_opts_init(struct check_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -43,6 +43,8 @@ static int collect_modules(const struct gc_root *root, struct host_facts *h)
 		read_str_fact(root, path, &m->version);
 		snprintf(path, sizeof(path), "/sys/module/%s/srcversion", m->name);
 		read_str_fact(root, path, &m->srcversion);
+		snprintf(path, sizeof(path), "/sys/module/%s/taint", m->name);
+		read_str_fact(root, path, &m->taint);
 	}
 	return 0;
 }
@@ -81,6 +83,45 @@ void parse_os_release(const char *buf, struct host_facts *h)
 	}
 }
 
+/*
+ * A virtual machine: the CPU's "hypervisor" flag (CPUID leaf 1, ECX bit 31,
+ * which a guest's kernel reports in /proc/cpuinfo), and DMI for its name.
+ */
+static int collect_virt(const struct gc_root *root, struct host_facts *h)
+{
+	_cleanup_free_ char *cpu = NULL;
+	int r = root_read_alloc(root, "/proc/cpuinfo", 8 << 20, &cpu);
+
+	read_str_fact(root, "/sys/class/dmi/id/sys_vendor", &h->dmi_vendor);
+	read_str_fact(root, "/sys/class/dmi/id/product_name", &h->dmi_product);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		fact_int_fail(&h->cpu_hypervisor, r);
+		return 0;
+	}
+	for (char *l = cpu; l && *l;) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (startswith(l, "flags")) {
+			char *save = NULL, *c = strchr(l, ':');
+			bool hv = false;
+
+			for (char *t = c ? strtok_r(c + 1, " \t", &save) : NULL; t;
+			     t = strtok_r(NULL, " \t", &save))
+				hv = hv || strcmp(t, "hypervisor") == 0;
+			fact_int_set(&h->cpu_hypervisor, hv);
+			return 0;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	/* No x86 flags line (arm64 says "Features"): not decidable here. */
+	fact_int_fail(&h->cpu_hypervisor, -ENODATA);
+	return 0;
+}
+
 static void presence(const struct gc_root *root, const char *path,
 		     struct fact_int *f)
 {
@@ -101,6 +142,9 @@ int collect_host(const struct gc_root *root, struct facts *f)
 	read_str_fact(root, "/proc/sys/kernel/hostname", &h->hostname);
 	read_str_fact(root, "/proc/sys/kernel/osrelease", &h->kernel_release);
 	read_str_fact(root, "/proc/cmdline", &h->cmdline);
+	r = collect_virt(root, h);
+	if (r < 0)
+		return r;
 
 	r = root_read_alloc(root, "/etc/os-release", 65536, &os);
 	if (r < 0)

@@ -9,6 +9,7 @@
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "../util/strv.h"
 
 /* Counts a library reports beyond these are nonsense, not hardware. */
 #define MAX_DEVICES 1024
@@ -282,6 +283,35 @@ static int nvml_one(const struct nvml_table *t, struct facts *f,
 	return 0;
 }
 
+/*
+ * Where each active NVLink of a GPU goes: the remote PCI address, another
+ * GPU for a direct link, an NVSwitch for a switched one (what nvidia-smi
+ * counts for its NV# cells).
+ */
+static int nvml_remotes(const struct nvml_table *t, struct nvml_dev *dev,
+			struct gpu *g)
+{
+	if (!t->nvmlDeviceGetNvLinkRemotePciInfo_v2 || !t->nvmlDeviceGetNvLinkState)
+		return 0;
+	for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; link++) {
+		struct nvml_pci_info pci;
+		unsigned int st = 0;
+		char bdf[BDF_LEN];
+
+		if (t->nvmlDeviceGetNvLinkState(dev, link, &st) != NVML_SUCCESS)
+			break;
+		if (st != NVML_FEATURE_ENABLED)
+			continue;
+		memset(&pci, 0, sizeof(pci));
+		if (t->nvmlDeviceGetNvLinkRemotePciInfo_v2(dev, link, &pci) != NVML_SUCCESS ||
+		    !nvml_bdf(&pci, bdf, sizeof(bdf)))
+			continue;
+		if (strv_push(&g->nvlink_remote, NULL, bdf) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* NVLink peers: the other GPUs NVML reports NVLink P2P with. */
 static void nvml_peers(const struct nvml_table *t, struct facts *f,
 		       const struct nvml_gpu *ng, unsigned int n)
@@ -384,6 +414,12 @@ int collect_probe_nvml(const struct nvml_table *t, struct facts *f)
 			rc = nvml_one(t, f, i, &ng[i]);
 		if (rc >= 0)
 			nvml_peers(t, f, ng, n);
+		for (unsigned int i = 0; i < n && rc >= 0; i++) {
+			struct gpu *g = ng[i].dev ? facts_gpu_by_bdf(f, ng[i].bdf) : NULL;
+
+			if (g && !g->nvlink_remote)
+				rc = nvml_remotes(t, ng[i].dev, g);
+		}
 	}
 	(void)t->nvmlShutdown();
 	return rc < 0 ? rc : 0;

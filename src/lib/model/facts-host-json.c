@@ -71,6 +71,9 @@ json_object *facts_json_host(const struct host_facts *h)
 	fact_str_add(o, "os_version_id", &h->os_version_id);
 	fact_str_add(o, "os_pretty", &h->os_pretty);
 	fact_str_add(o, "cmdline", &h->cmdline);
+	fact_int_add(o, "cpu_hypervisor", &h->cpu_hypervisor);
+	fact_str_add(o, "dmi_vendor", &h->dmi_vendor);
+	fact_str_add(o, "dmi_product", &h->dmi_product);
 	fact_str_add(o, "nvidia_version", &h->nvidia_version);
 
 	a = json_object_new_array();
@@ -83,6 +86,7 @@ json_object *facts_json_host(const struct host_facts *h)
 				       json_object_new_boolean(m->present));
 		fact_str_add(j, "version", &m->version);
 		fact_str_add(j, "srcversion", &m->srcversion);
+		fact_str_add(j, "taint", &m->taint);
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(o, "modules", a);
@@ -272,6 +276,8 @@ static int load_modules(json_object *o, struct host_facts *h)
 		r = fact_str_load(j, "version", &m->version);
 		if (r >= 0)
 			r = fact_str_load(j, "srcversion", &m->srcversion);
+		if (r >= 0)
+			r = fact_str_load(j, "taint", &m->taint);
 		if (r < 0)
 			return r;
 	}
@@ -351,12 +357,12 @@ int facts_json_load_host(json_object *o, struct host_facts *h)
 		S(hostname), S(kernel_release), S(os_id), S(os_version_id),
 		S(os_pretty), S(cmdline), S(nvidia_version), S(nvidia_params),
 		S(peer_api_module), S(libibverbs),
-		S(rdma_core_version),
+		S(rdma_core_version), S(dmi_vendor), S(dmi_product),
 #undef S
 	}, ints[] = {
 #define I(f) { #f, offsetof(struct host_facts, f) }
 		I(peer_nv_mem), I(peer_nv_mem_nc), I(peer_module), I(peer_api),
-		I(memory_peers),
+		I(memory_peers), I(cpu_hypervisor),
 #undef I
 	};
 	int r = 0;

@@ -33,11 +33,14 @@ void host_facts_release(struct host_facts *h)
 	fact_str_release(&h->os_version_id);
 	fact_str_release(&h->os_pretty);
 	fact_str_release(&h->cmdline);
+	fact_str_release(&h->dmi_vendor);
+	fact_str_release(&h->dmi_product);
 	fact_str_release(&h->nvidia_version);
 	for (size_t i = 0; i < h->n_mods; i++) {
 		free(h->mods[i].name);
 		fact_str_release(&h->mods[i].version);
 		fact_str_release(&h->mods[i].srcversion);
+		fact_str_release(&h->mods[i].taint);
 	}
 	free(h->mods);
 	h->mods = NULL;

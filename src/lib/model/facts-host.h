@@ -12,6 +12,8 @@ struct kmod {
 	bool present;    /* /sys/module/<name> exists (loaded or built in) */
 	struct fact_str version;
 	struct fact_str srcversion;
+	/* /sys/module/<name>/taint: "O" out-of-tree, "OE" also unsigned. */
+	struct fact_str taint;
 };
 
 /*
@@ -68,6 +70,9 @@ struct host_facts {
 	struct fact_str kernel_release; /* /proc/sys/kernel/osrelease */
 	struct fact_str os_id, os_version_id, os_pretty; /* /etc/os-release */
 	struct fact_str cmdline; /* /proc/cmdline */
+	/* Virtual machine: the CPU's "hypervisor" flag (/proc/cpuinfo) and DMI. */
+	struct fact_int cpu_hypervisor;
+	struct fact_str dmi_vendor, dmi_product; /* /sys/class/dmi/id/sys_vendor, product_name */
 	struct fact_str nvidia_version; /* line 1 of /proc/driver/nvidia/version */
 	struct kmod *mods;
 	size_t n_mods;

@@ -82,6 +82,8 @@ static json_object *gpu_json(const struct gpu *g)
 	fact_int_add(o, "attr_dmabuf", &g->attr_dmabuf);
 	fact_int_add(o, "c2c_links", &g->c2c_links);
 	fact_int_add(o, "nvlink_peers", &g->nvlink_peers);
+	if (g->nvlink_remote && g->nvlink_remote[0])
+		json_object_object_add(o, "nvlink_remote", strv_json(g->nvlink_remote));
 	return o;
 }
 
@@ -457,7 +459,7 @@ static int load_pci(struct load_ctx *c, json_object *o, size_t i,
 static const char *const gpu_keys[] = {
 	"bdf", "name", "arch", "cc", "geforce", "coherent", "model", "minor",
 	"bar1_bytes", "numa", "gdr_support", "attr_gdr", "attr_dmabuf",
-	"c2c_links", "nvlink_peers", NULL,
+	"c2c_links", "nvlink_peers", "nvlink_remote", NULL,
 };
 
 static int load_gpu(struct load_ctx *c, json_object *o, size_t i,
@@ -510,7 +512,13 @@ static int load_gpu(struct load_ctx *c, json_object *o, size_t i,
 	GI("attr_dmabuf", attr_dmabuf);
 	GI("c2c_links", c2c_links);
 	GI("nvlink_peers", nvlink_peers);
-	return 0;
+#undef GI
+	r = load_strv(c, o, where, "nvlink_remote", &g->nvlink_remote);
+	if (r >= 0 && !g->nvlink_remote[0]) {
+		free(g->nvlink_remote);
+		g->nvlink_remote = NULL;
+	}
+	return r < 0 ? r : 0;
 }
 
 static const char *const port_keys[] = {

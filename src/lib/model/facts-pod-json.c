@@ -22,6 +22,7 @@ json_object *facts_json_pod(const struct pod_facts *p)
 	fact_int_add(o, "collected", &p->collected);
 	fact_str_add(o, "netns", &p->netns);
 	fact_int_add(o, "cap_eff", &p->cap_eff);
+	fact_str_add(o, "uid_map", &p->uid_map);
 	fact_int_add(o, "memlock_cur", &p->memlock_cur);
 	fact_int_add(o, "memlock_max", &p->memlock_max);
 	fact_int_add(o, "mlock_probe", &p->mlock_probe);
@@ -203,6 +204,7 @@ int facts_json_load_pod(json_object *o, struct pod_facts *p)
 	LI("collected", collected);
 	LS("netns", netns);
 	LI("cap_eff", cap_eff);
+	LS("uid_map", uid_map);
 	LI("memlock_cur", memlock_cur);
 	LI("memlock_max", memlock_max);
 	LI("mlock_probe", mlock_probe);

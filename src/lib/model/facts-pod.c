@@ -10,6 +10,7 @@ void pod_facts_release(struct pod_facts *p)
 {
 	fact_str_release(&p->netns);
 	fact_str_release(&p->shm_fstype);
+	fact_str_release(&p->uid_map);
 	fact_str_release(&p->nvidia_visible);
 	fact_str_release(&p->cuda_visible);
 	fact_str_release(&p->k8s_host);

@@ -53,6 +53,8 @@ struct pod_facts {
 	struct fact_int collected;
 	struct fact_str netns;   /* /proc/self/ns/net: "net:[4026532...]" */
 	struct fact_int cap_eff; /* CapEff of /proc/self/status */
+	/* /proc/self/uid_map: "0 0 4294967295" outside a user namespace. */
+	struct fact_str uid_map;
 	/* RLIMIT_MEMLOCK in bytes, -1 unlimited: getrlimit live, /proc/self/limits otherwise. */
 	struct fact_int memlock_cur, memlock_max;
 	/* Live only: 1 when mlock() of POD_MLOCK_PROBE_BYTES worked, 0 refused. */

@@ -85,6 +85,7 @@ void facts_release(struct facts *f)
 		pci_release(&f->pci[i]);
 	free(f->pci);
 	for (size_t i = 0; i < f->n_gpus; i++) {
+		strv_free(f->gpus[i].nvlink_remote);
 		free(f->gpus[i].name);
 		fact_str_release(&f->gpus[i].model);
 	}

@@ -72,6 +72,12 @@ struct gpu {
 	struct fact_int attr_dmabuf; /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
 	struct fact_int c2c_links;   /* active NVLink-C2C links (NVML) */
 	struct fact_int nvlink_peers; /* GPUs reachable over NVLink (NVML) */
+	/*
+	 * NVML: the remote PCI address of each active NVLink, one entry per
+	 * link ("0000:19:00.0"; an NVSwitch's own address for a switched
+	 * link). NULL when NVML was not asked.
+	 */
+	char **nvlink_remote;
 };
 
 struct nic_port {

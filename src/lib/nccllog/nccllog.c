@@ -191,9 +191,19 @@ static void map_free(struct nccllog_map *m)
 
 /* --- hosts, ranks, interned strings -------------------------------------- */
 
-/* Room for element @n of *arr (doubling), or NULL. */
-static void *grow(void **arr, size_t n, size_t *cap, size_t size)
+/*
+ * Element @n of *arr (doubling), zeroed; NULL when out of memory, or when @n
+ * is already @max (counted in *dropped: the log names what it left out).
+ */
+static void *append(void **arr, size_t n, size_t *cap, size_t size, size_t max,
+		    unsigned long *dropped)
 {
+	void *el;
+
+	if (n >= max) {
+		(*dropped)++;
+		return NULL;
+	}
 	if (n >= *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
 		void *p = realloc(*arr, ncap * size);
@@ -203,7 +213,9 @@ static void *grow(void **arr, size_t n, size_t *cap, size_t size)
 		*arr = p;
 		*cap = ncap;
 	}
-	return (char *)*arr + n * size;
+	el = (char *)*arr + n * size;
+	memset(el, 0, size);
+	return el;
 }
 
 static bool host_eq(const struct nccllog *log, size_t idx, const void *key)
@@ -242,14 +254,10 @@ struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span raw)
 		log->last_host = idx;
 		return &log->hosts[idx];
 	}
-	if (log->n_hosts >= NCCLLOG_MAX_HOSTS) {
-		log->dropped_hosts++;
-		return NULL;
-	}
-	h = grow((void **)&log->hosts, log->n_hosts, &log->hosts_cap, sizeof(*h));
+	h = append((void **)&log->hosts, log->n_hosts, &log->hosts_cap, sizeof(*h),
+		   NCCLLOG_MAX_HOSTS, &log->dropped_hosts);
 	if (!h)
 		return NULL;
-	memset(h, 0, sizeof(*h));
 	h->name = strdup(buf);
 	if (!h->name || map_insert(log->host_map, hash, log->n_hosts) < 0) {
 		free(h->name);
@@ -287,14 +295,10 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	idx = map_find(log->rank_map, hash, rank_eq, log, &k, &slot);
 	if (idx != SIZE_MAX)
 		return &log->ranks[idx];
-	if (log->n_ranks >= NCCLLOG_MAX_RANKS) {
-		log->dropped_ranks++;
-		return NULL;
-	}
-	r = grow((void **)&log->ranks, log->n_ranks, &log->ranks_cap, sizeof(*r));
+	r = append((void **)&log->ranks, log->n_ranks, &log->ranks_cap, sizeof(*r),
+		   NCCLLOG_MAX_RANKS, &log->dropped_ranks);
 	if (!r)
 		return NULL;
-	memset(r, 0, sizeof(*r));
 	r->host = host;
 	r->rank = rank;
 	r->cuda_dev = -1;

@@ -91,7 +91,7 @@ static void mlock_probe(struct pod_facts *p)
 
 int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
 {
-	_cleanup_free_ char *status = NULL, *limits = NULL;
+	_cleanup_free_ char *status = NULL, *limits = NULL, *uid_map = NULL;
 	int64_t v, max;
 	int r;
 
@@ -104,6 +104,16 @@ int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
 		fact_int_set(&p->cap_eff, v);
 	else
 		fact_int_fail(&p->cap_eff, r == -ENODATA ? -EINVAL : r);
+	/* A user namespace makes CapEff count only inside it (pod.ipc-lock). */
+	r = root_read_alloc(root, "/proc/self/uid_map", 4096, &uid_map);
+	if (r == -ENOMEM)
+		return r;
+	if (r >= 0)
+		r = fact_str_set(&p->uid_map, strstrip(uid_map));
+	else
+		fact_str_fail(&p->uid_map, r);
+	if (r == -ENOMEM)
+		return r;
 
 	if (root->live) {
 		struct rlimit rl;

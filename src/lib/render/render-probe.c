@@ -2,7 +2,9 @@
 #include "render-probe.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../model/facts-json.h"
@@ -81,6 +83,76 @@ static json_object *summary_json(const struct probe_facts *p)
 	json_object_object_add(o, "failing", json_object_new_int((int)s.failing));
 	json_object_object_add(o, "unknown", json_object_new_int((int)s.unknown));
 	return o;
+}
+
+/* A fact that could not be read: {"state": ..., "errno"?: ...} and nothing else. */
+static bool fact_failure(json_object *v)
+{
+	json_object *st;
+	int n = 0;
+
+	if (!json_object_is_type(v, json_type_object) ||
+	    !json_object_object_get_ex(v, "state", &st) ||
+	    !json_object_is_type(st, json_type_string))
+		return false;
+	json_object_object_foreach(v, k, x)
+	{
+		(void)x;
+		if (strcmp(k, "state") && strcmp(k, "errno"))
+			return false;
+		n++;
+	}
+	return n <= 2;
+}
+
+/*
+ * The facts JSON writes a fact as its value when read and as {"state",
+ * "errno"} when not, so one key could hold a number or an object. The probe
+ * report gives each key one type: the value or null, and <key>_state (and
+ * <key>_errno) saying why it is null.
+ */
+static int one_type(json_object *o)
+{
+	char **keys = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o) && r >= 0; i++)
+			r = one_type(json_object_array_get_idx(o, i));
+		return r;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return 0;
+	keys = calloc((size_t)json_object_object_length(o) + 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	json_object_object_foreach(o, k, v)
+	{
+		(void)v;
+		keys[n++] = k;
+	}
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		json_object *val = json_object_object_get(o, keys[i]), *st, *e;
+		char name[128];
+
+		if (!fact_failure(val)) {
+			r = one_type(val);
+			continue;
+		}
+		json_object_object_get_ex(val, "state", &st);
+		snprintf(name, sizeof(name), "%s_state", keys[i]);
+		json_object_object_add(o, name, json_object_get(st));
+		if (json_object_object_get_ex(val, "errno", &e)) {
+			snprintf(name, sizeof(name), "%s_errno", keys[i]);
+			json_object_object_add(o, name, json_object_get(e));
+		}
+		/* keys[i] points into the entry being replaced: copy it first. */
+		snprintf(name, sizeof(name), "%s", keys[i]);
+		json_object_object_add(o, name, NULL);
+	}
+	free(keys);
+	return r;
 }
 
 json_object *render_probe_json(const struct facts *f)
@@ -190,6 +262,10 @@ json_object *render_probe_json(const struct facts *f)
 		json_object_object_add(doc, "collection_notes", cn);
 	}
 	json_object_put(sec);
+	if (one_type(doc) < 0) {
+		json_object_put(doc);
+		return NULL;
+	}
 	return doc;
 }
 

@@ -99,8 +99,8 @@ static void findings(FILE *out, const struct report *r)
 
 		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 			continue;
-		fprintf(out, "<h2>Gate %s %s: %s</h2>\n", gate_key((enum gate)g),
-			gate_name((enum gate)g), check_status_name(gr->status));
+		fprintf(out, "<h2>Gate %s: %s</h2>\n", gate_title((enum gate)g),
+			check_status_name(gr->status));
 		fputs("<div class=\"scroll\"><table class=\"findings\">\n"
 		      "<tr><th>status</th><th>check</th><th>verdict</th><th>evidence</th><th>fix</th></tr>\n",
 		      out);

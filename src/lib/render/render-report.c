@@ -34,13 +34,21 @@ static const char *status_color(enum check_status st)
 
 static void gate_summary(const struct gate_result *g, char *buf, size_t size)
 {
-	size_t k = g->status == ST_PASS ? g->n_checks : g->n_status[g->status];
+	size_t aside = g->n_status[ST_INFO] + g->n_status[ST_SKIP];
 
 	if (!g->n_checks)
 		snprintf(buf, size, "skip (no checks)");
+	else if (g->status == ST_SKIP)
+		/* Nothing here was decided: every check skipped or only informed. */
+		snprintf(buf, size, "skip (none of its %zu checks applies or decides)",
+			 g->n_checks);
+	else if (aside)
+		snprintf(buf, size, "%s (%zu of %zu; %zu info or skip)",
+			 check_status_name(g->status), g->n_status[g->status],
+			 g->n_checks, aside);
 	else
 		snprintf(buf, size, "%s (%zu of %zu)", check_status_name(g->status),
-			 k, g->n_checks);
+			 g->n_status[g->status], g->n_checks);
 }
 
 /* ---- JSON ---- */
@@ -116,7 +124,7 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 	for (int g = GATE_GPU; g <= GATE_POD; g++) {
 		const struct gate_result *gr = &r->gates[g - 1];
 		json_object *j, *counts;
-		char sum[64];
+		char sum[128];
 
 		if (!(r->gate_mask & GATE_BIT(g)))
 			continue;
@@ -153,12 +161,17 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 		json_object_object_add(j, "status",
 				       json_object_new_string(check_status_name(r->plan[i].status)));
 		json_object_object_add(j, "fix", json_object_new_string(r->plan[i].fix));
+		json_object_object_add(j, "disruptive", json_object_new_boolean(r->plan[i].disruptive));
 		for (size_t k = 0; r->plan[i].ids && r->plan[i].ids[k]; k++)
 			json_object_array_add(ids, json_object_new_string(r->plan[i].ids[k]));
 		json_object_object_add(j, "checks", ids);
 		json_object_array_add(plan, j);
 	}
 	json_object_object_add(doc, "plan", plan);
+	plan = json_object_new_array();
+	for (size_t i = 0; i < r->n_blockers; i++)
+		json_object_array_add(plan, json_object_new_string(r->findings[r->blockers[i]].id));
+	json_object_object_add(doc, "blockers", plan);
 	json_object_object_add(doc, "needs_root", json_object_new_boolean(r->needs_root));
 	notes = json_object_new_array();
 	for (size_t i = 0; f->notes && f->notes[i]; i++)
@@ -198,11 +211,15 @@ static void bold(const struct out *o, const char *s)
 	color(o, "\033[0m");
 }
 
-static void text_finding(const struct out *o, const struct finding *fd)
+/* A pass, info or skip is one line unless -v: the report leads with what blocks. */
+static void text_finding(const struct out *o, const struct finding *fd,
+			 bool verbose)
 {
 	fputs("  ", o->f);
 	tag(o, fd->status);
 	fprintf(o->f, " %-20s %s\n", fd->id, fd->verdict ? fd->verdict : "");
+	if (!verbose && fd->status <= ST_SKIP)
+		return;
 	for (size_t i = 0; i < fd->n_items; i++) {
 		const struct finding_item *it = &fd->items[i];
 
@@ -218,37 +235,62 @@ static void text_finding(const struct out *o, const struct finding *fd)
 		fprintf(o->f, "          fix: %s\n", fd->fix);
 }
 
+static void gate_line(const struct out *o, const struct report *r, int g,
+		      const char *indent)
+{
+	const struct gate_result *gr = &r->gates[g - 1];
+	char sum[128], line[64];
+
+	if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
+		return;
+	gate_summary(gr, sum, sizeof(sum));
+	snprintf(line, sizeof(line), "%sGate %s: ", indent, gate_title((enum gate)g));
+	bold(o, line);
+	color(o, status_color(gr->status));
+	fputs(sum, o->f);
+	color(o, "\033[0m");
+	if (gr->blocked_by)
+		fprintf(o->f, ", blocked by gate %d (fix it first: this gate's results can change)",
+			gr->blocked_by);
+	fputc('\n', o->f);
+}
+
 static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
 			    const struct report *r, bool use_color)
 {
 	struct out o = { out, use_color, raw };
 	const struct advice *a = &r->advice;
-	char line[160];
 
 	fprintf(out, "gdrcheck check: %s (%s%s%s)\n",
 		fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node",
 		facts_source_name(f->source), f->source_path ? " " : "",
 		f->source_path ? f->source_path : "");
+	/* First what decides: the gate lines and the top blockers. */
+	fputc('\n', out);
+	bold(&o, "Summary\n");
+	for (int g = GATE_GPU; g <= GATE_POD; g++)
+		gate_line(&o, r, g, "  ");
+	if (r->n_blockers) {
+		fputc('\n', out);
+		bold(&o, "Top blockers\n");
+		for (size_t i = 0; i < r->n_blockers; i++) {
+			const struct finding *fd = &r->findings[r->blockers[i]];
+
+			fprintf(out, "  gate %s ", gate_key(fd->gate));
+			tag(&o, fd->status);
+			fprintf(out, " %-20s %s\n", fd->id, fd->verdict ? fd->verdict : "");
+		}
+	}
 	for (int g = GATE_GPU; g <= GATE_POD; g++) {
 		const struct gate_result *gr = &r->gates[g - 1];
-		char sum[64];
 
 		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 			continue;
-		gate_summary(gr, sum, sizeof(sum));
-		snprintf(line, sizeof(line), "Gate %s %s: ", gate_key((enum gate)g),
-			 gate_name((enum gate)g));
 		fputc('\n', out);
-		bold(&o, line);
-		color(&o, status_color(gr->status));
-		fputs(sum, out);
-		color(&o, "\033[0m");
-		if (gr->blocked_by)
-			fprintf(out, ", blocked by gate %d", gr->blocked_by);
-		fputc('\n', out);
+		gate_line(&o, r, g, "");
 		for (size_t i = 0; i < r->n_findings; i++)
 			if ((int)r->findings[i].gate == g)
-				text_finding(&o, &r->findings[i]);
+				text_finding(&o, &r->findings[i], r->verbose);
 	}
 
 	fputc('\n', out);
@@ -275,8 +317,9 @@ static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
 		for (size_t i = 0; i < r->n_plan; i++) {
 			const struct plan_step *s = &r->plan[i];
 
-			fprintf(out, "  %zu. [gate %s, %s] %s (", i + 1, gate_key(s->gate),
-				check_status_name(s->status), s->fix);
+			fprintf(out, "  %zu. [gate %s, %s%s] %s (", i + 1, gate_key(s->gate),
+				check_status_name(s->status), s->disruptive ? ", disruptive" : "",
+				s->fix);
 			for (size_t k = 0; s->ids && s->ids[k]; k++)
 				fprintf(out, "%s%s", k ? ", " : "", s->ids[k]);
 			fputs(")\n", out);

@@ -74,6 +74,8 @@ static json_object *peer_json(const struct topo_peer *p)
 	json_object_object_add(o, "a", json_object_new_int((int)p->a));
 	json_object_object_add(o, "b", json_object_new_int((int)p->b));
 	json_object_object_add(o, "smi", render_str_or_null(smi_label_name(p->smi)));
+	if (p->nvlinks > 0)
+		json_object_object_add(o, "nvlinks", json_object_new_int(p->nvlinks));
 	return o;
 }
 
@@ -158,8 +160,8 @@ static const char *cell(enum smi_label l)
  * Pairs (a < b) are stored row by row: row a holds b = a+1 .. n-1, so the
  * index is computed, not searched (a search made big matrices quartic).
  */
-enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
-				 size_t n, size_t a, size_t b)
+static const struct topo_peer *peer_of(const struct topo_peer *v, size_t count,
+				       size_t n, size_t a, size_t b)
 {
 	size_t idx;
 
@@ -171,8 +173,29 @@ enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
 	}
 	idx = a * n - a * (a + 1) / 2 + (b - a - 1);
 	if (idx >= count || v[idx].a != a || v[idx].b != b)
-		return SMI_NONE;
-	return v[idx].smi;
+		return NULL;
+	return &v[idx];
+}
+
+enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
+				 size_t n, size_t a, size_t b)
+{
+	const struct topo_peer *p = peer_of(v, count, n, a, b);
+
+	return p ? p->smi : SMI_NONE;
+}
+
+/* A GPU pair's cell: NV# when NVML counted NVLinks between them, as nvidia-smi. */
+static const char *gpu_cell(const struct topo_report *r, size_t n, size_t a,
+			    size_t b, char *buf, size_t size)
+{
+	const struct topo_peer *p = peer_of(r->gpu_pairs, r->n_gpu_pairs, n, a, b);
+
+	if (p && p->nvlinks > 0) {
+		snprintf(buf, size, "NV%d", p->nvlinks);
+		return buf;
+	}
+	return cell(p ? p->smi : SMI_NONE);
 }
 
 static const char *tri(int v)
@@ -184,6 +207,8 @@ static int topo_text_body(FILE *out, const struct facts *f,
 			  const struct topo_report *r)
 {
 	size_t ng = f->n_gpus, nn = f->n_nics;
+	bool any_nv = false;
+	char nv[16];
 
 	fprintf(out, "\t");
 	for (size_t i = 0; i < ng; i++)
@@ -198,8 +223,7 @@ static int topo_text_body(FILE *out, const struct facts *f,
 		fprintf(out, "GPU%zu\t", g);
 		for (size_t h = 0; h < ng; h++)
 			fprintf(out, "%s\t",
-				g == h ? " X " :
-					 cell(render_peer_label(r->gpu_pairs, r->n_gpu_pairs, ng, g, h)));
+				g == h ? " X " : gpu_cell(r, ng, g, h, nv, sizeof(nv)));
 		for (size_t n = 0; n < nn; n++)
 			fprintf(out, "%s\t", cell(r->pairs[g * nn + n].smi));
 		fprintf(out, "%s\t\t", p && fact_str_ok(&p->local_cpulist) ?
@@ -228,7 +252,11 @@ static int topo_text_body(FILE *out, const struct facts *f,
 		"  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)\n"
 		"  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)\n"
 		"  PIX  = Connection traversing at most a single PCIe bridge\n"
-		"  ?    = The input cannot tell\n"
+		"  ?    = The input cannot tell\n");
+	for (size_t i = 0; i < r->n_gpu_pairs; i++)
+		any_nv = any_nv || r->gpu_pairs[i].nvlinks > 0;
+	fprintf(out, "%s", any_nv ?
+		"  NV#  = Connection traversing a bonded set of # NVLinks (from NVML)\n" :
 		"  GPU-to-GPU cells show the PCIe relation; NVLink is not visible in sysfs.\n");
 	if (nn) {
 		fprintf(out, "\nNIC Legend:\n\n");

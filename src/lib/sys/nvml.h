@@ -121,6 +121,8 @@ _Static_assert(sizeof(struct nvml_field_value) == 40, "nvmlFieldValue_t layout")
 	  (struct nvml_dev *dev, unsigned int *arch))                          \
 	X(OPT, nvmlDeviceGetNvLinkState, 325,                                  \
 	  (struct nvml_dev *dev, unsigned int link, unsigned int *active))     \
+	X(OPT, nvmlDeviceGetNvLinkRemotePciInfo_v2, 418,                      \
+	  (struct nvml_dev *dev, unsigned int link, struct nvml_pci_info *pci)) \
 	X(OPT, nvmlDeviceGetP2PStatus, 410,                                    \
 	  (struct nvml_dev *a, struct nvml_dev *b, int caps_index,             \
 	   int *status))                                                       \

@@ -67,6 +67,25 @@ int nccl_parse_level(const char *s)
 	return old_to_new[n];
 }
 
+bool nccl_param_parse(const char *str, int64_t *ret)
+{
+	long long v;
+
+	if (!str || !*str)
+		return false;
+	/*
+	 * NCCL's ncclLoadParam (src/misc/param.cc): strtoll(str, NULL, 0) and
+	 * the default only when errno is set. So "010" is 8, "0x10" is 16,
+	 * "12abc" is 12 and "abc" is 0 (glibc sets no errno for no digits).
+	 */
+	errno = 0;
+	v = strtoll(str, NULL, 0);
+	if (errno)
+		return false;
+	*ret = v;
+	return true;
+}
+
 long nccl_setting_long(const struct facts *f, const char *name, long def,
 		       bool *set)
 {
@@ -75,7 +94,7 @@ long nccl_setting_long(const struct facts *f, const char *name, long def,
 
 	if (set)
 		*set = false;
-	if (!s || safe_atoi64(s->value, &v) < 0)
+	if (!s || !nccl_param_parse(s->value, &v))
 		return def;
 	if (set)
 		*set = true;

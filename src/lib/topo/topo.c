@@ -254,6 +254,47 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 	return 0;
 }
 
+/* Whether @bdf is one of the node's GPUs. */
+static bool is_gpu(const struct facts *f, const char *bdf)
+{
+	for (size_t i = 0; i < f->n_gpus; i++)
+		if (strcmp(f->gpus[i].bdf, bdf) == 0)
+			return true;
+	return false;
+}
+
+/* Links of GPU @a that end at @bdf, or (@bdf NULL) at a device that is no GPU: a switch. */
+static int links_to(const struct facts *f, size_t a, const char *bdf)
+{
+	int n = 0;
+
+	for (size_t l = 0; f->gpus[a].nvlink_remote && f->gpus[a].nvlink_remote[l]; l++) {
+		const char *rem = f->gpus[a].nvlink_remote[l];
+
+		n += bdf ? strcmp(rem, bdf) == 0 : !is_gpu(f, rem);
+	}
+	return n;
+}
+
+/*
+ * NV# of a GPU pair from NVML's per-link remote addresses: the direct links
+ * between them, else, when both reach NVSwitches and NVML calls them NVLink
+ * peers, the switched links they can both use.
+ */
+static int gpu_nvlinks(const struct facts *f, size_t a, size_t b)
+{
+	int direct = links_to(f, a, f->gpus[b].bdf), sa, sb;
+
+	if (direct)
+		return direct;
+	if (!fact_ok(&f->gpus[a].nvlink_peers) || !f->gpus[a].nvlink_peers.v ||
+	    !fact_ok(&f->gpus[b].nvlink_peers) || !f->gpus[b].nvlink_peers.v)
+		return 0;
+	sa = links_to(f, a, NULL);
+	sb = links_to(f, b, NULL);
+	return sa < sb ? sa : sb;
+}
+
 int topo_analyse(const struct facts *f, struct topo_report *r)
 {
 	struct nccl_graph ng;
@@ -311,7 +352,8 @@ int topo_analyse(const struct facts *f, struct topo_report *r)
 		for (size_t b = a + 1; b < f->n_gpus; b++)
 			r->gpu_pairs[r->n_gpu_pairs++] = (struct topo_peer){
 				a, b,
-				topo_smi_label(f, f->gpus[a].pci, f->gpus[b].pci)
+				topo_smi_label(f, f->gpus[a].pci, f->gpus[b].pci),
+				gpu_nvlinks(f, a, b)
 			};
 	for (size_t i = 0; i < f->n_gpus; i++)
 		if (!bdf_is_ncclish(f->gpus[i].bdf) &&

@@ -51,8 +51,14 @@ const char *nccl_path_name(int p);            /* "unknown" for -1 */
 int nccl_parse_level(const char *s);
 
 /*
- * An integer NCCL setting as NCCL reads it, or @def when unset or not a
- * number; *set (may be NULL) says whether the value was used.
+ * An integer NCCL parameter as ncclLoadParam reads it (strtoll base 0; the
+ * default only on an empty string or an errno). false: NCCL keeps its default.
+ */
+bool nccl_param_parse(const char *str, int64_t *ret);
+
+/*
+ * An integer NCCL setting as NCCL reads it (nccl_param_parse), or @def when
+ * unset or refused; *set (may be NULL) says whether the value was used.
  */
 long nccl_setting_long(const struct facts *f, const char *name, long def,
 		       bool *set);
@@ -84,6 +90,8 @@ struct topo_pair {
 struct topo_peer {
 	size_t a, b;
 	enum smi_label smi;
+	/* GPU pairs: NVLinks between them as nvidia-smi counts them (NV#), 0 none or unknown. */
+	int nvlinks;
 };
 
 /* Why a NIC or GPU can or cannot take part in GDR at all. */

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+#include "checks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/strv.h"
+#include "checks-internal.h"
+
+/*
+ * The fix plan as an operator walks it: one step for the same fix on N
+ * devices, and the steps in the order they depend on each other.
+ */
+
+/* Characters of a device name, path component or PCI address. */
+static bool devchar(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == ':' || c == '.' || c == '-';
+}
+
+/* Every whole-word @from in @s replaced by @to; NULL on out-of-memory. */
+static char *replace_word(const char *s, const char *from, const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to), n = 0;
+	char *out, *o;
+
+	for (const char *p = strstr(s, from); p; p = strstr(p + lf, from))
+		n++;
+	out = malloc(strlen(s) + n * (lt > lf ? lt - lf : 0) + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	for (const char *p = s; *p;) {
+		if (strncmp(p, from, lf) == 0 && (p == s || !devchar(p[-1])) &&
+		    !devchar(p[lf])) {
+			memcpy(o, to, lt);
+			o += lt;
+			p += lf;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Whether @a and @b are the same fix for two devices: they differ in one
+ * device-like word (a netdev, an RDMA device, a PCI address), the same way
+ * wherever it occurs. @wa and @wb receive that word of each.
+ */
+static bool same_but_device(const char *a, const char *b, char *wa, char *wb,
+			    size_t size)
+{
+	size_t pre = 0, s, ea, eb;
+	char *back;
+	bool ok;
+
+	while (a[pre] && a[pre] == b[pre])
+		pre++;
+	if (!a[pre] && !b[pre])
+		return false;
+	/* The word around the first difference, in each string. */
+	s = pre;
+	while (s > 0 && devchar(a[s - 1]))
+		s--;
+	ea = eb = pre;
+	while (devchar(a[ea]))
+		ea++;
+	while (devchar(b[eb]))
+		eb++;
+	/* A trailing dot or colon ends a sentence, not a name. */
+	while (ea > s && (a[ea - 1] == '.' || a[ea - 1] == ':'))
+		ea--;
+	while (eb > s && (b[eb - 1] == '.' || b[eb - 1] == ':'))
+		eb--;
+	if (ea <= s || eb <= s || ea - s >= size || eb - s >= size)
+		return false;
+	snprintf(wa, size, "%.*s", (int)(ea - s), a + s);
+	snprintf(wb, size, "%.*s", (int)(eb - s), b + s);
+	back = replace_word(a, wa, wb);
+	ok = back && strcmp(back, b) == 0;
+	free(back);
+	return ok;
+}
+
+static char *templated(const char *fix, const char *dev, const char *var)
+{
+	return replace_word(fix, dev, var);
+}
+
+static bool shell_command(const char *fix)
+{
+	static const char *const cmds[] = { "dcb ", "ethtool ", "ip ", "echo ",
+					    "mkdir ", "setpci ", "modprobe ", "nmcli " };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (strncmp(fix, cmds[i], strlen(cmds[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Merge step @t into step @s and free what @t owned. */
+static int absorb(struct plan_step *s, struct plan_step *t)
+{
+	s->status = status_worst(s->status, t->status);
+	s->disruptive = s->disruptive || t->disruptive;
+	for (size_t k = 0; t->ids && t->ids[k]; k++)
+		if (!strv_contains(s->ids, t->ids[k]) && strv_push(&s->ids, NULL, t->ids[k]) < 0)
+			return -ENOMEM;
+	free(t->fix);
+	strv_free(t->ids);
+	return 0;
+}
+
+int plan_merge_loops(struct report *rep)
+{
+	for (size_t i = 0; i < rep->n_plan; i++) {
+		struct plan_step *s = &rep->plan[i];
+		char first[128], wa[128], dev[128], list[1024];
+		char *tmpl = NULL, *fix;
+		size_t n = 1;
+
+		list[0] = '\0';
+		for (size_t j = i + 1; j < rep->n_plan;) {
+			struct plan_step *t = &rep->plan[j];
+
+			if (t->gate != s->gate ||
+			    !same_but_device(s->fix, t->fix, wa, dev, sizeof(dev)) ||
+			    (tmpl && strcmp(wa, first) != 0)) {
+				j++;
+				continue;
+			}
+			if (!tmpl) {
+				snprintf(first, sizeof(first), "%s", wa);
+				tmpl = templated(s->fix, first, "$d");
+				if (!tmpl)
+					return -ENOMEM;
+				snprintf(list, sizeof(list), "%s", first);
+			} else {
+				/* Every later step must match the same template. */
+				char *other = templated(t->fix, dev, "$d");
+				bool same = other && strcmp(other, tmpl) == 0;
+
+				free(other);
+				if (!same) {
+					j++;
+					continue;
+				}
+			}
+			if (strlen(list) + strlen(dev) + 2 >= sizeof(list)) {
+				j++;
+				continue;
+			}
+			strcat(list, " ");
+			strcat(list, dev);
+			if (absorb(s, t) < 0) {
+				free(tmpl);
+				return -ENOMEM;
+			}
+			memmove(t, t + 1, (rep->n_plan - j - 1) * sizeof(*t));
+			rep->n_plan--;
+			n++;
+		}
+		if (!tmpl)
+			continue;
+		if (shell_command(tmpl)) {
+			/* A closing "(note)" stays outside the loop body. */
+			char *note = strstr(tmpl, " (");
+			size_t len = strlen(tmpl);
+
+			if (note && tmpl[len - 1] == ')') {
+				*note = '\0';
+				if (asprintf(&fix, "for d in %s; do %s; done (%s", list, tmpl, note + 2) < 0)
+					fix = NULL;
+			} else if (asprintf(&fix, "for d in %s; do %s; done", list, tmpl) < 0) {
+				fix = NULL;
+			}
+		} else {
+			char *named = templated(s->fix, first, "<dev>");
+
+			if (!named || asprintf(&fix, "for each of %s (%zu): %s", list, n, named) < 0)
+				fix = NULL;
+			free(named);
+		}
+		free(tmpl);
+		if (!fix)
+			return -ENOMEM;
+		free(s->fix);
+		s->fix = fix;
+	}
+	return 0;
+}
+
+/*
+ * Dependency order: configuration of the node (drivers, modules, kernel
+ * parameters, NCCL settings) before the host's RoCE QoS, before what the
+ * switch must match, before hardware moves. Within a rank the gate, then
+ * fail/warn/unknown order of the plan stays.
+ */
+static int plan_rank(const struct plan_step *s)
+{
+	static const char *const qos_ids[] = { "roce.dscp-map", "roce.trust", "roce.pfc",
+					       "roce.ets", "roce.ecn", "roce.tos" };
+	bool qos = false;
+
+	for (size_t k = 0; s->ids && s->ids[k]; k++)
+		for (size_t q = 0; q < ARRAY_SIZE(qos_ids); q++)
+			qos = qos || strcmp(s->ids[k], qos_ids[q]) == 0;
+	if (strstr(s->fix, "slot") || strstr(s->fix, "move a NIC") ||
+	    strstr(s->fix, "cable") || strstr(s->fix, "transceiver"))
+		return 3;
+	if (strstr(s->fix, "on the switch"))
+		return 2;
+	return qos ? 1 : 0;
+}
+
+void plan_order(struct report *rep)
+{
+	/* Insertion sort: stable, and plans are short. */
+	for (size_t i = 1; i < rep->n_plan; i++) {
+		struct plan_step t = rep->plan[i];
+		int r = plan_rank(&t);
+		size_t j = i;
+
+		while (j > 0 && plan_rank(&rep->plan[j - 1]) > r) {
+			rep->plan[j] = rep->plan[j - 1];
+			j--;
+		}
+		rep->plan[j] = t;
+	}
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "../k8s/k8s-fit.h"
+
+/* Every manifest as a YAML document, its sources as comments above it. */
+int render_k8s_yaml(FILE *out, const struct facts *f, const struct k8s_plan *p);
+/* The values of one chart as a values.yaml; -ENOENT if the plan has none. */
+int render_k8s_values(FILE *out, const struct k8s_plan *p, const char *chart);
+/* {"schema": "gdrcheck.k8s/1", "mode", "warnings", "documents", "helm_values"} */
+json_object *render_k8s_json(const struct facts *f, const struct k8s_plan *p);

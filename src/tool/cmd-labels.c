@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/render/render.h"
+#include "../lib/render/render-labels.h"
+#include "../lib/util/atomic-file.h"
+#include "../lib/util/strutil.h"
+#include "cli.h"
+
+enum {
+	OPT_NFD = OPT_FIRST_COMMAND_OPT,
+	OPT_PROM,
+	OPT_INTERVAL,
+	OPT_HOST_ROOT,
+};
+
+struct labels_opts {
+	struct cli_input in;
+	const char *nfd, *prom;
+	long interval_ms; /* 0: run once */
+	bool json;
+};
+
+/* Set by SIGTERM/SIGINT; the loop ends after the file it is writing. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void labels_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--interval DURATION] [--json]\n"
+		"                      [--host-root DIR | INPUT]\n"
+		"\n"
+		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
+		"Feature Discovery feature file (put it in NFD's features.d directory) with\n"
+		"labels under " LABEL_PREFIX ", and a Prometheus\n"
+		"textfile for node_exporter's textfile collector (gdrcheck_check_status and\n"
+		"friends, docs/labels.md). Each file is replaced atomically: a reader sees the\n"
+		"old content or the new, never a part. Without --nfd and --prom the labels\n"
+		"are printed.\n"
+		"\n"
+		"Options:\n"
+		"      --nfd FILE        write the NFD feature file FILE\n"
+		"      --prom FILE       write the Prometheus textfile FILE (name it *.prom)\n"
+		"      --interval D      keep running and rewrite both every D (30s, 5m, 1h,\n"
+		"                        500ms; a bare number is seconds). A run that cannot\n"
+		"                        read the node writes gdrcheck_collect_success 0 and\n"
+		"                        the error, and the loop goes on. SIGTERM or SIGINT\n"
+		"                        ends it between writes. The NFD file then carries an\n"
+		"                        expiry time of three intervals (plus two minutes)\n"
+		"      --host-root DIR   the node's / is mounted at DIR (a container: the\n"
+		"                        host's /sys, /proc, /dev, /usr under DIR) and this\n"
+		"                        process is in the node's network namespace\n"
+		"                        (hostNetwork): files from DIR, netlink live\n"
+		"  -j, --json            print the labels as one JSON document\n"
+		"                        (schema gdrcheck.labels/1)\n"
+		"  -h, --help            this help\n"
+		CLI_INPUT_HELP
+		"\n"
+		"Exit status: 0 files written (whatever the verdict: it is in the files),\n"
+		"2 usage error, 3 input unreadable or a file could not be written.\n");
+}
+
+/* "30s", "5m", "1h", "500ms", "45" (seconds) → milliseconds. */
+static int parse_duration(const char *s, long *ret_ms)
+{
+	static const struct {
+		const char *suffix;
+		long ms;
+	} units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 } };
+	char num[32];
+	size_t len = strlen(s), digits = strspn(s, "0123456789");
+	uint64_t v;
+	long unit = 1000;
+
+	if (digits == 0 || digits >= sizeof(num))
+		return -EINVAL;
+	if (digits < len) {
+		unit = 0;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strcmp(s + digits, units[i].suffix) == 0)
+				unit = units[i].ms;
+		if (!unit)
+			return -EINVAL;
+	}
+	memcpy(num, s, digits);
+	num[digits] = '\0';
+	/* A week at most: the loop sleeps in one piece. */
+	if (safe_atou64(num, &v) < 0 || v == 0 || v > 7ull * 24 * 3600 * 1000 / (uint64_t)unit)
+		return -EINVAL;
+	*ret_ms = (long)v * unit;
+	return 0;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Render into memory, then replace @path in one rename. */
+static int publish(const char *path, int (*render)(FILE *, const struct labels_run *),
+		   const struct labels_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r;
+
+	if (!mem)
+		return -ENOMEM;
+	r = render(mem, run);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = atomic_write_file(path, buf, len, 0644);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot write '%s': %s", path, strerror(-r));
+	return r;
+}
+
+static int print_labels(const struct labels_opts *o, const struct labels_run *run)
+{
+	int r;
+
+	if (o->json) {
+		json_object *doc = render_labels_json(run);
+
+		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
+		json_object_put(doc);
+	} else {
+		r = render_nfd_labels(stdout, run);
+	}
+	if (r >= 0 && fflush(stdout) != 0)
+		r = -EIO;
+	if (r < 0)
+		cli_error("cannot write output: %s", strerror(-r));
+	return r;
+}
+
+/* One run: read the node, analyse, write. Returns an exit status. */
+static int run_once(const struct labels_opts *o)
+{
+	struct labels_run run = { .version = GDRCHECK_VERSION };
+	struct cli_analysis an;
+	struct timespec t0;
+	int rc;
+
+	run.started = time(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = cli_analyse(&o->in, &an);
+	if (rc == EXIT_USAGE)
+		goto out;
+	if (rc) {
+		run.error = cli_last_error();
+		rc = EXIT_INPUT;
+	} else {
+		run.rep = &an.rep;
+		run.sum = &an.sum;
+		run.topo = &an.topo;
+		run.f = &an.f;
+	}
+	if (o->interval_ms)
+		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
+	run.duration_s = since(&t0);
+	if (!o->nfd && !o->prom && print_labels(o, &run) < 0)
+		rc = EXIT_INPUT;
+	if (o->nfd && publish(o->nfd, render_nfd_labels, &run) < 0)
+		rc = EXIT_INPUT;
+	if (o->prom && publish(o->prom, render_prom_metrics, &run) < 0)
+		rc = EXIT_INPUT;
+out:
+	cli_analysis_release(&an);
+	return rc;
+}
+
+/* Sleep @ms, waking early when a stop signal arrives. */
+static void sleep_ms(long ms)
+{
+	struct timespec left = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (!stop_requested && nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+}
+
+static int run_loop(const struct labels_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	/* No SA_RESTART: the signal cuts the sleep short; a write in progress completes. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop_requested) {
+		int rc = run_once(o);
+
+		/* Usage errors do not mend themselves; everything else is retried. */
+		if (rc == EXIT_USAGE)
+			return rc;
+		sleep_ms(o->interval_ms);
+	}
+	return EXIT_CLEAN;
+}
+
+int cmd_labels(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "nfd", required_argument, NULL, OPT_NFD },
+		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "host-root", required_argument, NULL, OPT_HOST_ROOT },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_OPTIONS,
+		{ 0 },
+	};
+	struct labels_opts o = { 0 };
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		if (cli_input_option(&o.in, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_NFD:
+			o.nfd = optarg;
+			break;
+		case OPT_PROM:
+			o.prom = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (parse_duration(optarg, &o.interval_ms) < 0)
+				return cli_usage("labels", "--interval takes a duration such as 30s, 5m or 1h, not '%s'",
+						 optarg);
+			break;
+		case OPT_HOST_ROOT:
+			o.in.root = optarg;
+			o.in.host_root = true;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			labels_help(stdout);
+			return EXIT_CLEAN;
+		default:
+			return cli_usage_error("labels", c, optopt, argv);
+		}
+	}
+	if (cli_no_operands("labels", argc, argv))
+		return EXIT_USAGE;
+	if (o.interval_ms && !o.nfd && !o.prom) {
+		cli_error("--interval needs --nfd or --prom: a loop that prints would never end");
+		return EXIT_USAGE;
+	}
+	return o.interval_ms ? run_loop(&o) : run_once(&o);
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""deploy/image/build makes the OCI image; it runs as the DaemonSet runs it.
+
+Builds the image once into BUILD_DIR/image (rebuilt when the binary is newer),
+unpacks it with umoci and runs, with the DaemonSet's security context (read-only
+root filesystem, no capabilities, no new privileges, the host's /sys read-only,
+a bind-mounted output directory):
+  gdrcheck --version, gdrcheck check --root on a fixture (output identical to
+  the build tree's binary), gdrcheck labels writing into the bind mount, the
+  DaemonSet's labels --host-root, and the example pods' gdrcheck pod.
+The runtime is runc, else crun, else unshare + chroot; it says which ran
+(GDRCHECK_IMAGE_RUNTIMES=crun,chroot narrows the list).
+Skips (exit 77) with a line saying why when the tools, root or user
+namespaces, or the Debian archive are missing.
+
+Usage: test-image.py GDRCHECK SOURCE_ROOT BUILD_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import k8slib
+
+FIXTURE = "seed2-b300-e810"
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(77)
+
+
+def userns_ok():
+    return subprocess.run(["unshare", "--user", "--map-root-user", "true"], capture_output=True).returncode == 0
+
+
+def archive_reachable(suite):
+    try:
+        urllib.request.urlopen(f"http://deb.debian.org/debian/dists/{suite}/Release", timeout=15).close()
+        return True
+    except Exception as e:  # noqa: BLE001 - any failure means no archive
+        print(f"deb.debian.org: {e}")
+        return False
+
+
+def build_image(gdrcheck, src, out):
+    tar = None
+    version = k8slib.run([gdrcheck, "--version"], check_rc=[0]).stdout.split()[1]
+    tar = os.path.join(out, f"gdrcheck-{version}.oci.tar")
+    if os.path.exists(tar) and os.path.getmtime(tar) > os.path.getmtime(gdrcheck):
+        print(f"image: reusing {tar}")
+        return version
+    suite = "bookworm"
+    for line in open("/etc/os-release"):
+        if line.startswith("VERSION_CODENAME="):
+            suite = line.split("=", 1)[1].strip().strip('"') or suite
+    if not archive_reachable(suite):
+        skip(f"no network to the Debian archive (deb.debian.org, {suite}): the image cannot be built")
+    t0 = time.monotonic()
+    p = subprocess.run([os.path.join(src, "deploy", "image", "build"), gdrcheck, out, suite],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"deploy/image/build failed:\n{p.stdout}\n{p.stderr}")
+    print(p.stdout.strip().splitlines()[-1], f"(built in {time.monotonic() - t0:.0f} s)")
+    return version
+
+
+def bundle_config(bundle, args, uid, mounts, rootless):
+    with open(os.path.join(bundle, "config.json")) as f:
+        cfg = json.load(f)
+    proc = cfg["process"]
+    proc["args"] = args
+    proc["terminal"] = False
+    proc["user"] = {"uid": uid, "gid": uid}
+    proc["noNewPrivileges"] = True
+    # capabilities: drop ALL, as the DaemonSet's securityContext.
+    proc["capabilities"] = {k: [] for k in ("bounding", "effective", "inheritable", "permitted", "ambient")}
+    cfg["root"]["readonly"] = True
+    # hostNetwork: the host's network namespace.
+    cfg["linux"]["namespaces"] = [n for n in cfg["linux"]["namespaces"] if n["type"] != "network"]
+    for dst, src_dir, ro in mounts:
+        cfg["mounts"].append({"destination": dst, "type": "bind", "source": src_dir,
+                              "options": ["rbind", "ro" if ro else "rw"]})
+    if rootless:
+        cfg["linux"].pop("resources", None)
+    with open(os.path.join(bundle, "config.json"), "w") as f:
+        json.dump(cfg, f)
+
+
+def run_in(runtime, bundle, rootfs, args, uid, mounts, rootless, state):
+    """(returncode, stdout, stderr) of @args in the image."""
+    if runtime in ("runc", "crun"):
+        bundle_config(bundle, args, uid, mounts, rootless)
+        cid = f"gdrcheck-test-{os.getpid()}-{time.monotonic_ns()}"
+        p = subprocess.run([runtime, "--root", state, "run", "--bundle", bundle, cid],
+                           capture_output=True, text=True, timeout=120)
+        subprocess.run([runtime, "--root", state, "delete", "--force", cid], capture_output=True)
+        return p.returncode, p.stdout, p.stderr
+    # unshare + chroot: a private mount namespace, the same binds, a read-only root.
+    script = "set -e\n"
+    for dst, _, _ in mounts:
+        script += f"mkdir -p '{rootfs + dst}'\n"
+    # The read-only root first, then the binds on top of it (some of them writable).
+    script += f"mount --bind '{rootfs}' '{rootfs}'\nmount -o remount,bind,ro '{rootfs}'\n"
+    for dst, src_dir, ro in mounts:
+        target = rootfs + dst
+        script += f"mount --rbind '{src_dir}' '{target}'\n"
+        if ro:
+            script += f"mount -o remount,bind,ro '{target}'\n"
+    # The DaemonSet's context inside: no capabilities, no new privileges (setpriv is util-linux,
+    # in the image). In a user namespace only uid 0 is mapped.
+    if os.geteuid() != 0:
+        uid = 0
+    script += (f"exec chroot '{rootfs}' setpriv --reuid={uid} --regid={uid} --clear-groups "
+               "--inh-caps=-all --bounding-set=-all --no-new-privs -- " + " ".join(f"'{a}'" for a in args) + "\n")
+    cmd = ["unshare", "--mount", "--fork"] + ([] if os.geteuid() == 0 else ["--user", "--map-root-user"])
+    p = subprocess.run(cmd + ["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    gdrcheck, src, builddir = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    for tool in ("mmdebstrap", "umoci"):
+        k8slib.need(tool)
+    libs = k8slib.run(["ldd", gdrcheck]).stdout
+    if "libasan" in libs or "libubsan" in libs:
+        skip("a sanitizer build: its runtime is not in the image; the plain build's test covers the image")
+    rootless = os.geteuid() != 0
+    if rootless and not userns_ok():
+        skip("not root and no unprivileged user namespaces: neither mmdebstrap nor a runtime can run")
+    if rootless:
+        import pwd
+        user = pwd.getpwuid(os.getuid()).pw_name
+        try:
+            ranges = [l.split(":")[0] for l in open("/etc/subuid")]
+        except OSError:
+            ranges = []
+        if user not in ranges and str(os.getuid()) not in ranges:
+            skip(f"not root and no /etc/subuid range for {user}: mmdebstrap --mode=unshare cannot map the image's users")
+    out = os.path.join(os.path.abspath(builddir), "image")
+    version = build_image(gdrcheck, src, out)
+    tag = f"gdrcheck:{version}"
+    errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle = os.path.join(tmp, "bundle")
+        k8slib.run(["umoci", "unpack"] + (["--rootless"] if rootless else []) +
+                   ["--image", f"{out}/oci:{tag}", bundle], check_rc=[0])
+        rootfs = os.path.join(bundle, "rootfs")
+        with open(os.path.join(bundle, "config.json")) as f:
+            image_uid = json.load(f)["process"]["user"]["uid"]
+        if image_uid == 0:
+            errors.append("the image runs as root by default")
+        fixture = os.path.join(os.path.abspath(src), "tests", "fixtures", FIXTURE)
+        outdir = os.path.join(tmp, "out")
+        os.mkdir(outdir)
+        os.chmod(outdir, 0o777)
+        mounts = [("/fixture", fixture, True), ("/out", outdir, False), ("/host/sys", "/sys", True)]
+        state = os.path.join(tmp, "state")
+        runtime = None
+        # GDRCHECK_IMAGE_RUNTIMES=crun,chroot tries only those (to test each path).
+        order = os.environ.get("GDRCHECK_IMAGE_RUNTIMES", "runc,crun,chroot").split(",")
+        for cand in order:
+            if cand != "chroot" and not shutil.which(cand):
+                continue
+            rc, so, se = run_in(cand, bundle, rootfs, ["/usr/bin/gdrcheck", "--version"], image_uid, mounts,
+                                rootless, state)
+            if rc == 0:
+                runtime = cand
+                break
+            print(f"{cand} cannot run the image here (exit {rc}): {se.strip()[:300]}")
+        if runtime is None:
+            skip("no container runtime (runc, crun) nor unshare + chroot can run the image here")
+        print(f"runtime: {runtime}" + (" (unshare + chroot)" if runtime == "chroot" else ""))
+        if so.strip() != f"gdrcheck {version}":
+            errors.append(f"--version printed {so!r}")
+
+        want = k8slib.run([gdrcheck, "check", "--root", "root", "--netlink-replay", "netlink"], cwd=fixture)
+        rc, so, se = run_in(runtime, bundle, rootfs,
+                            ["/usr/bin/gdrcheck", "check", "--root", "/fixture/root",
+                             "--netlink-replay", "/fixture/netlink"], image_uid, mounts, rootless, state)
+        if rc != want.returncode or so.replace("/fixture/root", "root") != want.stdout:
+            errors.append(f"check --root in the image: exit {rc}, stdout differs from the build tree's:\n{so}\n{se}")
+
+        rc, so, se = run_in(runtime, bundle, rootfs,
+                            ["/usr/bin/gdrcheck", "labels", "--root", "/fixture/root", "--netlink-replay",
+                             "/fixture/netlink", "--nfd", "/out/gdrcheck", "--prom", "/out/gdrcheck.prom"],
+                            0, mounts, rootless, state)
+        if rc != 0:
+            errors.append(f"labels in the image: exit {rc}: {se}")
+        for name in ("gdrcheck", "gdrcheck.prom"):
+            if not os.path.exists(os.path.join(outdir, name)):
+                errors.append(f"labels in the image did not write /out/{name}")
+        if os.path.exists(os.path.join(outdir, "gdrcheck")):
+            print(open(os.path.join(outdir, "gdrcheck")).read().strip())
+        # The DaemonSet's own command: the host's /sys, /proc, /dev, /usr under /host, live netlink.
+        host = mounts + [("/host/proc", "/proc", True), ("/host/dev", "/dev", True), ("/host/usr", "/usr", True)]
+        rc, so, se = run_in(runtime, bundle, rootfs,
+                            ["/usr/bin/gdrcheck", "labels", "--host-root", "/host", "--nfd", "/out/node",
+                             "--prom", "/out/node.prom"], 0, host, rootless, state)
+        if rc != 0 or "collect=ok" not in open(os.path.join(outdir, "node")).read():
+            errors.append(f"labels --host-root /host in the image: exit {rc}: {se}")
+        else:
+            print("labels --host-root /host (the DaemonSet's command) read this machine from the image")
+        # The example pods' command: it reads the container it runs in (exit 0 or 1, a verdict).
+        rc, so, se = run_in(runtime, bundle, rootfs, ["/usr/bin/gdrcheck", "pod"], image_uid, mounts,
+                            rootless, state)
+        if rc not in (0, 1) or "pod.mode" not in so:
+            errors.append(f"gdrcheck pod in the image: exit {rc}: {se}{so[-300:]}")
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(out, "oci", "blobs"))
+                   for f in fs)
+        print(f"image size: {size / 2**20:.1f} MiB compressed (OCI blobs)")
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""gdrcheck labels on every fixture: the NFD file holds valid Kubernetes labels,
+promtool accepts the textfile, and both say what 'check --json' and 'topo --json' say."""
+import json
+import os
+import re
+import sys
+import tempfile
+
+import k8slib
+
+PREFIX = "gdrcheck.feature.node.kubernetes.io/"
+STATUS_NUMBER = {"pass": 0, "info": 1, "skip": 2, "unknown": 3, "warn": 4, "fail": 5}
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
+LABEL_PAIR = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_nfd(text):
+    labels, expiry = {}, None
+    for line in text.splitlines():
+        if line.startswith("# +expiry-time="):
+            expiry = line.split("=", 1)[1]
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        assert sep, f"NFD line without '=': {line!r}"
+        assert key not in labels, f"label {key} twice"
+        labels[key] = value
+    return labels, expiry
+
+
+def parse_prom(text):
+    samples = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = SAMPLE.match(line)
+        assert m, f"not a sample line: {line!r}"
+        samples.append((m.group(1), dict(LABEL_PAIR.findall(m.group(2) or "")), m.group(3)))
+    return samples
+
+
+def check_labels(labels, errors, where):
+    for k, v in labels.items():
+        errors += [f"{where}: {e}" for e in k8slib.label_key_errors(k) + k8slib.label_value_errors(k, v)]
+        if not k.startswith(PREFIX):
+            errors.append(f"{where}: {k} is not under {PREFIX}")
+
+
+def main():
+    gdrcheck, fixtures_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    promtool = k8slib.need("promtool")
+    errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, d, args in k8slib.fixtures(fixtures_dir):
+            nfd, prom = os.path.join(tmp, name + ".nfd"), os.path.join(tmp, name + ".prom")
+            k8slib.run([gdrcheck, "labels", "--nfd", nfd, "--prom", prom] + args, cwd=d, check_rc=[0])
+            labels, _ = parse_nfd(open(nfd).read())
+            check_labels(labels, errors, name)
+            p = k8slib.run([promtool, "check", "metrics"], input=open(prom).read())
+            if p.returncode != 0:
+                errors.append(f"{name}: promtool check metrics: {p.stdout}{p.stderr}")
+            samples = parse_prom(open(prom).read())
+            report = json.loads(k8slib.run([gdrcheck, "check", "--json"] + args, cwd=d, check_rc=[0, 1]).stdout)
+            topo = json.loads(k8slib.run([gdrcheck, "topo", "--json"] + args, cwd=d, check_rc=[0, 1]).stdout)
+            status = {s[1]["id"]: int(s[2]) for s in samples if s[0] == "gdrcheck_check_status"}
+            want = {c["id"]: STATUS_NUMBER[c["status"]] for c in report["checks"]}
+            if status != want:
+                errors.append(f"{name}: gdrcheck_check_status {status} != check --json {want}")
+            info = {s[1]["id"]: s[1]["status"] for s in samples if s[0] == "gdrcheck_check_info"}
+            if info != {c["id"]: c["status"] for c in report["checks"]}:
+                errors.append(f"{name}: gdrcheck_check_info disagrees with check --json")
+            for g in report["gates"]:
+                key = PREFIX + "gate-" + g["name"].lower()
+                if labels.get(key) != g["status"]:
+                    errors.append(f"{name}: {key}={labels.get(key)} but check --json says {g['status']}")
+            pairs = [s[1] for s in samples if s[0] == "gdrcheck_pair_info"]
+            if len(pairs) != len(topo["pairs"]):
+                errors.append(f"{name}: {len(pairs)} gdrcheck_pair_info series, topo has {len(topo['pairs'])} pairs")
+            for got, tp in zip(pairs, topo["pairs"]):
+                gdr = {True: "yes", False: "no", None: "unknown"}[tp["gdr"]["enabled"]]
+                nic = topo["nics"][tp["nic"]]["name"]
+                want_pair = {"gpu": str(tp["gpu"]), "nic": nic, "smi": tp["smi"] or "unknown",
+                             "nccl": tp["nccl"], "gdr": gdr}
+                if got != want_pair:
+                    errors.append(f"{name}: pair {got} != topo {want_pair}")
+            n_gdr = sum(1 for p in topo["pairs"] if p["gdr"]["enabled"] is True)
+            if ("gdrcheck_gdr_pairs", {}, str(n_gdr)) not in samples:
+                errors.append(f"{name}: gdrcheck_gdr_pairs is not {n_gdr}")
+            if ("gdrcheck_collect_success", {}, "1") not in samples:
+                errors.append(f"{name}: gdrcheck_collect_success is not 1")
+
+        # A run that cannot read its input still publishes: the error as a metric.
+        nfd, prom = os.path.join(tmp, "err.nfd"), os.path.join(tmp, "err.prom")
+        p = k8slib.run([gdrcheck, "labels", "--nfd", nfd, "--prom", prom, "--facts", os.path.join(tmp, "missing.json")])
+        if p.returncode != 3:
+            errors.append(f"unreadable input: exit {p.returncode}, want 3")
+        labels, _ = parse_nfd(open(nfd).read())
+        if labels != {PREFIX + "collect": "error"}:
+            errors.append(f"unreadable input: NFD labels {labels}")
+        samples = parse_prom(open(prom).read())
+        if ("gdrcheck_collect_success", {}, "0") not in samples or \
+                not any(s[0] == "gdrcheck_collect_error_info" and "missing.json" in s[1]["error"] for s in samples):
+            errors.append(f"unreadable input: no collect error metric in {samples}")
+        p = k8slib.run([promtool, "check", "metrics"], input=open(prom).read())
+        if p.returncode != 0:
+            errors.append(f"unreadable input: promtool check metrics: {p.stdout}{p.stderr}")
+        # --json prints the same labels.
+        name, d, args = k8slib.fixtures(fixtures_dir, ["seed2-b300-e810"])[0]
+        doc = json.loads(k8slib.run([gdrcheck, "labels", "--json"] + args, cwd=d, check_rc=[0]).stdout)
+        text, _ = parse_nfd(k8slib.run([gdrcheck, "labels"] + args, cwd=d, check_rc=[0]).stdout)
+        if doc["schema"] != "gdrcheck.labels/1" or doc["labels"] != text or doc["collect"] != "ok":
+            errors.append(f"labels --json {doc} != labels {text}")
+    # Usage errors: exit 2 with a line on stderr, nothing written.
+    for argv in (["labels", "--interval", "0", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--interval", "5x", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--interval", "5m"], ["labels", "--bogus"], ["labels", "extra"],
+                 ["labels", "--root", "a", "--facts", "b", "--prom", "/nonexistent/x.prom"],
+                 ["k8s", "--mode", "macvlan"], ["k8s", "--helm-values", "nfd"], ["k8s", "extra"]):
+        p = k8slib.run([gdrcheck] + argv)
+        if p.returncode != 2 or not p.stderr.startswith("gdrcheck: "):
+            errors.append(f"gdrcheck {' '.join(argv)}: exit {p.returncode}, stderr {p.stderr!r}; want 2")
+    for argv in (["labels", "--help"], ["k8s", "--help"]):
+        p = k8slib.run([gdrcheck] + argv)
+        if p.returncode != 0 or not p.stdout.startswith("Usage: gdrcheck "):
+            errors.append(f"gdrcheck {' '.join(argv)}: exit {p.returncode}")
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* The pieces behind labels and k8s: the atomic write, the node summary, YAML quoting. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+
+#include "checks/node-summary.h"
+#include "render/render-yaml.h"
+#include "util/atomic-file.h"
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+static size_t entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_atomic_write(void **state)
+{
+	char dir[] = "/tmp/gdrcheck-atomic-XXXXXX", path[64], bad[96];
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/labels", dir);
+	assert_int_equal(atomic_write_file(path, "a=1\n", 4, 0644), 0);
+	assert_string_equal(slurp(path), "a=1\n");
+	assert_int_equal(atomic_write_file(path, "b=2\n", 4, 0600), 0);
+	assert_string_equal(slurp(path), "b=2\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* Only the file itself: the temporary is renamed, not left. */
+	assert_int_equal(entries(dir), 1);
+	snprintf(bad, sizeof(bad), "%s/missing/labels", dir);
+	assert_int_equal(atomic_write_file(bad, "x", 1, 0644), -ENOENT);
+	assert_int_equal(atomic_write_file(dir, "x", 1, 0644), -EISDIR);
+	snprintf(bad, sizeof(bad), "%s/", dir);
+	assert_int_equal(atomic_write_file(bad, "x", 1, 0644), -EISDIR);
+	assert_int_equal(entries(dir), 1);
+	assert_string_equal(slurp(path), "b=2\n");
+	unlink(path);
+	rmdir(dir);
+}
+
+static char *yaml_of(json_object *o)
+{
+	static char buf[4096];
+	char *p = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&p, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(render_yaml_doc(mem, o, NULL), 0);
+	fclose(mem);
+	snprintf(buf, sizeof(buf), "%s", p);
+	free(p);
+	json_object_put(o);
+	return buf;
+}
+
+/* Strings YAML would read as booleans, numbers or null stay strings (keys too: "n" is YAML 1.1 false). */
+static void test_yaml_quoting(void **state)
+{
+	static const char *const quoted[] = { "true", "yes", "No", "on", "null", "~", "",
+					      "1021", "0x10", "1.5", "-3", "1e3", ".inf",
+					      "2026-11-30" };
+	char want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "k", json_object_new_string(quoted[i]));
+		snprintf(want, sizeof(want), "---\nk: \"%s\"\n", quoted[i]);
+		assert_string_equal(yaml_of(o), want);
+	}
+	{
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "vendor", json_object_new_string("15b3"));
+		json_object_object_add(o, "num", json_object_new_int(8));
+		json_object_object_add(o, "rdma", json_object_new_boolean(1));
+		json_object_object_add(o, "conf", json_object_new_string("{\n  \"a\": 1\n}\n"));
+		assert_string_equal(yaml_of(o),
+				    "---\nvendor: 15b3\nnum: 8\nrdma: true\nconf: |\n  {\n    \"a\": 1\n  }\n");
+	}
+}
+
+/* NCCL picks the closest NIC per GPU: every GPU with a GDR NIC is "yes". */
+static void test_summary_gdr(void **state)
+{
+	struct topo_pair pairs[4] = {
+		{ .gpu = 0, .nic = 0, .nccl_pci = PATH_PIX, .gdr = { .enabled = 1 } },
+		{ .gpu = 0, .nic = 1, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0 } },
+		{ .gpu = 1, .nic = 0, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0 } },
+		{ .gpu = 1, .nic = 1, .nccl_pci = PATH_PXB, .gdr = { .enabled = 1 } },
+	};
+	struct topo_report t = { .pairs = pairs, .n_pairs = 4 };
+	struct finding fd[2] = {
+		{ .id = "roce.pfc", .gate = GATE_RDMA, .status = ST_WARN },
+		{ .id = "roce.ecn", .gate = GATE_RDMA, .status = ST_SKIP },
+	};
+	struct report rep = { .findings = fd, .n_findings = 2 };
+	struct facts f;
+	struct check_ctx ctx = { .f = &f, .topo = &t };
+	struct node_summary s;
+
+	(void)state;
+	facts_init(&f);
+	f.n_gpus = 2;
+	fact_int_set(&f.roce.netns_mode_param, 0);
+	node_summary_build(&ctx, &rep, &s);
+	assert_string_equal(s.nccl_gdr, "yes");
+	assert_int_equal(s.best_path, PATH_PIX);
+	assert_int_equal(s.n_gdr_pairs, 2);
+	assert_string_equal(s.rdma_netns, "exclusive");
+	assert_int_equal(s.roce_qos, ST_WARN);
+	assert_null(s.probe);
+
+	pairs[3].gdr.enabled = -1; /* GPU1: nothing known to be yes */
+	node_summary_build(&ctx, &rep, &s);
+	assert_string_equal(s.nccl_gdr, "partial");
+	pairs[0].gdr.enabled = 0;
+	node_summary_build(&ctx, &rep, &s);
+	assert_string_equal(s.nccl_gdr, "unknown");
+	pairs[3].gdr.enabled = 0;
+	node_summary_build(&ctx, &rep, &s);
+	assert_string_equal(s.nccl_gdr, "no");
+	fd[0].status = ST_SKIP;
+	f.roce.netns_mode_param.state = FACT_UNSET;
+	node_summary_build(&ctx, &rep, &s);
+	assert_int_equal(s.roce_qos, ST_SKIP);
+	assert_string_equal(s.rdma_netns, "unknown");
+	f.n_gpus = 0;
+	facts_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_yaml_quoting),
+		cmocka_unit_test(test_summary_gdr),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
