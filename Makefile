@@ -1,9 +1,11 @@
 # Thin wrapper over Meson for the two commands the README promises.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 60
 MESON_OPTS ?= -Dwerror=true
 
-.PHONY: all deps build run test test-asan test-valgrind bench clean
+.PHONY: all deps build run test test-asan test-valgrind bench fuzz clean
 
 all: build
 
@@ -37,5 +39,16 @@ test-valgrind: build
 bench: build
 	sh bench/run.sh $(BUILD)
 
+# libFuzzer targets (tests/fuzz): clang, ASan+UBSan, FUZZ_SECONDS each,
+# one after the other; FUZZ_TARGETS="sysfs nl-dcb" runs only those. No
+# -Werror there: the house warnings are checked with gcc; clang finds others.
+$(BUILD_FUZZ)/build.ninja:
+	CC=clang meson setup $(BUILD_FUZZ) -Dwerror=false -Dfuzz=true -Dtests=false \
+		-Db_sanitize=address,undefined -Db_lundef=false
+
+fuzz: deps $(BUILD_FUZZ)/build.ninja
+	ninja -C $(BUILD_FUZZ)
+	sh tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

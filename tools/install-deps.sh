@@ -10,6 +10,8 @@ valgrind iproute2 time zlib1g-dev"
 # Chromium renders the HTML page (that test skips without it).
 pkgs="$pkgs graphviz chromium fonts-dejavu-core"
 pkgs="$pkgs python3-yaml python3-jsonschema prometheus kubectl libyaml-dev mmdebstrap umoci runc crun"
+# libFuzzer targets (make fuzz, CI): clang with its sanitizer runtimes.
+pkgs="$pkgs clang"
 
 # The pod-netns test: unshare, setpriv and prlimit.
 pkgs="$pkgs util-linux"

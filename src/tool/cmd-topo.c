@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,14 +110,20 @@ int cmd_topo(int argc, char **argv)
 		r = render_json_print(stdout, doc);
 		json_object_put(doc);
 	} else if (an.f.n_gpus == 0) {
-		printf("No NVIDIA GPU found on this %s (no PCI function with vendor 0x10de and a display class).\n",
-		       an.f.source == SOURCE_LIVE ? "node" : "input");
-		if (an.f.n_nics)
-			printf("RDMA NICs: %zu (first: %s). GPUDirect RDMA needs a GPU; nothing to classify.\n",
-			       an.f.n_nics, an.f.nics[0].name);
-		for (size_t i = 0; an.f.notes && an.f.notes[i]; i++)
-			printf("note: %s\n", an.f.notes[i]);
-		r = 0;
+		FILE *out = render_visible_open(stdout);
+
+		if (!out) {
+			r = -ENOMEM;
+		} else {
+			fprintf(out, "No NVIDIA GPU found on this %s (no PCI function with vendor 0x10de and a display class).\n",
+				an.f.source == SOURCE_LIVE ? "node" : "input");
+			if (an.f.n_nics)
+				fprintf(out, "RDMA NICs: %zu (first: %s). GPUDirect RDMA needs a GPU; nothing to classify.\n",
+					an.f.n_nics, an.f.nics[0].name);
+			for (size_t i = 0; an.f.notes && an.f.notes[i]; i++)
+				fprintf(out, "note: %s\n", an.f.notes[i]);
+			r = render_visible_close(out, 0);
+		}
 	} else {
 		r = render_topo_text(stdout, &an.f, &an.topo);
 	}

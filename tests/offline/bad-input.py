@@ -199,7 +199,12 @@ def main():
           "NIC 'mlx5_9' has no PCI parent")
         c("hwloc-not-hwloc.xml", "hwloc-xml", NCCL_OK, "not hwloc's <topology>", line=1)
         c("hwloc-rejected.xml", "hwloc-xml",
-          '<topology version="2.0"><object type="Banana"/></topology>', "libhwloc cannot load")
+          '<topology version="2.0"><object type="Banana" cpuset="0x1" complete_cpuset="0x1"/></topology>',
+          "libhwloc cannot load")
+        # what libhwloc assumes and does not check: refused before it runs
+        c("hwloc-no-complete-cpuset.xml", "hwloc-xml",
+          '<topology version="2.0"><object type="Machine" cpuset="0x1"/></topology>',
+          '<object type="Machine"> without complete_cpuset', line=1)
         # --facts
         c("facts-good.json", "facts", facts_doc(), "", ok=True)
         c("facts-unknown-field.json", "facts",

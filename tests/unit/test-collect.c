@@ -93,12 +93,16 @@ static void test_bar1_after_32bit_bar0(void **state)
 		128LL << 30);
 }
 
-/* Only BAR0 assigned: BAR1 is missing (0), not unknown. */
+/* Only BAR0 assigned among all six lines: BAR1 is missing (0), not unknown. */
 static void test_bar1_unassigned(void **state)
 {
 	(void)state;
 	assert_int_equal(bar1_of(
 		"0x00000000de000000 0x00000000deffffff 0x0000000000040200\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
 		"0x0000000000000000 0x0000000000000000 0x0000000000000000\n"), 0);
 }
 

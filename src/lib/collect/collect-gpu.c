@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,19 +21,12 @@ bool pci_is_nvidia_gpu(const struct pci_dev *p)
 	       ((p->class_code.v >> 16) & 0xff) == 0x03;
 }
 
-/*
- * NVIDIA's BAR1 (the framebuffer aperture) is the GPU's second memory BAR.
- * sysfs lists a 64-bit BAR at its lower register index and leaves the next
- * line zero, so BAR1 is resource line 1 when BAR0 is 32-bit and line 2 when
- * BAR0 is 64-bit (seen on an H200: 16 MiB, 256 GiB, 32 MiB at lines 0, 2, 4).
- * Take the second non-empty line among the six BAR lines.
- */
+/* BAR1 size: pci_parse_bar1() says which line of "resource" it is. */
 static void read_bar1(const struct gc_root *root, const struct pci_dev *p,
 		      struct fact_int *f)
 {
 	_cleanup_free_ char *path = NULL, *buf = NULL;
-	char *save = NULL, *line;
-	int r, seen = 0, n = 0;
+	int r;
 
 	path = xasprintf("%s/resource", p->sysfs_path);
 	if (!path) {
@@ -44,35 +38,12 @@ static void read_bar1(const struct gc_root *root, const struct pci_dev *p,
 		fact_int_fail(f, r);
 		return;
 	}
-	for (line = strtok_r(buf, "\n", &save); line && n < 6;
-	     line = strtok_r(NULL, "\n", &save), n++) {
-		unsigned long long start, end, flags;
-
-		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3 ||
-		    end < start) {
-			fact_int_fail(f, -EINVAL);
-			return;
-		}
-		if (start == 0 && end == 0)
-			continue;
-		if (++seen == 2) {
-			fact_int_set(f, (int64_t)(end - start + 1));
-			return;
-		}
-	}
-	/* Fewer than two BARs assigned: BAR1 is missing, a firmware issue. */
-	if (n == 0)
-		fact_int_fail(f, -EINVAL);
-	else
-		fact_int_set(f, 0);
+	pci_parse_bar1(buf, f);
 }
 
-/* "Model: \t NVIDIA H100 80GB HBM3" lines of the driver's procfs file. */
 static void read_information(const struct gc_root *root, struct gpu *g)
 {
 	_cleanup_free_ char *path = NULL, *buf = NULL;
-	char *save = NULL;
-	bool model = false, minor = false;
 	int r;
 
 	path = xasprintf("/proc/driver/nvidia/gpus/%s/information", g->bdf);
@@ -84,28 +55,7 @@ static void read_information(const struct gc_root *root, struct gpu *g)
 		fact_int_fail(&g->minor, r);
 		return;
 	}
-	for (char *l = strtok_r(buf, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(l, ':');
-		int64_t v;
-
-		if (!colon)
-			continue;
-		*colon = '\0';
-		if (strcmp(strstrip(l), "Model") == 0) {
-			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
-				model = true;
-		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
-			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0) {
-				fact_int_set(&g->minor, v);
-				minor = true;
-			}
-		}
-	}
-	if (!model)
-		fact_str_fail(&g->model, -EINVAL);
-	if (!minor)
-		fact_int_fail(&g->minor, -EINVAL);
+	nvidia_parse_information(buf, g);
 }
 
 int collect_gpus(const struct gc_root *root, struct facts *f)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ static int collect_modules(const struct gc_root *root, struct host_facts *h)
 }
 
 /* KEY="value" lines of os-release(5). */
-static void parse_os_release(const char *buf, struct host_facts *h)
+void parse_os_release(const char *buf, struct host_facts *h)
 {
 	_cleanup_free_ char *copy = strdup(buf);
 	char *save = NULL;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -16,11 +17,6 @@
  * (platform-facts §5.3, §5.4): the IOMMU translation mode of the groups the
  * GPUs and NICs are in, and the ACS redirect bits of every bridge above them.
  */
-
-#define PCI_CFG_SIZE 4096
-#define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
-#define PCI_EXT_CAP_START 0x100
-#define PCI_EXT_CAP_ID_ACS 0x000d
 
 static int add_group(const struct gc_root *root, struct host_facts *h,
 		     const struct pci_dev *p)
@@ -54,53 +50,6 @@ static const struct pci_dev *pci_by_bdf(const struct facts *f, const char *bdf)
 	return i >= 0 ? &f->pci[i] : NULL;
 }
 
-static uint32_t le32(const uint8_t *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[3] << 24;
-}
-
-static uint16_t le16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] | b[1] << 8);
-}
-
-/* Walk the extended capability list for ACS; the list is hostile input. */
-static void parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a)
-{
-	unsigned off = PCI_EXT_CAP_START;
-
-	if (len <= PCI_CFG_USER) {
-		fact_int_fail(&a->cap, -EACCES);
-		fact_int_fail(&a->ctrl, -EACCES);
-		return;
-	}
-	if (len < PCI_EXT_CAP_START + 8) {
-		fact_int_fail(&a->cap, -EOPNOTSUPP);
-		fact_int_fail(&a->ctrl, -EOPNOTSUPP);
-		return;
-	}
-	for (int hops = 0; hops < (PCI_CFG_SIZE - PCI_EXT_CAP_START) / 4; hops++) {
-		uint32_t hdr;
-
-		if (off < PCI_EXT_CAP_START || off + 8 > len)
-			break;
-		hdr = le32(cfg + off);
-		if (hdr == 0 || hdr == 0xffffffff)
-			break;
-		if ((hdr & 0xffff) == PCI_EXT_CAP_ID_ACS) {
-			fact_int_set(&a->cap, le16(cfg + off + 4));
-			fact_int_set(&a->ctrl, le16(cfg + off + 6));
-			return;
-		}
-		off = (hdr >> 20) & 0xffc;
-		if (!off)
-			break;
-	}
-	fact_int_fail(&a->cap, -EOPNOTSUPP);
-	fact_int_fail(&a->ctrl, -EOPNOTSUPP);
-}
-
 static int add_acs(const struct gc_root *root, struct host_facts *h,
 		   const struct pci_dev *p)
 {
@@ -129,7 +78,7 @@ static int add_acs(const struct gc_root *root, struct host_facts *h,
 		fact_int_fail(&v->ctrl, r);
 		return 0;
 	}
-	parse_acs(cfg, (size_t)r, v);
+	pci_cfg_parse_acs(cfg, (size_t)r, v);
 	return 0;
 }
 

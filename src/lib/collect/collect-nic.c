@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,22 +11,18 @@
 #include "../util/strutil.h"
 #include "../util/strv.h"
 
-/* "400 Gb/sec (4X NDR)", "2.5 Gb/sec (1X SDR)": the leading integer. */
 static void parse_rate(struct nic_port *port)
 {
-	int64_t v = 0;
-	const char *s;
+	int64_t v;
+	int r;
 
 	if (!fact_str_ok(&port->rate))
 		return;
-	s = port->rate.v;
-	if (*s < '0' || *s > '9') {
-		fact_int_fail(&port->rate_gbps, -EINVAL);
-		return;
-	}
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (*s++ - '0');
-	fact_int_set(&port->rate_gbps, v);
+	r = parse_port_rate(port->rate.v, &v);
+	if (r < 0)
+		fact_int_fail(&port->rate_gbps, r);
+	else
+		fact_int_set(&port->rate_gbps, v);
 }
 
 static int collect_ports(const struct gc_root *root, const char *dev,
@@ -240,6 +237,17 @@ int collect_nics(const struct gc_root *root, struct facts *f)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
+		/* The pair cap of every input: GPUs x NICs. */
+		if (f->n_nics >= FACTS_MAX_DEVICES ||
+		    (f->n_gpus && f->n_nics + 1 > FACTS_MAX_PAIRS / f->n_gpus)) {
+			r = facts_note(f, "more than %zu RDMA devices (%d GPU x NIC pairs at most): %zu ignored",
+				       f->n_nics, FACTS_MAX_PAIRS, n - i);
+			if (r < 0) {
+				strv_free(names);
+				return r;
+			}
+			break;
+		}
 		r = collect_one_nic(root, f, names[i]);
 		if (r < 0) {
 			strv_free(names);

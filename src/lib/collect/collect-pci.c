@@ -69,21 +69,22 @@ static void place_device(struct pci_dev *p, const char *path)
 static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 			   const char *dir)
 {
+	/* The range each register allows: beyond it the file is garbage. */
 	static const struct {
 		const char *file;
 		size_t off;
+		int64_t min, max;
 	} ints[] = {
-		{ "class", offsetof(struct pci_dev, class_code) },
-		{ "vendor", offsetof(struct pci_dev, vendor) },
-		{ "device", offsetof(struct pci_dev, device) },
-		{ "subsystem_vendor", offsetof(struct pci_dev, subsys_vendor) },
-		{ "subsystem_device", offsetof(struct pci_dev, subsys_device) },
-		{ "numa_node", offsetof(struct pci_dev, numa_node) },
-		{ "current_link_width", offsetof(struct pci_dev, cur_width) },
-		{ "max_link_width", offsetof(struct pci_dev, max_width) },
+		{ "class", offsetof(struct pci_dev, class_code), 0, 0xffffff },
+		{ "vendor", offsetof(struct pci_dev, vendor), 0, 0xffff },
+		{ "device", offsetof(struct pci_dev, device), 0, 0xffff },
+		{ "subsystem_vendor", offsetof(struct pci_dev, subsys_vendor), 0, 0xffff },
+		{ "subsystem_device", offsetof(struct pci_dev, subsys_device), 0, 0xffff },
+		{ "numa_node", offsetof(struct pci_dev, numa_node), -1, 4095 },
+		{ "current_link_width", offsetof(struct pci_dev, cur_width), 0, 255 },
+		{ "max_link_width", offsetof(struct pci_dev, max_width), 0, 255 },
 	};
 	char path[4096];
-	bool hex;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
@@ -91,10 +92,8 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 		if (xsnprintf(path, sizeof(path), "%s/%s", dir, ints[i].file) < 0)
 			continue;
 		read_int_fact(root, path, f);
-		/* sysfs writes ids as 0x%04x; a bare decimal there is garbage. */
-		hex = i < 5;
-		if (hex && f->state == FACT_OK && f->v < 0)
-			fact_int_fail(f, -EINVAL);
+		if (f->state == FACT_OK && (f->v < ints[i].min || f->v > ints[i].max))
+			fact_int_fail(f, -ERANGE);
 	}
 	if (xsnprintf(path, sizeof(path), "%s/current_link_speed", dir) >= 0)
 		read_speed(root, path, &p->cur_speed);
@@ -110,10 +109,15 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 		read_str_fact(root, path, &p->local_cpulist);
 }
 
+/*
+ * /sys/bus/pci/devices/<bdf> links to /sys/devices/.../<bdf>: a link whose
+ * name is not its device's is an alias, and each device is collected once,
+ * by its resolved path. At most FACTS_MAX_DEVICES, as for every input.
+ */
 int collect_pci(const struct gc_root *root, struct facts *f)
 {
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, n_bad = 0, n_alias = 0, n_over = 0;
 	int r;
 
 	r = root_list(root, "/sys/bus/pci/devices", &names, &n);
@@ -123,7 +127,8 @@ int collect_pci(const struct gc_root *root, struct facts *f)
 		return facts_note(f, "cannot list '/sys/bus/pci/devices': %s",
 				  strerror(-r));
 	}
-	f->pci = calloc(n ? n : 1, sizeof(*f->pci));
+	f->pci = calloc(n > FACTS_MAX_DEVICES ? FACTS_MAX_DEVICES : n ? n : 1,
+			 sizeof(*f->pci));
 	if (!f->pci) {
 		strv_free(names);
 		return -ENOMEM;
@@ -133,16 +138,15 @@ int collect_pci(const struct gc_root *root, struct facts *f)
 		char link[512];
 		char *real = NULL;
 
+		r = 0;
 		if (!bdf_valid(names[i])) {
-			r = facts_note(f, "ignoring '/sys/bus/pci/devices/%.64s': not a PCI address",
-				       names[i]);
+			if (!n_bad++)
+				r = facts_note(f, "ignoring '/sys/bus/pci/devices/%.64s': not a PCI address",
+					       names[i]);
 			if (r < 0)
 				break;
 			continue;
 		}
-		memset(p, 0, sizeof(*p));
-		p->parent_idx = -1;
-		bdf_normalize(names[i], p->bdf, sizeof(p->bdf));
 		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s", names[i]);
 		r = root_resolve(root, link, &real);
 		if (r == -ENOMEM)
@@ -154,6 +158,19 @@ int collect_pci(const struct gc_root *root, struct facts *f)
 				break;
 			continue;
 		}
+		if (strcmp(path_basename(real), names[i]) != 0) {
+			free(real);
+			n_alias++;
+			continue;
+		}
+		if (f->n_pci >= FACTS_MAX_DEVICES) {
+			free(real);
+			n_over++;
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		p->parent_idx = -1;
+		bdf_normalize(names[i], p->bdf, sizeof(p->bdf));
 		p->sysfs_path = real;
 		place_device(p, real);
 		read_pci_attrs(root, p, real);
@@ -161,5 +178,16 @@ int collect_pci(const struct gc_root *root, struct facts *f)
 		r = 0;
 	}
 	strv_free(names);
+	if (r == -ENOMEM)
+		return r;
+	if (n_bad > 1)
+		r = facts_note(f, "ignored %zu entries of '/sys/bus/pci/devices' that are not PCI addresses",
+			       n_bad);
+	if (r >= 0 && n_alias)
+		r = facts_note(f, "ignored %zu links in '/sys/bus/pci/devices' named otherwise than their device (aliases)",
+			       n_alias);
+	if (r >= 0 && n_over)
+		r = facts_note(f, "more than %d PCI devices: %zu ignored",
+			       FACTS_MAX_DEVICES, n_over);
 	return r == -ENOMEM ? r : 0;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect-roce.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../nl/nl-roce.h"
 #include "../util/cleanup.h"
@@ -438,13 +440,38 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	return ret;
 }
 
+/* One note per recording that is no regular file (replay refuses it). */
+static int note_odd_recordings(const char *dir, struct facts *f)
+{
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+	int r = 0;
+
+	if (!d)
+		return 0;
+	while (r >= 0 && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		/* stat, never open: opening a FIFO would wait for a writer. */
+		if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode))
+			r = facts_note(f, "netlink recording '%s/%.64s' is not a regular file; not read",
+				       dir, de->d_name);
+	}
+	return r;
+}
+
 int collect_roce(const struct gc_root *root, struct facts *f)
 {
 	struct nl_src nl = { .mode = NL_OFF };
+	int r;
 
 	if (root->nl_replay) {
 		nl.mode = NL_REPLAY;
 		nl.replay_dir = root->nl_replay;
+		r = note_odd_recordings(root->nl_replay, f);
+		if (r < 0)
+			return r;
 	} else if (root->live) {
 		nl.mode = NL_LIVE;
 		nl.record_dir = root->nl_record;

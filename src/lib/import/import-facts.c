@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,64 @@ static void json_putp(json_object **o)
 	json_object_put(*o);
 }
 
+/*
+ * Count on the bytes, before json-c allocates a tree (about 15 times the
+ * text): entries per array or object, and values in all. Depth beyond
+ * MAX_JSON_DEPTH is left to the tokener, which refuses it. A legitimate
+ * facts file of FACTS_MAX_DEVICES GPUs has about 250,000 values.
+ */
+static int json_prescan(const char *buf, size_t len, const char *name,
+			char *err, size_t errsz)
+{
+	size_t entries[MAX_JSON_DEPTH + 1], values = 0, objects = 0;
+	int depth = 0;
+	bool in_str = false, esc = false;
+	char prev = ','; /* the last byte outside strings and whitespace */
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = buf[i];
+
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (ch == '\\')
+				esc = true;
+			else if (ch == '"')
+				in_str = false;
+			continue;
+		}
+		if (strchr(" \t\r\n", ch))
+			continue;
+		/* A value (or key) starts after a separator or an opening. */
+		if (strchr(",:[{", prev) && !strchr(",:]}", ch) &&
+		    ++values > FACTS_JSON_MAX_VALUES)
+			return import_fail(err, errsz, -E2BIG, name, line_at(buf, i),
+					   "more than %d JSON values; not a facts file",
+					   FACTS_JSON_MAX_VALUES);
+		if (ch == '"') {
+			in_str = true;
+		} else if (ch == '{' && ++objects > FACTS_JSON_MAX_OBJECTS) {
+			return import_fail(err, errsz, -E2BIG, name, line_at(buf, i),
+					   "more than %d JSON objects; not a facts file",
+					   FACTS_JSON_MAX_OBJECTS);
+		}
+		if (ch == '{' || ch == '[') {
+			if (depth < MAX_JSON_DEPTH)
+				entries[++depth] = 0;
+		} else if (ch == '}' || ch == ']') {
+			if (depth > 0)
+				depth--;
+		} else if (ch == ',' && depth > 0 &&
+			   ++entries[depth] >= FACTS_MAX_DEVICES) {
+			return import_fail(err, errsz, -E2BIG, name, line_at(buf, i),
+					   "more than %d entries in one array or object",
+					   FACTS_MAX_DEVICES);
+		}
+		prev = ch;
+	}
+	return 0;
+}
+
 int import_facts_json_buffer(const char *buf, size_t len, const char *name,
 			     struct facts *f, char *err, size_t errsz)
 {
@@ -51,6 +110,9 @@ int import_facts_json_buffer(const char *buf, size_t len, const char *name,
 	if (memchr(buf, '\0', len))
 		return import_fail(err, errsz, -EINVAL, name, 0,
 				   "binary data (a NUL byte) in a JSON file");
+	r = json_prescan(buf, len, name, err, errsz);
+	if (r < 0)
+		return r;
 	tok = json_tokener_new_ex(MAX_JSON_DEPTH);
 	if (!tok)
 		return -ENOMEM;

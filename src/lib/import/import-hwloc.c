@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,10 +351,154 @@ static int add_numa_nodes(struct hwloc_ctx *c)
 	return 0;
 }
 
+/* Highest os_index libhwloc is given: a bitmap holds every index below it. */
+#define HWLOC_MAX_PU_INDEX 65535
+#define HWLOC_MAX_NUMA_INDEX 4095
+
+/* I/O and Misc objects carry no cpuset; every other object needs both. */
+static bool hwloc_type_has_cpuset(const char *type)
+{
+	static const char *const io[] = { "Bridge", "PCIDev", "OSDev", "Misc" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(io); i++)
+		if (strcmp(type, io[i]) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * hwloc's bitmap text: "0xf...f," (infinite) at most once in front, then
+ * words of 1-8 hex digits after "0x", separated by commas, a word empty
+ * (zero) except the first. libhwloc asserts (aborts) on anything else
+ * (found by fuzz-hwloc-xml: ",x00000001").
+ */
+static bool hwloc_bitmap_text_ok(const char *s)
+{
+	if (startswith(s, "0xf...f")) {
+		s += strlen("0xf...f");
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+	for (int i = 0;; i++) {
+		if (s[0] == '0' && s[1] == 'x') {
+			int n = 0;
+
+			for (s += 2; isxdigit((unsigned char)*s) && n <= 8; s++)
+				n++;
+			if (n == 0 || n > 8)
+				return false;
+		} else if (i == 0 || !*s) {
+			return false; /* an empty first or last word */
+		}
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+}
+
+/*
+ * What libhwloc assumes of every <object> and does not check: a normal
+ * object with a cpuset and a complete_cpuset, a nodeset only with its
+ * complete_nodeset (else hwloc_topology_load dereferences NULL), a PU or
+ * NUMA node with an
+ * os_index small enough to be a bitmap index (a missing one reads as
+ * 0xffffffff, a 512 MiB bitmap).
+ */
+static int precheck_object(xmlNodePtr n, const char *name, char *err,
+			   size_t errsz)
+{
+	_cleanup_(xmlFreep_) char *type = import_xml_attr(n, "type");
+	_cleanup_(xmlFreep_) char *idx = NULL;
+	long line = xmlGetLineNo(n);
+	int64_t max = -1, v;
+
+	if (!type)
+		return import_fail(err, errsz, -EINVAL, name, line,
+				   "<object> without a type");
+	if (hwloc_type_has_cpuset(type)) {
+		static const char *const sets[] = { "cpuset", "complete_cpuset" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
+			_cleanup_(xmlFreep_) char *set = import_xml_attr(n, sets[i]);
+
+			if (!set)
+				return import_fail(err, errsz, -EINVAL, name, line,
+						   "<object type=\"%.32s\"> without %s",
+						   type, sets[i]);
+		}
+	}
+	{
+		static const char *const bitmaps[] = {
+			"cpuset", "complete_cpuset", "allowed_cpuset", "online_cpuset",
+			"nodeset", "complete_nodeset", "allowed_nodeset",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(bitmaps); i++) {
+			_cleanup_(xmlFreep_) char *bm = import_xml_attr(n, bitmaps[i]);
+
+			if (bm && !hwloc_bitmap_text_ok(bm))
+				return import_fail(err, errsz, -EINVAL, name, line,
+						   "<object type=\"%.32s\"> %s \"%.32s\" is not an hwloc bitmap",
+						   type, bitmaps[i], bm);
+		}
+	}
+	/* A nodeset goes with its complete_nodeset (found by fuzz-hwloc-xml). */
+	{
+		_cleanup_(xmlFreep_) char *ns = import_xml_attr(n, "nodeset");
+		_cleanup_(xmlFreep_) char *cns = import_xml_attr(n, "complete_nodeset");
+
+		if (!ns != !cns)
+			return import_fail(err, errsz, -EINVAL, name, line,
+					   "<object type=\"%.32s\"> with %s but without %s",
+					   type, ns ? "nodeset" : "complete_nodeset",
+					   ns ? "complete_nodeset" : "nodeset");
+	}
+	if (strcmp(type, "PU") == 0)
+		max = HWLOC_MAX_PU_INDEX;
+	else if (strcmp(type, "NUMANode") == 0)
+		max = HWLOC_MAX_NUMA_INDEX;
+	if (max < 0)
+		return 0;
+	idx = import_xml_attr(n, "os_index");
+	if (!idx)
+		return import_fail(err, errsz, -EINVAL, name, line,
+				   "<object type=\"%s\"> without os_index", type);
+	if (safe_atoi64(idx, &v) < 0 || v < 0 || v > max)
+		return import_fail(err, errsz, -EINVAL, name, line,
+				   "<object type=\"%s\"> os_index \"%.32s\" is not 0..%lld",
+				   type, idx, (long long)max);
+	return 0;
+}
+
+static int precheck_objects(xmlNodePtr first, const char *name, char *err,
+			    size_t errsz)
+{
+	for (xmlNodePtr n = first; n; n = n->next) {
+		int r;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (import_xml_is(n, "object")) {
+			r = precheck_object(n, name, err, errsz);
+			if (r < 0)
+				return r;
+		}
+		/* Depth is bounded by the parser (import_xml_parse). */
+		r = precheck_objects(n->children, name, err, errsz);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /*
  * Check the file with libxml2 before libhwloc sees it: hwloc's own parser is
  * recursive and trusts its input, so depth, entities and well-formedness are
- * settled here, with a line number for the user.
+ * settled here, with a line number for the user, and so is what libhwloc
+ * assumes of each object (precheck_object).
  */
 static int precheck(const char *buf, size_t len, const char *name, char *err,
 		    size_t errsz)
@@ -392,6 +538,8 @@ static int precheck(const char *buf, size_t len, const char *name, char *err,
 					xmlGetLineNo(root),
 					"hwloc XML version %lld needs libhwloc %lld or later to read; this gdrcheck uses libhwloc %u",
 					(long long)major, (long long)major, have);
+		else
+			r = precheck_objects(root->children, name, err, errsz);
 	}
 	xmlFreeDoc(doc);
 	return r;
@@ -400,16 +548,28 @@ static int precheck(const char *buf, size_t len, const char *name, char *err,
 int import_hwloc_xml(const char *path, struct facts *f, char *err,
 		     size_t errsz)
 {
-	_cleanup_(topology_destroyp) hwloc_topology_t topo = NULL;
 	_cleanup_free_ char *buf = NULL;
-	struct hwloc_ctx c = { .f = f, .name = path, .err = err, .errsz = errsz };
-	const char *host;
 	size_t len;
 	int r;
 
 	r = import_load_input(path, "topology file", &buf, &len, err, errsz);
 	if (r < 0)
 		return r;
+	return import_hwloc_xml_buffer(buf, len, path, f, err, errsz);
+}
+
+int import_hwloc_xml_buffer(const char *buf, size_t len, const char *path,
+			    struct facts *f, char *err, size_t errsz)
+{
+	_cleanup_(topology_destroyp) hwloc_topology_t topo = NULL;
+	struct hwloc_ctx c = { .f = f, .name = path, .err = err, .errsz = errsz };
+	const char *host;
+	int r;
+
+	/* libhwloc reads a NUL-terminated buffer. */
+	if (len >= INT_MAX || buf[len] != '\0')
+		return import_fail(err, errsz, -EINVAL, path, 0,
+				   "not a NUL-terminated buffer");
 	r = precheck(buf, len, path, err, errsz);
 	if (r < 0)
 		return r;

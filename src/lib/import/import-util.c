@@ -24,16 +24,9 @@ int import_read_file(const char *path, size_t max, char **ret,
 	size_t len;
 	ssize_t n;
 
-	/* O_NONBLOCK: a FIFO given by mistake must not hang us before fstat. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open_input_file(path, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return fd;
 	if ((uint64_t)st.st_size > max)
 		return -EFBIG;
 	buf = malloc((size_t)st.st_size + 1);
@@ -60,6 +53,9 @@ int import_load_input(const char *path, const char *what, char **ret,
 		return import_fail(err, errsz, r, path, 0,
 				   "larger than %u MiB; not a %s",
 				   IMPORT_MAX_BYTES >> 20, what);
+	if (r == -EINVAL)
+		return import_fail(err, errsz, r, path, 0,
+				   "not a regular file; not a %s", what);
 	if (r < 0)
 		return import_fail(err, errsz, r, path, 0, "cannot read: %s",
 				   strerror(-r));

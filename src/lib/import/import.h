@@ -29,6 +29,9 @@ int import_nccl_xml_buffer(const char *buf, size_t len, const char *name,
 
 int import_hwloc_xml(const char *path, struct facts *f, char *err,
 		     size_t errsz);
+/* Same from memory: buf[len] must be '\0' (libhwloc reads C strings). */
+int import_hwloc_xml_buffer(const char *buf, size_t len, const char *name,
+			    struct facts *f, char *err, size_t errsz);
 
 /* A facts file written by 'gdrcheck collect' (schema gdrcheck.facts/1). */
 int import_facts_json(const char *path, struct facts *f, char *err,

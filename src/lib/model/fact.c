@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/utf8.h"
+
 static const char *const state_names[] = {
 	[FACT_UNSET] = "unset",
 	[FACT_OK] = "ok",
@@ -40,14 +42,16 @@ void fact_str_release(struct fact_str *f)
 
 int fact_str_set(struct fact_str *f, const char *v)
 {
-	char *d = strdup(v ? v : "");
+	size_t n = v ? strlen(v) : 0;
+	bool ok = utf8_valid(v ? v : "", n);
+	char *d = ok ? strdup(v ? v : "") : utf8_repair(v, n);
 
 	if (!d)
 		return -ENOMEM;
 	free(f->v);
 	f->v = d;
 	f->state = FACT_OK;
-	f->err = 0;
+	f->err = ok ? 0 : EILSEQ;
 	return 0;
 }
 

@@ -26,6 +26,8 @@ struct fact_int {
 
 struct fact_str {
 	enum fact_state state;
+	/* positive errno for UNREADABLE/INVALID; EILSEQ with OK: bytes that
+	 * were not UTF-8 became U+FFFD (fact_str_set) */
 	int err;
 	char *v; /* malloc'd, NUL-terminated when state == FACT_OK */
 };
@@ -50,6 +52,7 @@ static inline bool fact_str_is(const struct fact_str *f, const char *s)
 }
 
 void fact_str_release(struct fact_str *f);
+/* Copy @v in; invalid UTF-8 is repaired and marked (err = EILSEQ). */
 int fact_str_set(struct fact_str *f, const char *v);
 void fact_set_err(enum fact_state *state, int *err, int negerrno);
 void fact_int_set(struct fact_int *f, int64_t v);

@@ -125,6 +125,20 @@ struct netfn {
  * product, so a hostile file must not be able to ask for millions.
  */
 #define FACTS_MAX_PAIRS 4096
+/*
+ * Most PCI functions, GPUs, NICs or other entries of one kind a node's facts
+ * may hold, however they were gathered (collect, --root, imports, --facts).
+ */
+#define FACTS_MAX_DEVICES 4096
+/*
+ * Most JSON values (keys, scalars, containers) and objects one facts document
+ * may hold: json-c spends about 70 bytes a value and 750 an object (its hash
+ * table), so these bound what loading costs whatever the file says
+ * (docs/hardening.md). Facts of FACTS_MAX_DEVICES GPUs have about 250,000
+ * values in 66,000 objects.
+ */
+#define FACTS_JSON_MAX_VALUES 500000
+#define FACTS_JSON_MAX_OBJECTS 100000
 
 struct numa_node {
 	int id;

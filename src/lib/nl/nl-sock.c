@@ -41,13 +41,9 @@ int nl_read_file(const char *dir, const char *name, size_t max, char **ret,
 
 	if (!path)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open_input_file(path, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return fd == -EISDIR ? -EINVAL : fd;
 	if ((uint64_t)st.st_size > max)
 		return -E2BIG;
 	buf = malloc((size_t)st.st_size + 1);
@@ -70,10 +66,34 @@ int nl_read_file(const char *dir, const char *name, size_t max, char **ret,
 	return 0;
 }
 
+int nl_msgs_check(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t off = 0;
+
+	while (off < len) {
+		struct nlmsghdr h;
+		size_t left = len - off;
+
+		if (left < sizeof(h))
+			return -EBADMSG;
+		memcpy(&h, p + off, sizeof(h));
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > left)
+			return -EBADMSG;
+		/* Pad to 4 as the kernel does; the last message may end unpadded. */
+		off += h.nlmsg_len;
+		off += (4 - (off & 3)) & 3;
+	}
+	return 0;
+}
+
 int nl_run(const void *buf, size_t len, mnl_cb_t cb, void *data)
 {
 	int r;
 
+	r = nl_msgs_check(buf, len);
+	if (r < 0)
+		return r;
 	/* seq and portid 0: a recording is checked by content, not origin. */
 	errno = 0;
 	r = mnl_cb_run(buf, len, 0, 0, cb, data);
@@ -186,6 +206,12 @@ static int live_query(struct nl_src *s, int bus, const char *key,
 		}
 		total += (size_t)len;
 		write_all(rec, buf, (size_t)len);
+		/* The kernel's bytes are checked like a replay's. */
+		r = nl_msgs_check(buf, (size_t)len);
+		if (r < 0) {
+			mnl_socket_close(nl);
+			return r;
+		}
 		errno = 0;
 		r = mnl_cb_run(buf, (size_t)len, seq, portid, cb, data);
 		if (r < 0) {

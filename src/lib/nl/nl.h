@@ -56,6 +56,16 @@ int nl_query(struct nl_src *s, int bus, const char *key, struct nlmsghdr *req,
 int nl_run(const void *buf, size_t len, mnl_cb_t cb, void *data);
 
 /*
+ * Check every message header of a buffer before libmnl walks it: each at
+ * least a header long, no longer than the bytes left, walked at 4-byte
+ * alignment to the exact end. libmnl compares lengths as int and aligns
+ * without overflow checks, so a hostile nlmsg_len (a broken kernel, a peer
+ * in a shared netns, a replay file) would crash it or spin it for ever.
+ * 0 or -EBADMSG.
+ */
+int nl_msgs_check(const void *buf, size_t len);
+
+/*
  * A raw ioctl answer (ETHTOOL_GDRVINFO) under the same record/replay rule:
  * <key>.bin holds a 4-byte little-endian errno (0 on success) then the bytes.
  * nl_blob_replay returns the length read, or -errno.

@@ -2,6 +2,10 @@
 #include "render.h"
 
 #include <errno.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+#include "../util/utf8.h"
 
 int render_json_print(FILE *out, json_object *doc)
 {
@@ -9,8 +13,23 @@ int render_json_print(FILE *out, json_object *doc)
 		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE |
 			     JSON_C_TO_STRING_SPACED);
 
+	size_t n;
+
 	if (!s)
 		return -ENOMEM;
+	/*
+	 * Facts are repaired when set; names taken from directory entries or
+	 * netlink are not facts. Bytes above 0x7f only occur inside strings,
+	 * so repairing the text keeps it JSON.
+	 */
+	n = strlen(s);
+	if (!utf8_valid(s, n)) {
+		_cleanup_free_ char *fixed = utf8_repair(s, n);
+
+		if (!fixed)
+			return -ENOMEM;
+		return fprintf(out, "%s\n", fixed) < 0 ? -EIO : 0;
+	}
 	if (fprintf(out, "%s\n", s) < 0)
 		return -EIO;
 	return 0;

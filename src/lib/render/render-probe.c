@@ -324,7 +324,7 @@ static const char *port_state_name(int64_t s)
 	return s >= 0 && s < 6 ? names[s] : "?";
 }
 
-int render_probe_text(FILE *out, const struct facts *f)
+static int probe_text_body(FILE *out, const struct facts *f)
 {
 	const struct probe_facts *p = &f->probe;
 	struct probe_summary s;
@@ -399,4 +399,13 @@ int render_probe_text(FILE *out, const struct facts *f)
 	for (size_t i = 0; f->notes && f->notes[i]; i++)
 		fprintf(out, "collection: %s\n", f->notes[i]);
 	return ferror(out) ? -EIO : 0;
+}
+
+int render_probe_text(FILE *raw, const struct facts *f)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, probe_text_body(out, f));
 }

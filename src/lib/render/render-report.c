@@ -182,22 +182,33 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 
 /* ---- text ---- */
 
+/* Text goes through f (control characters shown); colors straight to raw. */
 struct out {
 	FILE *f;
 	bool color;
+	FILE *raw;
 };
+
+static void color(const struct out *o, const char *code)
+{
+	if (!o->color)
+		return;
+	fflush(o->f);
+	fputs(code, o->raw);
+}
 
 static void tag(const struct out *o, enum check_status st)
 {
-	if (o->color)
-		fprintf(o->f, "%s%-7s\033[0m", status_color(st), check_status_name(st));
-	else
-		fprintf(o->f, "%-7s", check_status_name(st));
+	color(o, status_color(st));
+	fprintf(o->f, "%-7s", check_status_name(st));
+	color(o, "\033[0m");
 }
 
 static void bold(const struct out *o, const char *s)
 {
-	fprintf(o->f, o->color ? "\033[1m%s\033[0m" : "%s", s);
+	color(o, "\033[1m");
+	fputs(s, o->f);
+	color(o, "\033[0m");
 }
 
 /* A pass, info or skip is one line unless -v: the report leads with what blocks. */
@@ -235,20 +246,19 @@ static void gate_line(const struct out *o, const struct report *r, int g,
 	gate_summary(gr, sum, sizeof(sum));
 	snprintf(line, sizeof(line), "%sGate %s: ", indent, gate_title((enum gate)g));
 	bold(o, line);
-	if (o->color)
-		fprintf(o->f, "%s%s\033[0m", status_color(gr->status), sum);
-	else
-		fputs(sum, o->f);
+	color(o, status_color(gr->status));
+	fputs(sum, o->f);
+	color(o, "\033[0m");
 	if (gr->blocked_by)
 		fprintf(o->f, ", blocked by gate %d (fix it first: this gate's results can change)",
 			gr->blocked_by);
 	fputc('\n', o->f);
 }
 
-int render_report_text(FILE *out, const struct facts *f, const struct report *r,
-		       bool color)
+static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
+			    const struct report *r, bool use_color)
 {
-	struct out o = { out, color };
+	struct out o = { out, use_color, raw };
 	const struct advice *a = &r->advice;
 
 	fprintf(out, "gdrcheck check: %s (%s%s%s)\n",
@@ -324,4 +334,14 @@ int render_report_text(FILE *out, const struct facts *f, const struct report *r,
 			fprintf(out, "  %s\n", f->notes[i]);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+int render_report_text(FILE *raw, const struct facts *f, const struct report *r,
+		       bool use_color)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, report_text_body(out, raw, f, r, use_color));
 }

@@ -203,8 +203,8 @@ static const char *tri(int v)
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
-int render_topo_text(FILE *out, const struct facts *f,
-		     const struct topo_report *r)
+static int topo_text_body(FILE *out, const struct facts *f,
+			  const struct topo_report *r)
 {
 	size_t ng = f->n_gpus, nn = f->n_nics;
 	bool any_nv = false;
@@ -292,4 +292,14 @@ int render_topo_text(FILE *out, const struct facts *f,
 	for (size_t i = 0; f->notes && f->notes[i]; i++)
 		fprintf(out, "collection: %s\n", f->notes[i]);
 	return ferror(out) ? -EIO : 0;
+}
+
+int render_topo_text(FILE *raw, const struct facts *f,
+		     const struct topo_report *r)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, topo_text_body(out, f, r));
 }

@@ -17,6 +17,14 @@
 /* Print one JSON document (pretty, no slash escaping) and a newline. */
 int render_json_print(FILE *out, json_object *doc);
 
+/*
+ * A stream over @raw that shows control characters of what is written as
+ * \xNN / \uNNNN (render-visible.c): every text renderer writes through one.
+ * render_visible_close flushes and frees it, returning @r or -EIO.
+ */
+FILE *render_visible_open(FILE *raw);
+int render_visible_close(FILE *vis, int r);
+
 /* {"kind": "live|root|facts|nccl-xml|hwloc-xml", "path": ..., "hostname": ...} */
 json_object *render_source_json(const struct facts *f);
 

@@ -195,8 +195,8 @@ int root_resolve(const struct gc_root *root, const char *path, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-static int root_open_file(const struct gc_root *root, const char *path,
-			  int flags)
+static int root_open_any(const struct gc_root *root, const char *path,
+			 int flags)
 {
 	_cleanup_free_ char *real = NULL;
 	int r, fd;
@@ -222,6 +222,22 @@ static int root_open_file(const struct gc_root *root, const char *path,
 	fd = openat(root->fd, real[1] ? real + 1 : ".",
 		    flags | O_CLOEXEC | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
+}
+
+static int root_open_file(const struct gc_root *root, const char *path,
+			  int flags)
+{
+	int fd = root_open_any(root, path, flags), r;
+
+	/* What we read is a regular file (sysfs and procfs attributes are). */
+	if (fd < 0 || (flags & (O_PATH | O_DIRECTORY)))
+		return fd;
+	r = fd_check_regular(fd, NULL);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 int root_read_alloc(const struct gc_root *root, const char *path, size_t max,

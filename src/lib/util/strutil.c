@@ -3,10 +3,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *strstrip(char *s)
@@ -228,4 +230,33 @@ ssize_t read_full(int fd, void *buf, size_t size)
 		len += (size_t)n;
 	}
 	return (ssize_t)len;
+}
+
+int fd_check_regular(int fd, struct stat *st)
+{
+	struct stat tmp;
+
+	if (!st)
+		st = &tmp;
+	if (fstat(fd, st) < 0)
+		return -errno;
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	return S_ISREG(st->st_mode) ? 0 : -EINVAL;
+}
+
+int open_input_file(const char *path, struct stat *st)
+{
+	int fd, r;
+
+	/* O_NONBLOCK: a FIFO must not hang us before fstat can refuse it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	r = fd_check_regular(fd, st);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }

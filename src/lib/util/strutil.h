@@ -37,6 +37,16 @@ bool is_host_bridge_name(const char *s);
 /* Parse "16.0 GT/s PCIe" / "8 GT/s" → tenths of GT/s; -EINVAL for "Unknown". */
 int parse_link_speed(const char *s, int *ret_tenths);
 
+struct stat;
+/*
+ * Inputs are regular files: a FIFO hangs a reader, a character device never
+ * ends. fd_check_regular: 0, -EISDIR, or -EINVAL for anything else (fills
+ * @st when not NULL). open_input_file: a read-only, non-blocking fd of a
+ * regular file, or -errno.
+ */
+int fd_check_regular(int fd, struct stat *st);
+int open_input_file(const char *path, struct stat *st);
+
 /* read() until @size bytes or end of file; bytes read or -errno. */
 ssize_t read_full(int fd, void *buf, size_t size);
 

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+#include "parse-sysfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../util/strutil.h"
+
+#define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
+#define PCI_EXT_CAP_START 0x100
+#define PCI_EXT_CAP_ID_ACS 0x000d
+
+static uint32_t le32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+static uint16_t le16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+
+static void acs_fail(struct pci_acs *a, int negerr)
+{
+	fact_int_fail(&a->cap, negerr);
+	fact_int_fail(&a->ctrl, negerr);
+}
+
+void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a)
+{
+	unsigned off = PCI_EXT_CAP_START;
+
+	if (len <= PCI_CFG_USER) {
+		acs_fail(a, -EACCES);
+		return;
+	}
+	/* Only a list read to its end within a whole config space proves absence. */
+	if (len > PCI_CFG_SIZE)
+		len = PCI_CFG_SIZE;
+	for (int hops = 0; hops < (PCI_CFG_SIZE - PCI_EXT_CAP_START) / 4; hops++) {
+		uint32_t hdr;
+
+		if (off + 8 > len) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EINVAL);
+			return;
+		}
+		hdr = le32(cfg + off);
+		if (hdr == 0) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EOPNOTSUPP);
+			return;
+		}
+		/* All ones: the device did not answer the config read. */
+		if (hdr == 0xffffffff) {
+			acs_fail(a, -EIO);
+			return;
+		}
+		if ((hdr & 0xffff) == PCI_EXT_CAP_ID_ACS) {
+			fact_int_set(&a->cap, le16(cfg + off + 4));
+			fact_int_set(&a->ctrl, le16(cfg + off + 6));
+			return;
+		}
+		off = (hdr >> 20) & 0xffc;
+		if (!off) {
+			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EOPNOTSUPP);
+			return;
+		}
+		if (off < PCI_EXT_CAP_START)
+			break;
+	}
+	/* A pointer below 0x100 or a list that loops. */
+	acs_fail(a, -EINVAL);
+}
+
+void pci_parse_bar1(char *buf, struct fact_int *f)
+{
+	char *save = NULL, *line;
+	int seen = 0, n = 0;
+
+	for (line = strtok_r(buf, "\n", &save); line && n < 6;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		unsigned long long start, end, flags;
+
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3 ||
+		    end < start) {
+			fact_int_fail(f, -EINVAL);
+			return;
+		}
+		if (start == 0 && end == 0)
+			continue;
+		if (++seen == 2) {
+			/* A size that does not fit a fact is not a size. */
+			if (end - start >= (unsigned long long)INT64_MAX)
+				fact_int_fail(f, -ERANGE);
+			else
+				fact_int_set(f, (int64_t)(end - start + 1));
+			return;
+		}
+	}
+	/* Fewer than two BARs among all six lines: BAR1 is missing. A file
+	 * cut before the sixth line proves nothing. */
+	if (n < 6)
+		fact_int_fail(f, -ENODATA);
+	else
+		fact_int_set(f, 0);
+}
+
+int parse_port_rate(const char *s, int64_t *ret_gbps)
+{
+	int64_t v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s++ - '0');
+		if (v > PORT_RATE_MAX_GBPS)
+			return -ERANGE;
+	}
+	*ret_gbps = v;
+	return 0;
+}
+
+#define PEER_SYMBOL "ib_register_peer_memory_client"
+
+void kallsyms_scan(FILE *fp, struct host_facts *h)
+{
+	char line[512];
+	unsigned n = 0;
+	size_t bytes = 0;
+
+	while (fgets(line, sizeof(line), fp)) {
+		char *save = NULL, *name, *mod;
+
+		size_t len = strlen(line);
+
+		/* A NUL inside a line (a sparse file): not a symbol table. */
+		if (len == 0 || (len < sizeof(line) - 1 && line[len - 1] != '\n' &&
+				 !feof(fp))) {
+			fact_int_fail(&h->peer_api, -EINVAL);
+			return;
+		}
+		bytes += len;
+		if (++n > KALLSYMS_MAX_LINES || bytes > KALLSYMS_MAX_BYTES) {
+			fact_int_fail(&h->peer_api, -EFBIG);
+			return;
+		}
+		if (!strstr(line, PEER_SYMBOL))
+			continue;
+		if (!strtok_r(line, " \t\n", &save) ||
+		    !strtok_r(NULL, " \t\n", &save))
+			continue;
+		name = strtok_r(NULL, " \t\n", &save);
+		if (!name || strcmp(name, PEER_SYMBOL) != 0)
+			continue;
+		mod = strtok_r(NULL, " \t\n", &save);
+		fact_int_set(&h->peer_api, 1);
+		if (mod && mod[0] == '[' && mod[strlen(mod) - 1] == ']') {
+			mod[strlen(mod) - 1] = '\0';
+			mod++;
+		} else {
+			mod = (char *)"";
+		}
+		if (fact_str_set(&h->peer_api_module, mod) < 0)
+			fact_str_fail(&h->peer_api_module, -ENOMEM);
+		return;
+	}
+	if (ferror(fp))
+		fact_int_fail(&h->peer_api, -EIO);
+	else
+		fact_int_set(&h->peer_api, 0);
+}
+
+void nvidia_parse_information(char *buf, struct gpu *g)
+{
+	char *save = NULL;
+	bool model = false, minor = false;
+
+	for (char *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':');
+		int64_t v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (strcmp(strstrip(l), "Model") == 0) {
+			if (fact_str_set(&g->model, strstrip(colon + 1)) == 0)
+				model = true;
+		} else if (strcmp(strstrip(l), "Device Minor") == 0) {
+			/* Minors 0-254; 255 is nvidiactl. */
+			if (safe_atoi64(colon + 1, &v) == 0 && v >= 0 && v < 255) {
+				fact_int_set(&g->minor, v);
+				minor = true;
+			}
+		}
+	}
+	if (!model)
+		fact_str_fail(&g->model, -EINVAL);
+	if (!minor)
+		fact_int_fail(&g->minor, -EINVAL);
+}
+

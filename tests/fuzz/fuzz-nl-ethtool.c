@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ethtool: the genetlink family lookup and the private-flags answer as raw
+ * netlink bytes, and the ETHTOOL_GDRVINFO ioctl answer; the first byte
+ * picks which.
+ */
+#include "fuzz.h"
+#include "nl/nl-roce.h"
+#include "nl/nl.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct roce_facts r = { 0 };
+	struct roce_link *l;
+	int family = 0;
+	void *buf;
+
+	if (size < 1)
+		return 0;
+	l = roce_link_add(&r, "fuzz0");
+	if (!l)
+		return 0;
+	buf = fuzz_aligned(data + 1, size - 1);
+	switch (data[0] % 3) {
+	case 0:
+		nl_run(buf, size - 1, ethtool_family_reply_cb, &family);
+		break;
+	case 1:
+		nl_run(buf, size - 1, ethtool_privflags_reply_cb, l);
+		break;
+	case 2:
+		ethtool_drvinfo_parse(buf, size - 1, l);
+		break;
+	}
+	roce_facts_release(&r);
+	free(buf);
+	return 0;
+}
