@@ -20,6 +20,7 @@
 #include "../../src/lib/bw/bw-buffer.h"
 #include "../../src/lib/bw/bw-report.h"
 #include "../../src/lib/bw/bw-session.h"
+#include "../../src/lib/render/render-bw.h"
 #include "fake-rdma.h"
 #include "fakes-assert.h"
 
@@ -659,6 +660,24 @@ static void test_verdicts(void **state)
 	assert_int_equal(bw_size_parse("12x", &v), -EINVAL);
 }
 
+/* A host name or a peer's error text must not drive the terminal. */
+static void test_text_shows_control_bytes(void **state)
+{
+	struct bw_report r = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	snprintf(r.server, sizeof(r.server), "node\x1b]0;owned\x07-b");
+	assert_int_equal(render_bw_text(out, &r), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_null(memchr(buf, 0x1b, len));
+	assert_null(memchr(buf, 0x07, len));
+	assert_non_null(strstr(buf, "server node\\x1b]0;owned\\x07-b"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +707,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pattern_and_check, setup),
 		cmocka_unit_test(test_port_rate),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_text_shows_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

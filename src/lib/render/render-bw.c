@@ -194,7 +194,7 @@ static void verdict_line(FILE *out, const struct bw_pair_report *p)
 	}
 }
 
-int render_bw_text(FILE *out, const struct bw_report *r)
+static int bw_text_body(FILE *out, const struct bw_report *r)
 {
 	const struct bw_client_opts *o = &r->opts;
 	char a[24], b[24];
@@ -231,4 +231,14 @@ int render_bw_text(FILE *out, const struct bw_report *r)
 	fprintf(out, "\nperftest: run the command without SERVER on the server node first; its\n"
 		     "\"BW average\" compares with the avg column (both count payload bits only).\n");
 	return ferror(out) ? -EIO : 0;
+}
+
+/* Error texts and names can come from the peer: show their control bytes. */
+int render_bw_text(FILE *raw, const struct bw_report *r)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, bw_text_body(out, r));
 }
