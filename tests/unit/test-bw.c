@@ -24,6 +24,12 @@
 #include "fake-rdma.h"
 #include "fakes-assert.h"
 
+/*
+ * Generous: the success paths finish in milliseconds, and a stall timeout
+ * must not fire because valgrind or a busy machine slowed a peer thread.
+ */
+#define BW_TEST_TIMEOUT_MS 20000
+
 static struct ibv_table ibv;
 static struct cuda_table cuda;
 
@@ -52,7 +58,7 @@ static void *serve(void *arg)
 {
 	struct server *s = arg;
 	struct bw_env env = { &ibv, &cuda };
-	struct bw_conn c = { .listen_fd = s->listen_fd, .timeout_ms = 3000 };
+	struct bw_conn c = { .listen_fd = s->listen_fd, .timeout_ms = BW_TEST_TIMEOUT_MS };
 
 	c.fd = bw_oob_accept(s->listen_fd, 5000);
 	if (c.fd < 0) {
@@ -88,7 +94,7 @@ static struct bw_client_opts opts(enum bw_op op)
 	return (struct bw_client_opts){
 		.op = op, .min_size = 2, .max_size = 16384, .iters = 100,
 		.tx_depth = 16, .cq_mod = 4, .lat_samples = 20, .seed = 0x1234abcd5678ull,
-		.gpu_side = false, .gpu_index = -1, .timeout_ms = 3000,
+		.gpu_side = false, .gpu_index = -1, .timeout_ms = BW_TEST_TIMEOUT_MS,
 	};
 }
 
@@ -106,7 +112,7 @@ static void run_client(struct run *r, const struct bw_client_opts *o,
 	struct bw_side side = { .nic = "mlx5_0", .port = 1,
 				.gid_index = fake_rdma.infiniband ? -1 : 3,
 				.kind = local, .cuda_ordinal = 0 };
-	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
 	const char *why;
 
 	server_start(&r->srv, remote);
@@ -386,7 +392,7 @@ static void hello_msg(struct bw_msg *m)
 /* A scripted client that stops after @steps protocol steps. */
 static void scripted_client(uint16_t port, int steps)
 {
-	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
 	struct bw_msg m;
 	const char *why;
 
@@ -417,7 +423,7 @@ static void scripted_client(uint16_t port, int steps)
 static void test_client_sends_garbage_mid_session(void **state)
 {
 	static const char garbage[] = "\xff\xff\xff\xff GARBAGE GARBAGE";
-	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
 	struct bw_msg m;
 	struct server s;
 	const char *why;
@@ -461,7 +467,7 @@ struct scripted_server {
 static void *scripted_serve(void *arg)
 {
 	struct scripted_server *s = arg;
-	struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
 	struct bw_msg m;
 
 	c.fd = bw_oob_accept(s->listen_fd, 5000);
@@ -492,7 +498,7 @@ static void test_server_disconnects_at_every_step(void **state)
 		struct bw_client_opts o = opts(BW_OP_WRITE);
 		struct bw_env env = { &ibv, &cuda };
 		struct bw_side side = { .nic = "mlx5_0", .port = 1, .gid_index = 3 };
-		struct bw_conn c = { .listen_fd = -1, .timeout_ms = 3000 };
+		struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
 		struct bw_test_result res;
 		const char *why;
 		uint16_t port = 0;
