@@ -376,6 +376,20 @@ static void deliver(struct fqp *dst, const struct pending *p)
 	complete_send(p->src, p->wr_id, p->signaled, IBV_WC_SUCCESS, IBV_WC_SEND, p->len);
 }
 
+/* Drop @dst's queued SENDs that came from @src (being destroyed). */
+static void forget_pending_from(struct fqp *dst, const struct fqp *src)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t i = 0; i < dst->pend_n; i++) {
+		struct pending p = dst->pend[(dst->pend_head + i) % MAX_PENDING];
+
+		if (p.src != src)
+			dst->pend[(dst->pend_head + kept++) % MAX_PENDING] = p;
+	}
+	dst->pend_n = kept;
+}
+
 static void drain_pending(struct fqp *dst)
 {
 	while (dst->pend_n && dst->rq_n && dst->state >= IBV_QPS_RTR &&
@@ -674,6 +688,13 @@ static int r_destroy_qp(struct ibv_qp *ibqp)
 	((struct fcq *)q->qp.recv_cq)->users--;
 	/* Senders waiting on us will find nobody: forget their SENDs here. */
 	fake_rdma.qps--;
+	/*
+	 * And SENDs of ours still queued at a peer die with us, as on a NIC:
+	 * the peer must not read a QP that no longer exists.
+	 */
+	for (size_t i = 0; i < MAX_QPS; i++)
+		if (qps[i])
+			forget_pending_from(qps[i], q);
 	pthread_mutex_unlock(&lock);
 	free(q->rq);
 	free(q->pend);

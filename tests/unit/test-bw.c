@@ -317,8 +317,18 @@ static void test_completion_error(void **state)
 
 static void test_qp_error_state(void **state)
 {
-	fake_rdma.qp_error_at = 300;
-	expect_failure(BW_OP_SEND, "flushed", NULL);
+	/*
+	 * At several points of the run: early, mid-sweep, and where the SENDs
+	 * still queued at the server outlive the client's QP (the fake once read
+	 * the destroyed QP there).
+	 */
+	static const uint64_t at[] = { 1, 22, 99, 300, 841, 1499 };
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		fake_rdma.qp_error_at = at[i];
+		fake_rdma.executed = 0;
+		expect_failure(BW_OP_SEND, "flushed", NULL);
+	}
 }
 
 static void test_peer_vanishes(void **state)
