@@ -325,3 +325,8 @@ bool report_has(const struct report *rep, enum check_status level)
 	}
 	return false;
 }
+
+const char *report_command(unsigned gate_mask)
+{
+	return gate_mask == GATE_BIT(GATE_POD) ? "pod" : "check";
+}

@@ -77,6 +77,9 @@ struct report {
 #define GATE_MASK_ALL 0xfu
 #define GATE_BIT(g) (1u << ((g) - 1))
 
+/* The command a report of @gate_mask answers for: "pod" (the pod gate alone) or "check". */
+const char *report_command(unsigned gate_mask);
+
 /* The check table, in report order. */
 const struct check *const *checks_table(size_t *ret_n);
 

@@ -176,7 +176,7 @@ int render_report_html(FILE *out, const struct facts *f,
 {
 	char title[160];
 
-	snprintf(title, sizeof(title), "gdrcheck check: %s",
+	snprintf(title, sizeof(title), "gdrcheck %s: %s", report_command(r->gate_mask),
 		 fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node");
 	render_html_begin(out, title, report_css);
 	render_html_picture(out, l);

@@ -261,7 +261,7 @@ static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
 	struct out o = { out, use_color, raw };
 	const struct advice *a = &r->advice;
 
-	fprintf(out, "gdrcheck check: %s (%s%s%s)\n",
+	fprintf(out, "gdrcheck %s: %s (%s%s%s)\n", report_command(r->gate_mask),
 		fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node",
 		facts_source_name(f->source), f->source_path ? " " : "",
 		f->source_path ? f->source_path : "");
