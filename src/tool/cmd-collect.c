@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../lib/model/facts-json.h"
 #include "../lib/render/render.h"
+#include "../lib/util/atomic-file.h"
 #include "../lib/util/cleanup.h"
 #include "cli.h"
 
@@ -37,43 +36,26 @@ static void collect_help(FILE *out)
 		"Exit status: 0 written, 2 usage error, 3 input unreadable or output not written.\n");
 }
 
-/* Write next to the target and rename, so a reader never sees half a file. */
+/* Written as one atomic replacement: a reader never sees half a file. */
 static int write_atomic(const char *path, json_object *doc)
 {
-	_cleanup_free_ char *tmp = NULL;
-	FILE *out;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
 	mode_t mask;
-	int fd, r;
+	int r;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-		tmp = NULL;
+	if (!out)
 		return -ENOMEM;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	out = fdopen(fd, "w");
-	if (!out) {
-		r = -errno;
-		close(fd);
-		unlink(tmp);
-		return r;
-	}
 	r = render_json_print(out, doc);
-	if (fflush(out) != 0 && r >= 0)
-		r = -errno;
-	/* mkstemp makes 0600; give the file the mode a plain create would. */
+	if (fclose(out) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0)
+		return r;
+	/* The mode a plain create would give. */
 	mask = umask(0);
 	umask(mask);
-	if (r >= 0 && fchmod(fd, 0666 & ~mask) < 0)
-		r = -errno;
-	if (fclose(out) != 0 && r >= 0)
-		r = -errno;
-	if (r >= 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return atomic_write_file(path, buf, len, 0666 & ~mask);
 }
 
 int cmd_collect(int argc, char **argv)
