@@ -5,12 +5,16 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 MESON_OPTS ?= -Dwerror=true
 
-.PHONY: all deps build run test test-asan test-valgrind bench fuzz clean
+.PHONY: all deps deps-test build run test test-asan test-valgrind bench fuzz clean
 
 all: build
 
+# Build dependencies for build/run; the test targets add the suite's tools.
 deps:
-	@sh tools/install-deps.sh
+	@sh tools/install-deps.sh build
+
+deps-test:
+	@sh tools/install-deps.sh test
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) $(MESON_OPTS)
@@ -22,18 +26,18 @@ build: deps $(BUILD)/build.ninja
 run: build
 	@./$(BUILD)/gdrcheck check; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
-test: build
+test: deps-test build
 	meson test -C $(BUILD) --print-errorlogs
 
 $(BUILD_ASAN)/build.ninja:
 	meson setup $(BUILD_ASAN) $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false
 
-test-asan: deps $(BUILD_ASAN)/build.ninja
+test-asan: deps-test $(BUILD_ASAN)/build.ninja
 	ninja -C $(BUILD_ASAN)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 		meson test -C $(BUILD_ASAN) --print-errorlogs
 
-test-valgrind: build
+test-valgrind: deps-test build
 	meson test -C $(BUILD) --setup valgrind --suite unit --print-errorlogs
 
 bench: build
@@ -46,7 +50,7 @@ $(BUILD_FUZZ)/build.ninja:
 	CC=clang meson setup $(BUILD_FUZZ) -Dwerror=false -Dfuzz=true -Dtests=false \
 		-Db_sanitize=address,undefined -Db_lundef=false
 
-fuzz: deps $(BUILD_FUZZ)/build.ninja
+fuzz: deps-test $(BUILD_FUZZ)/build.ninja
 	ninja -C $(BUILD_FUZZ)
 	sh tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

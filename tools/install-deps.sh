@@ -1,20 +1,39 @@
 #!/bin/sh
-# Install the Debian/Ubuntu packages gdrcheck needs to build and test.
+# Install the Debian/Ubuntu packages gdrcheck needs to build (and to test).
 # As root: apt-get installs what is missing. Otherwise: print the command.
 set -eu
 
+# tools/install-deps.sh [build|test]: build (default) is what building needs,
+# test adds what the test suite, fuzzing and the image test run.
+what=${1:-build}
+case "$what" in
+build | test) ;;
+*)
+	echo "usage: tools/install-deps.sh [build|test]" >&2
+	exit 2
+	;;
+esac
+
+# build: what `make run` needs to configure and build (the test suite is
+# configured too, so cmocka and python3 belong here).
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
-valgrind iproute2 time zlib1g-dev"
-# Tests of the node pictures: Graphviz checks the DOT output, headless
-# Chromium renders the HTML page (that test skips without it).
-pkgs="$pkgs graphviz chromium fonts-dejavu-core"
-pkgs="$pkgs python3-yaml python3-jsonschema prometheus kubectl libyaml-dev mmdebstrap umoci runc crun"
-# libFuzzer targets (make fuzz, CI): clang with its sanitizer runtimes.
-pkgs="$pkgs clang"
+zlib1g-dev libyaml-dev"
 
-# The pod-netns test: unshare, setpriv and prlimit.
-pkgs="$pkgs util-linux"
+if [ "$what" = test ]; then
+	# The suite's own tools: valgrind, ip, /usr/bin/time.
+	pkgs="$pkgs valgrind iproute2 time"
+	# Node pictures: Graphviz checks the DOT output, headless Chromium
+	# renders the HTML page (that test skips without it).
+	pkgs="$pkgs graphviz chromium fonts-dejavu-core"
+	# Kubernetes: manifest validation, promtool, kustomize, the OCI image.
+	pkgs="$pkgs python3-yaml python3-jsonschema prometheus kubectl mmdebstrap umoci runc crun"
+	# libFuzzer targets (make fuzz, CI): clang with its sanitizer runtimes.
+	pkgs="$pkgs clang"
+	# The pod-netns test: unshare, setpriv and prlimit.
+	pkgs="$pkgs util-linux"
+fi
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2
 	echo "  $pkgs" | tr '\n' ' ' >&2
