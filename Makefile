@@ -40,7 +40,7 @@ test-asan: deps-test $(BUILD_ASAN)/build.ninja
 test-valgrind: deps-test build
 	meson test -C $(BUILD) --setup valgrind --suite unit --print-errorlogs
 
-bench: build
+bench: deps-test build
 	sh bench/run.sh $(BUILD)
 
 # libFuzzer targets (tests/fuzz): clang, ASan+UBSan, FUZZ_SECONDS each,
