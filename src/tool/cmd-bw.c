@@ -371,14 +371,14 @@ static const struct probe_pair *pair_of(const struct bw_node *n, size_t gi)
 
 static int gid_for(const struct bw_node *n, const struct bw_cli *c, const char *nic)
 {
-	const struct roce_rdma_dev *d;
-	const struct roce_port *p;
+	const struct rdma_dev *d;
+	const struct rdma_port *p;
 	struct nccl_gid_env env;
 
 	if (c->gid_index >= 0)
 		return c->gid_index;
-	d = roce_dev_find(&n->f.roce, nic);
-	p = d ? roce_port_find(d, c->ib_port) : NULL;
+	d = facts_nic_find(&n->f, nic);
+	p = d ? rdma_port_find(d, c->ib_port) : NULL;
 	if (!p || !fact_str_is(&p->link_layer, "Ethernet"))
 		return -1; /* InfiniBand, or not known: the device says at open */
 	nccl_gid_env_from_facts(&n->f, &env);

@@ -105,7 +105,7 @@ static void sc_nic(struct facts *f, const char *name, const char *bdf,
 		   int dev, const char *drv, const char *netdev,
 		   const char *ll, const char *rate, int gbps)
 {
-	struct nic *n;
+	struct rdma_dev *n;
 	struct pci_dev *p;
 
 	sc_pci(f, bdf, parent, 0x020000, ven, dev, numa, host);
@@ -378,7 +378,7 @@ static void build_seed2(struct facts *f)
 void sc_drop_nics(struct facts *f, bool as_netfns)
 {
 	for (size_t i = 0; i < f->n_nics; i++) {
-		struct nic *n = &f->nics[i];
+		struct rdma_dev *n = &f->nics[i];
 
 		if (as_netfns) {
 			struct netfn *nf;

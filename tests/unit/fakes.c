@@ -829,7 +829,7 @@ void fake_facts(struct facts *f, int n_gpus, int n_nics)
 			fact_int_set(&g->numa, 0);
 		}
 		if (k < n_nics) {
-			struct nic *nc = &f->nics[f->n_nics++];
+			struct rdma_dev *nc = &f->nics[f->n_nics++];
 
 			snprintf(ep, sizeof(ep), "0000:%02x:00.0", (uint8_t)(b + 4));
 			add_pci(f, ep, d1, 0x020000, 0x15b3, 0x101d);

@@ -85,9 +85,9 @@ struct gpu *tb_gpu(struct facts *f, const char *bdf, const char *parent,
 	return g;
 }
 
-struct nic *tb_nic_on(struct facts *f, const char *name, const char *bdf)
+struct rdma_dev *tb_nic_on(struct facts *f, const char *name, const char *bdf)
 {
-	struct nic *n;
+	struct rdma_dev *n;
 
 	f->nics = realloc(f->nics, (f->n_nics + 1) * sizeof(*f->nics));
 	CHECK_ALLOC(f->nics);
@@ -101,10 +101,10 @@ struct nic *tb_nic_on(struct facts *f, const char *name, const char *bdf)
 	return n;
 }
 
-struct nic *tb_nic(struct facts *f, const char *name, const char *bdf,
+struct rdma_dev *tb_nic(struct facts *f, const char *name, const char *bdf,
 		   const char *parent, const char *host, int numa)
 {
-	struct nic *n;
+	struct rdma_dev *n;
 
 	tb_pci(f, bdf, parent, host, 0x020700, 0x15b3, 0x1021, numa);
 	n = tb_nic_on(f, name, bdf);

@@ -23,10 +23,10 @@ void tb_bridge(struct facts *f, const char *bdf, const char *parent,
 struct gpu *tb_gpu(struct facts *f, const char *bdf, const char *parent,
 		   const char *host, uint16_t device, int numa);
 /* An RDMA NIC and its PCI function (Mellanox ConnectX-7). */
-struct nic *tb_nic(struct facts *f, const char *name, const char *bdf,
+struct rdma_dev *tb_nic(struct facts *f, const char *name, const char *bdf,
 		   const char *parent, const char *host, int numa);
 /* An RDMA NIC on an existing PCI function (second port, VF). */
-struct nic *tb_nic_on(struct facts *f, const char *name, const char *bdf);
+struct rdma_dev *tb_nic_on(struct facts *f, const char *name, const char *bdf);
 void tb_nccl(struct facts *f, const char *name, const char *value);
 /* Sort and link, as the collectors do at the end. */
 void tb_done(struct facts *f);

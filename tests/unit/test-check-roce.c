@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "fixture-builder.h"
+
 #include "checks/checks-roce.h"
 #include "collect/collect-roce.h"
 #include "util/strv.h"
@@ -229,7 +231,7 @@ static void empty_facts_skip(void **state)
 	/* Netns mode unread but RDMA present somewhere: unknown. */
 	fact_int_fail(&f.roce.netns_shared, -EACCES);
 	fact_int_fail(&f.roce.netns_mode_param, -EACCES);
-	assert_non_null(roce_dev_add(&f.roce, "mlx5_0"));
+	assert_non_null(tb_nic_on(&f, "mlx5_0", ""));
 	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_UNKNOWN);
 	finding_release(&out);
 	facts_release(&f);
@@ -252,12 +254,15 @@ static struct roce_link *mk_link(struct facts *f, const char *name, int idx,
 
 static void mk_dev(struct facts *f, const char *name, const char *netdev)
 {
-	struct roce_rdma_dev *d = roce_dev_add(&f->roce, name);
-	struct roce_port *p;
+	struct rdma_dev *d = tb_nic_on(f, name, "");
+	struct rdma_port *p;
 
 	assert_non_null(d);
-	assert_int_equal(strv_push(&d->netdevs, NULL, netdev), 0);
-	p = roce_port_add(d, 1);
+	assert_int_equal(strv_push(&d->fn_netdevs, NULL, netdev), 0);
+	/* Built as the RoCE collector would: it reads ib_core's netns_mode. */
+	if (f->roce.netns_mode_param.state == FACT_UNSET)
+		fact_int_set(&f->roce.netns_mode_param, 1);
+	p = rdma_port_get(d, 1);
 	assert_non_null(p);
 	fact_str_set(&p->link_layer, "Ethernet");
 	fact_str_set(&p->ndev_name, netdev);
@@ -442,7 +447,7 @@ static void bond_mlx5_other_lag(void **state)
 
 /* ------------------------------------------------- E810 RDMA LAG rules */
 
-static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
+static void add_gid(struct rdma_port *p, unsigned idx, const char *gid,
 		    const char *type);
 
 static void add_mod(struct facts *f, const char *name, const char *taint)
@@ -472,7 +477,7 @@ static void ice_bond(struct facts *f, const char *bus, bool rdma2, bool gid2,
 		     bool irdma, const char *taint)
 {
 	struct roce_link *b, *s0, *s1;
-	struct roce_rdma_dev *d;
+	struct rdma_dev *d;
 
 	facts_init(f);
 	mk_link(f, "bond1", 10, "bonding");
@@ -492,11 +497,11 @@ static void ice_bond(struct facts *f, const char *bus, bool rdma2, bool gid2,
 	mk_dev(f, "irdma0", "ens5f0np0");
 	if (rdma2)
 		mk_dev(f, "irdma1", "ensXf1np1");
-	d = roce_dev_find(&f->roce, "irdma0");
+	d = (struct rdma_dev *)facts_nic_find(f, "irdma0");
 	add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
 	fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
 	if (gid2) {
-		d = roce_dev_find(&f->roce, "irdma1");
+		d = (struct rdma_dev *)facts_nic_find(f, "irdma1");
 		add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
 		fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
 	}
@@ -546,7 +551,7 @@ static void bond_ice_rdma_lag(void **state)
 
 /* ------------------------------------------------------- NCCL's GID rule */
 
-static void add_gid(struct roce_port *p, unsigned idx, const char *gid,
+static void add_gid(struct rdma_port *p, unsigned idx, const char *gid,
 		    const char *type)
 {
 	struct roce_gid *v = realloc(p->gids, (p->n_gids + 1) * sizeof(*v));
@@ -578,14 +583,14 @@ static void env_with(const char *n1, const char *v1, const char *n2,
 static void nccl_gid_rule(void **state)
 {
 	struct facts f;
-	struct roce_rdma_dev *d;
-	struct roce_port *p;
+	struct rdma_dev *d;
+	struct rdma_port *p;
 	struct nccl_gid_env env;
 
 	(void)state;
 	facts_init(&f);
-	d = roce_dev_add(&f.roce, "mlx5_0");
-	p = roce_port_add(d, 1);
+	d = tb_nic_on(&f, "mlx5_0", "");
+	p = rdma_port_get(d, 1);
 	fact_int_set(&p->gid_tbl_len, 256);
 	/* The typical mlx5 table: link-local v1/v2, IPv4 v1/v2, IPv6 v1/v2. */
 	add_gid(p, 0, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "IB/RoCE v1");

@@ -17,7 +17,7 @@ static void fill(struct facts *f)
 {
 	struct pci_dev *p;
 	struct gpu *g;
-	struct nic *n;
+	struct rdma_dev *n;
 
 	facts_init(f);
 	f->source = SOURCE_ROOT;
@@ -210,7 +210,7 @@ static void test_round_trip(void **state)
 	assert_int_fact(&a.nics[0].dmabuf_mr, &b.nics[0].dmabuf_mr);
 	assert_int_equal(b.nics[0].n_ports, 2);
 	for (size_t i = 0; i < 2; i++) {
-		const struct nic_port *x = &a.nics[0].ports[i], *y = &b.nics[0].ports[i];
+		const struct rdma_port *x = &a.nics[0].ports[i], *y = &b.nics[0].ports[i];
 
 		assert_int_equal(x->num, y->num);
 		assert_int_fact(&x->state, &y->state);

@@ -69,7 +69,7 @@ static void test_nccl_dump(void **state)
 	struct topo_report r;
 	struct facts f;
 	char err[256];
-	const struct nic *n0, *n1, *eth;
+	const struct rdma_dev *n0, *n1, *eth;
 
 	assert_int_equal(nccl(dump, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.source, SOURCE_NCCL_XML);

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fixture-builder.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -85,8 +87,8 @@ static void test_mount_size(void **state)
 static void shared_pod(struct facts *f)
 {
 	struct pod_facts *p = &f->pod;
-	struct roce_rdma_dev *d;
-	struct roce_port *port;
+	struct rdma_dev *d;
+	struct rdma_port *port;
 
 	facts_init(f);
 	fact_int_set(&p->collected, 1);
@@ -99,9 +101,9 @@ static void shared_pod(struct facts *f)
 	fact_str_fail(&p->netdevs[1].device, -ENOENT);
 	p->n_netdevs = 2;
 	fact_int_set(&f->roce.netns_shared, 1);
-	d = roce_dev_add(&f->roce, "mlx5_0");
+	d = tb_nic_on(f, "mlx5_0", "");
 	assert_non_null(d);
-	port = roce_port_add(d, 1);
+	port = rdma_port_get(d, 1);
 	assert_non_null(port);
 	port->gids = calloc(1, sizeof(*port->gids));
 	assert_non_null(port->gids);
@@ -126,7 +128,7 @@ static void test_mode(void **state)
 	assert_string_equal(v.nics[0].name, "mlx5_0");
 	assert_string_equal(v.nics[0].netdev, "net1");
 	/* The GID on another netdev: a pod netns without RDMA. */
-	assert_int_equal(fact_str_set(&f.roce.devs[0].ports[0].gids[0].ndev, "ens1f0np0"), 0);
+	assert_int_equal(fact_str_set(&f.nics[0].ports[0].gids[0].ndev, "ens1f0np0"), 0);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.mode, POD_MODE_NONE);
 	/* No virtual eth0: the node's own netns. */

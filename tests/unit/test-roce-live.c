@@ -142,9 +142,10 @@ static void dcb_and_ethtool_on_veth(void **state)
 	roce_facts_release(&r);
 }
 
-static int collect_all(struct nl_src *s, struct roce_facts *r)
+static int collect_all(struct nl_src *s, struct facts *f)
 {
-	int ret = rdma_nl_collect(s, r);
+	struct roce_facts *r = &f->roce;
+	int ret = rdma_nl_collect(s, f);
 
 	if (ret >= 0)
 		ret = rtnl_collect(s, r);
@@ -174,16 +175,18 @@ static void record_then_replay(void **state)
 	const char *dir = keep && *keep ? keep : mkdtemp(tmp);
 	struct nl_src live = { .mode = NL_LIVE, .record_dir = dir };
 	struct nl_src rep = { .mode = NL_REPLAY, .replay_dir = dir };
-	struct roce_facts a = { 0 }, b = { 0 };
+	struct facts a, b;
 	char *ja, *jb, cmd[600];
 
 	(void)state;
+	facts_init(&a);
+	facts_init(&b);
 	NEED_NETNS();
 	assert_non_null(dir);
 	assert_int_equal(collect_all(&live, &a), 0);
 	assert_int_equal(collect_all(&rep, &b), 0);
-	ja = as_json(&a);
-	jb = as_json(&b);
+	ja = as_json(&a.roce);
+	jb = as_json(&b.roce);
 	assert_string_equal(ja, jb);
 	/* Every answer was recorded, the RDMA one included (there or not). */
 	snprintf(cmd, sizeof(cmd), "test -s '%s/rtnl-link.nl' && test -s '%s/rdma-sys.nl' && test -s '%s/dcb-gdrc-v1.nl'",
@@ -191,8 +194,8 @@ static void record_then_replay(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(ja);
 	free(jb);
-	roce_facts_release(&a);
-	roce_facts_release(&b);
+	facts_release(&a);
+	facts_release(&b);
 	if (!(keep && *keep)) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 		assert_int_equal(system(cmd), 0);

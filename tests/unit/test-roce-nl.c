@@ -17,6 +17,7 @@
 
 #include "collect/collect-roce.h"
 #include "model/facts-json.h"
+#include "fixture-builder.h"
 #include "nl/nl-roce.h"
 #include "util/strv.h"
 
@@ -43,27 +44,33 @@ static struct nl_src replay(const char *set)
 static void rdma_seed2(void **state)
 {
 	struct nl_src s = replay("seed2");
-	struct roce_facts r = { 0 };
-	struct roce_port *p;
+	struct facts f;
+	const struct roce_facts *r = &f.roce;
+	struct rdma_port *p;
 
 	(void)state;
-	assert_int_equal(rdma_nl_collect(&s, &r), 0);
-	assert_int_equal(r.rdma_nl.state, FACT_OK);
-	assert_int_equal(r.netns_shared.v, 1);
-	assert_int_equal(r.copy_on_fork.v, 1);
-	assert_int_equal(r.privileged_qkey.state, FACT_ABSENT);
-	assert_int_equal(r.n_devs, 2);
-	assert_string_equal(r.devs[1].name, "rocep23s0f1");
-	assert_string_equal(r.devs[1].protocol.v, "roce");
-	assert_string_equal(r.devs[1].fw.v, "1.80");
-	assert_int_equal(r.devs[1].index.v, 1);
-	assert_int_equal(r.devs[1].n_ports, 1);
-	p = &r.devs[1].ports[0];
-	assert_int_equal(p->state.v, 4);
-	assert_int_equal(p->phys_state.v, 5);
+	facts_init(&f);
+	/* Netlink facts attach to the devices sysfs listed: one of the two. */
+	tb_nic_on(&f, "rocep23s0f1", "");
+	assert_int_equal(rdma_nl_collect(&s, &f), 0);
+	assert_int_equal(r->rdma_nl.state, FACT_OK);
+	assert_int_equal(r->netns_shared.v, 1);
+	assert_int_equal(r->copy_on_fork.v, 1);
+	assert_int_equal(r->privileged_qkey.state, FACT_ABSENT);
+	assert_int_equal(f.n_nics, 1);
+	assert_string_equal(f.nics[0].protocol.v, "roce");
+	assert_string_equal(f.nics[0].nl_fw.v, "1.80");
+	assert_int_equal(f.nics[0].nl_index.v, 1);
+	assert_int_equal(f.nics[0].n_ports, 1);
+	p = &f.nics[0].ports[0];
+	assert_int_equal(p->nl_state.v, 4);
+	assert_int_equal(p->nl_phys_state.v, 5);
 	assert_int_equal(p->ndev_index.v, 4);
 	assert_string_equal(p->ndev_name.v, "ens5f1np1");
-	roce_facts_release(&r);
+	/* The other device answered, but sysfs did not list it: a note. */
+	assert_non_null(f.notes);
+	assert_non_null(strstr(f.notes[0], "rocep23s0f0"));
+	facts_release(&f);
 }
 
 static void rtnl_seed2(void **state)
@@ -169,17 +176,19 @@ static void ethtool_seed2(void **state)
 static void recorded_veth(void **state)
 {
 	struct nl_src s = replay("veth");
-	struct roce_facts r = { 0 };
+	struct facts f;
+	struct roce_facts *r = &f.roce;
 	const struct roce_link *br, *v0, *v1;
 
 	(void)state;
-	assert_int_equal(rdma_nl_collect(&s, &r), 0);
+	facts_init(&f);
+	assert_int_equal(rdma_nl_collect(&s, &f), 0);
 	/* The development kernel has no RDMA netlink. */
-	assert_int_equal(r.rdma_nl.state, FACT_UNSUPPORTED);
-	assert_int_equal(rtnl_collect(&s, &r), 0);
-	br = roce_link_find(&r, "gdrc-br0");
-	v0 = roce_link_find(&r, "gdrc-v0");
-	v1 = roce_link_find(&r, "gdrc-v1");
+	assert_int_equal(r->rdma_nl.state, FACT_UNSUPPORTED);
+	assert_int_equal(rtnl_collect(&s, r), 0);
+	br = roce_link_find(r, "gdrc-br0");
+	v0 = roce_link_find(r, "gdrc-v0");
+	v1 = roce_link_find(r, "gdrc-v1");
 	assert_non_null(br);
 	assert_non_null(v0);
 	assert_non_null(v1);
@@ -191,7 +200,7 @@ static void recorded_veth(void **state)
 	assert_int_equal(v1->dcb.st.state, FACT_UNSUPPORTED);
 	assert_int_equal(ethtool_collect(&s, (struct roce_link *)v1), 0);
 	assert_string_equal(v1->driver.v, "veth");
-	roce_facts_release(&r);
+	facts_release(&f);
 }
 
 /* --------------------------------------------------------- bad input */
@@ -199,43 +208,47 @@ static void recorded_veth(void **state)
 static void no_rdma_netlink(void **state)
 {
 	struct nl_src s = replay("nordma");
-	struct roce_facts r = { 0 };
+	struct facts f;
 
 	(void)state;
+	facts_init(&f);
 	/* As the recorder writes a kernel without NETLINK_RDMA. */
-	assert_int_equal(rdma_nl_collect(&s, &r), 0);
-	assert_int_equal(r.rdma_nl.state, FACT_UNSUPPORTED);
-	assert_int_equal(r.rdma_nl.err, EPROTONOSUPPORT);
-	assert_int_equal(r.netns_shared.state, FACT_UNSUPPORTED);
-	assert_int_equal(r.n_devs, 0);
-	roce_facts_release(&r);
+	assert_int_equal(rdma_nl_collect(&s, &f), 0);
+	assert_int_equal(f.roce.rdma_nl.state, FACT_UNSUPPORTED);
+	assert_int_equal(f.roce.rdma_nl.err, EPROTONOSUPPORT);
+	assert_int_equal(f.roce.netns_shared.state, FACT_UNSUPPORTED);
+	assert_int_equal(f.n_nics, 0);
+	facts_release(&f);
 }
 
 static void malformed_rdma(void **state)
 {
-	struct roce_facts r = { 0 };
+	struct facts f;
 	size_t len;
 	char *buf = slurp(NL_DIR "/malformed", "rdma-dev-badattr.nl", &len);
 
 	(void)state;
-	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &r), 0);
-	/* "xyz" without its NUL names nothing; "bad0" is kept with bad facts. */
-	assert_int_equal(r.n_devs, 1);
-	assert_string_equal(r.devs[0].name, "bad0");
-	assert_int_equal(r.devs[0].index.state, FACT_INVALID);
-	assert_int_equal(r.devs[0].fw.state, FACT_INVALID);
+	facts_init(&f);
+	tb_nic_on(&f, "bad0", "");
+	tb_nic_on(&f, "xyz", "");
+	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &f), 0);
+	/* "xyz" without its NUL names nothing; "bad0" gets its bad facts. */
+	assert_int_equal(f.nics[1].nl_index.state, FACT_UNSET);
+	assert_int_equal(f.nics[0].nl_index.state, FACT_INVALID);
+	assert_int_equal(f.nics[0].nl_fw.state, FACT_INVALID);
 	/* An absurd port count is capped. */
-	assert_true(r.devs[0].n_ports <= 255);
+	assert_true(f.nics[0].n_ports <= 255);
 	free(buf);
-	roce_facts_release(&r);
+	facts_release(&f);
 
-	memset(&r, 0, sizeof(r));
+	facts_init(&f);
+	tb_nic_on(&f, "bad0", "");
 	buf = slurp(NL_DIR "/malformed", "rdma-dev-truncated.nl", &len);
 	/* A header claiming more than the file holds: refused before parsing. */
-	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &r), -EBADMSG);
-	assert_int_equal(r.n_devs, 0);
+	assert_int_equal(nl_run(buf, len, rdma_dev_reply_cb, &f), -EBADMSG);
+	assert_int_equal(f.nics[0].nl_index.state, FACT_UNSET);
 	free(buf);
-	roce_facts_release(&r);
+	facts_release(&f);
 }
 
 static void malformed_dcb(void **state)
@@ -322,19 +335,27 @@ static void every_truncation(void **state)
 
 			for (size_t cut = 0; cut <= len; cut++) {
 				for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
-					struct roce_facts r = { 0 };
-					struct roce_link *l = roce_link_add(&r, "t0");
-					void *data = &r;
+					struct facts f;
+					struct roce_link *l;
+					void *data = &f.roce;
 					char *copy = malloc(cut ? cut : 1);
 
+					facts_init(&f);
+					l = roce_link_add(&f.roce, "t0");
+					tb_nic_on(&f, "rocep23s0f0", "");
+					tb_nic_on(&f, "bad0", "");
 					memcpy(copy, buf, cut);
 					if (cbs[c] == dcb_reply_cb)
 						data = &l->dcb;
 					else if (cbs[c] == ethtool_privflags_reply_cb)
 						data = l;
+					else if (cbs[c] == rdma_sys_reply_cb ||
+						 cbs[c] == rdma_dev_reply_cb ||
+						 cbs[c] == rdma_port_reply_cb)
+						data = &f;
 					(void)nl_run(copy, cut, cbs[c], data);
 					free(copy);
-					roce_facts_release(&r);
+					facts_release(&f);
 					runs++;
 				}
 			}

@@ -76,7 +76,7 @@ static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
 }
 
 /* NIC line rate in Gb/s from "100 Gb/sec (4X EDR)"; 0 when unknown. */
-static double nic_gbps(const struct nic *n)
+static double nic_gbps(const struct rdma_dev *n)
 {
 	double best = 0;
 
@@ -116,7 +116,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	for (size_t g = 0; g < f->n_gpus; g++) {
 		int b = best_nic(ctx, g);
 		const struct topo_pair *p = b >= 0 ? topo_pair_of(t, g, (size_t)b) : NULL;
-		const struct nic *n;
+		const struct rdma_dev *n;
 		const char *smi;
 		size_t len = 0;
 
@@ -562,7 +562,7 @@ struct hca_token {
  * Whether NCCL_IB_HCA lets NCCL use @n (nccl-gdr §6): a leading '^' makes
  * an exclude list, then '=' asks for exact names, else names are prefixes.
  */
-bool hca_allows(const char *spec, const struct nic *n)
+bool hca_allows(const char *spec, const struct rdma_dev *n)
 {
 	bool exclude = false, exact = false, any_port = false;
 	struct hca_token tok[32];

@@ -74,15 +74,15 @@ static const struct roce_bond_slave *proc_slave(const struct bond_view *b,
 }
 
 /* RDMA devices whose PCI function carries @netdev. */
-static size_t rdma_on(const struct roce_facts *r, const char *netdev,
-		      const struct roce_rdma_dev **first)
+static size_t rdma_on(const struct facts *f, const char *netdev,
+		      const struct rdma_dev **first)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n_devs; i++)
-		if (strv_contains(r->devs[i].netdevs, netdev)) {
+	for (size_t i = 0; i < f->n_nics; i++)
+		if (strv_contains(f->nics[i].fn_netdevs, netdev)) {
 			if (!n && first)
-				*first = &r->devs[i];
+				*first = &f->nics[i];
 			n++;
 		}
 	return n;
@@ -92,16 +92,16 @@ static size_t rdma_on(const struct roce_facts *r, const char *netdev,
  * The RDMA device of @bond: one that names it, or an mlx5_bond_N on one of
  * its @slaves' functions (another bond's mlx5_bond_N is not this bond's LAG).
  */
-static const struct roce_rdma_dev *lag_dev(const struct roce_facts *r,
+static const struct rdma_dev *lag_dev(const struct facts *f,
 					   const char *bond, char *const *slaves)
 {
-	for (size_t i = 0; i < r->n_devs; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 		bool mine = false;
 
 		for (size_t k = 0; startswith(d->name, "mlx5_bond") && slaves && slaves[k]; k++)
-			mine = mine || strv_contains(d->netdevs, slaves[k]);
-		if (strv_contains(d->netdevs, bond) || mine)
+			mine = mine || strv_contains(d->fn_netdevs, slaves[k]);
+		if (strv_contains(d->fn_netdevs, bond) || mine)
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
 			if (fact_str_is(&d->ports[p].ndev_name, bond))
@@ -234,7 +234,7 @@ struct lag_slave {
 	const char *name;
 	char card[BDF_LEN]; /* dddd:bb:dd of its PCI function, "" unknown */
 	const char *driver; /* PCI (netdev) driver */
-	const struct roce_rdma_dev *rdma; /* RDMA device on its function */
+	const struct rdma_dev *rdma; /* RDMA device on its function */
 };
 
 static void lag_slave_of(const struct facts *f, const char *name,
@@ -247,7 +247,7 @@ static void lag_slave_of(const struct facts *f, const char *name,
 	s->name = name;
 	s->driver = NULL;
 	s->rdma = NULL;
-	(void)rdma_on(&f->roce, name, &s->rdma);
+	(void)rdma_on(f, name, &s->rdma);
 	for (size_t i = 0; !bdf && i < f->n_nics; i++)
 		if (strv_contains(f->nics[i].netdevs, name)) {
 			bdf = f->nics[i].bdf;
@@ -296,15 +296,15 @@ static const char *lag_spread(const struct lag_slave *s, size_t n,
 }
 
 /* RDMA devices whose GID table holds the bond's addresses. */
-static size_t bond_gid_devs(const struct roce_facts *r, const char *bond,
+static size_t bond_gid_devs(const struct facts *f, const char *bond,
 			    char *names, size_t size)
 {
 	size_t n = 0, len = 0;
 
 	names[0] = '\0';
-	for (size_t i = 0; i < r->n_devs; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
-		bool has = strv_contains(d->netdevs, bond);
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
+		bool has = strv_contains(d->fn_netdevs, bond);
 
 		for (size_t p = 0; !has && p < d->n_ports; p++) {
 			has = fact_str_is(&d->ports[p].ndev_name, bond);
@@ -336,7 +336,7 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
 	char why_ice[192], why_irdma[192], gid_devs[160], fix[320];
 	int oot_ice = kmod_out_of_tree(f, "ice", why_ice, sizeof(why_ice));
 	int oot_irdma = kmod_out_of_tree(f, "irdma", why_irdma, sizeof(why_irdma));
-	size_t n_gid = bond_gid_devs(&f->roce, b->name, gid_devs, sizeof(gid_devs));
+	size_t n_gid = bond_gid_devs(f, b->name, gid_devs, sizeof(gid_devs));
 	size_t with_rdma;
 	const char *other = lag_spread(s, n, &with_rdma);
 	TRY(finding_evidence(out, "ice: %s", why_ice));
@@ -395,7 +395,7 @@ static int mlx5_lag(const struct facts *f, const struct bond_view *b,
 		    char *const *slaves, const struct lag_slave *s, size_t n,
 		    struct finding *out)
 {
-	const struct roce_rdma_dev *lag = lag_dev(&f->roce, b->name, slaves);
+	const struct rdma_dev *lag = lag_dev(f, b->name, slaves);
 	size_t with_rdma;
 	bool two_cards = lag_spread(s, n, &with_rdma) != NULL;
 
@@ -494,9 +494,9 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 
 	if (!slaves)
 		return -ENOMEM;
-	roce = lag_dev(r, b->name, slaves) != NULL;
+	roce = lag_dev(ctx->f, b->name, slaves) != NULL;
 	for (size_t i = 0; slaves[i]; i++)
-		roce = roce || rdma_on(r, slaves[i], NULL) > 0;
+		roce = roce || rdma_on(ctx->f, slaves[i], NULL) > 0;
 	finding_evidence(out, "%s: mode %s, slaves %zu%s", b->name, mode_text(b),
 			 strv_len(slaves), roce ? ", carries RDMA" : "");
 	if (strv_len(slaves) == 0)

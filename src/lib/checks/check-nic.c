@@ -57,7 +57,7 @@ static int nic_present(const struct check_ctx *ctx, struct finding *out)
 	char subj[96];
 
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 
 		nic_subject(n, subj, sizeof(subj));
 		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s",
@@ -104,7 +104,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, ST_SKIP, "no RDMA-capable NIC");
 	TRY(finding_evidence(out, "RDMA stack: %s", why));
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 		const struct nic_kind_info *k = nic_kind_of(f, n);
 		const struct pci_dev *p = facts_pci(f, n->pci);
 		const struct kmod *core = k->pci_driver ? host_kmod(h, k->pci_driver) : NULL;

@@ -211,7 +211,7 @@ const struct check check_pod_pairs = {
  */
 static bool ifname_selected(const char *spec, const char *ifname)
 {
-	struct nic as_nic = { .pci = -1 };
+	struct rdma_dev as_nic = { .pci = -1 };
 
 	snprintf(as_nic.name, sizeof(as_nic.name), "%s", ifname);
 	return hca_allows(spec, &as_nic);

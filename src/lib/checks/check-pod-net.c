@@ -27,9 +27,9 @@ static void join_visible(const struct facts *f, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < f->roce.n_devs && len < size; i++)
+	for (size_t i = 0; i < f->n_nics && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
-					f->roce.devs[i].name);
+					f->nics[i].name);
 }
 
 static int run_rdma_visible(const struct check_ctx *ctx, struct finding *out)
@@ -46,7 +46,7 @@ static int run_rdma_visible(const struct check_ctx *ctx, struct finding *out)
 			     fact_why(f->roce.rdma_nl.state, f->roce.rdma_nl.err, why, sizeof(why)),
 			     fact_ok(&p->sys_ib) ? "listed" : fact_state_name(p->sys_ib.state)));
 	TRY(finding_evidence(out, "RDMA netns mode: %s", netns_text(v.netns_shared)));
-	if (!f->roce.n_devs) {
+	if (!f->n_nics) {
 		if (p->sys_net.state != FACT_OK && !fact_ok(&f->roce.rdma_nl))
 			return finding_set(out, ST_UNKNOWN,
 					   "no /sys (sysfs not mounted or not readable) and no RDMA netlink: the RDMA devices of this netns cannot be listed");
@@ -62,13 +62,13 @@ static int run_rdma_visible(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_fix(out, "%s", pod_mode_request(v.mode)));
 		return finding_set(out, ST_FAIL,
 				   "%zu RDMA device%s visible (%s) but no interface of the pod sits on one: the pod cannot address them",
-				   f->roce.n_devs, f->roce.n_devs == 1 ? "" : "s", list);
+				   f->n_nics, f->n_nics == 1 ? "" : "s", list);
 	}
 	if (v.netns_shared == 1 && !v.host_netns)
 		return finding_set(out, ST_PASS,
 				   "%zu visible (%s): shared netns mode shows every host RDMA device; %zu of them the pod's",
-				   f->roce.n_devs, list, v.n_nics);
-	return finding_set(out, ST_PASS, "%zu visible (%s)%s", f->roce.n_devs, list,
+				   f->n_nics, list, v.n_nics);
+	return finding_set(out, ST_PASS, "%zu visible (%s)%s", f->n_nics, list,
 			   v.host_netns ? ": the node's own netns" :
 			   v.netns_shared == 0 ? ": exclusive netns mode, only those moved in" : "");
 }
@@ -150,7 +150,7 @@ static void gid_text(const char *gid, char *buf, size_t size)
 		snprintf(buf, size, "%s", gid);
 }
 
-static const struct roce_gid *gid_at_index(const struct roce_port *p, int64_t idx)
+static const struct roce_gid *gid_at_index(const struct rdma_port *p, int64_t idx)
 {
 	for (size_t i = 0; i < p->n_gids; i++)
 		if ((int64_t)p->gids[i].index == idx)
@@ -164,7 +164,7 @@ static const struct roce_gid *gid_at_index(const struct roce_port *p, int64_t id
  * full membership, without it the port talks only to full members.
  */
 static int ib_item(const struct facts *f, struct finding *out, const char *subj,
-		   const struct pod_nic *n, const struct roce_port *port)
+		   const struct pod_nic *n, const struct rdma_port *port)
 {
 	const struct pod_pkeys *pk = NULL;
 	char list[256] = "";
@@ -194,7 +194,7 @@ static int ib_item(const struct facts *f, struct finding *out, const char *subj,
 }
 
 static int gid_item(const struct facts *f, struct finding *out, const struct pod_nic *n,
-		    const struct roce_port *port, const struct nccl_gid_env *env)
+		    const struct rdma_port *port, const struct nccl_gid_env *env)
 {
 	const struct roce_gid *own = NULL, *pick;
 	int64_t idx = nccl_gid_pick(port, env);
@@ -248,7 +248,7 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 	if (!v.n_nics)
 		return finding_set(out, ST_SKIP, "the pod has no RDMA device (see pod.mode)");
 	for (size_t i = 0; i < v.n_nics; i++) {
-		const struct roce_rdma_dev *d = v.nics[i].dev;
+		const struct rdma_dev *d = v.nics[i].dev;
 
 		if (!d || !d->n_ports) {
 			TRY(finding_item(out, v.nics[i].name, ST_UNKNOWN, NULL, "ports not readable"));

@@ -75,7 +75,7 @@ bool pod_view_has(const struct pod_view *v, const char *name)
 }
 
 static void add_nic(const struct facts *f, struct pod_view *v, const char *name,
-		    const struct roce_rdma_dev *d, const char *netdev, const char *via)
+		    const struct rdma_dev *d, const char *netdev, const char *via)
 {
 	struct pod_nic *n;
 
@@ -83,7 +83,7 @@ static void add_nic(const struct facts *f, struct pod_view *v, const char *name,
 		return;
 	n = &v->nics[v->n_nics++];
 	n->nic = nic_index(f, name);
-	n->dev = d ? d : roce_dev_find(&f->roce, name);
+	n->dev = d ? d : n->nic >= 0 ? &f->nics[n->nic] : NULL;
 	n->name = name;
 	n->netdev = netdev;
 	n->via = via;
@@ -91,13 +91,13 @@ static void add_nic(const struct facts *f, struct pod_view *v, const char *name,
 
 /* An RDMA device with @netdev among its own netdevs (device/net). */
 static const char *rdma_on_netdev(const struct facts *f, const char *netdev,
-				  const struct roce_rdma_dev **ret)
+				  const struct rdma_dev **ret)
 {
 	*ret = NULL;
-	for (size_t i = 0; i < f->roce.n_devs; i++)
-		if (strv_has(f->roce.devs[i].netdevs, netdev)) {
-			*ret = &f->roce.devs[i];
-			return f->roce.devs[i].name;
+	for (size_t i = 0; i < f->n_nics; i++)
+		if (strv_has(f->nics[i].fn_netdevs, netdev)) {
+			*ret = &f->nics[i];
+			return f->nics[i].name;
 		}
 	for (size_t i = 0; i < f->n_nics; i++)
 		if (strv_has(f->nics[i].netdevs, netdev))
@@ -106,11 +106,11 @@ static const char *rdma_on_netdev(const struct facts *f, const char *netdev,
 }
 
 /* An RDMA device whose GID table holds an entry of @netdev. */
-static const struct roce_rdma_dev *rdma_by_gid_ndev(const struct facts *f,
+static const struct rdma_dev *rdma_by_gid_ndev(const struct facts *f,
 						     const char *netdev)
 {
-	for (size_t i = 0; i < f->roce.n_devs; i++) {
-		const struct roce_rdma_dev *d = &f->roce.devs[i];
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 
 		for (size_t p = 0; p < d->n_ports; p++)
 			for (size_t g = 0; g < d->ports[p].n_gids; g++)
@@ -142,7 +142,7 @@ void pod_view_of(const struct facts *f, struct pod_view *v)
 			!(eth0 && eth0->device.state != FACT_OK);
 	for (size_t i = 0; i < p->n_netdevs; i++) {
 		const struct pod_netdev *nd = &p->netdevs[i];
-		const struct roce_rdma_dev *d = NULL;
+		const struct rdma_dev *d = NULL;
 		const char *rd;
 
 		if (strcmp(nd->name, "lo") == 0)

@@ -7,20 +7,22 @@
 #define PERSIST_EXCLUSIVE "echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf"
 
 /* Is SR-IOV in use on an RDMA NIC: VFs configured or VF RDMA devices? */
-static bool sriov_in_use(const struct roce_facts *r, const char **why)
+static bool sriov_in_use(const struct facts *f, const char **why)
 {
-	for (size_t i = 0; i < r->n_devs; i++)
-		if (fact_ok(&r->devs[i].is_vf) && r->devs[i].is_vf.v) {
-			*why = r->devs[i].name;
+	const struct roce_facts *r = &f->roce;
+
+	for (size_t i = 0; i < f->n_nics; i++)
+		if (fact_ok(&f->nics[i].is_vf) && f->nics[i].is_vf.v) {
+			*why = f->nics[i].name;
 			return true;
 		}
 	for (size_t i = 0; i < r->n_links; i++)
 		if (fact_ok(&r->links[i].sriov_numvfs) &&
 		    r->links[i].sriov_numvfs.v > 0) {
-			for (size_t d = 0; d < r->n_devs; d++)
-				for (size_t k = 0; r->devs[d].netdevs &&
-						   r->devs[d].netdevs[k]; k++)
-					if (strcmp(r->devs[d].netdevs[k],
+			for (size_t d = 0; d < f->n_nics; d++)
+				for (size_t k = 0; f->nics[d].fn_netdevs &&
+						   f->nics[d].fn_netdevs[k]; k++)
+					if (strcmp(f->nics[d].fn_netdevs[k],
 						   r->links[i].name) == 0) {
 						*why = r->links[i].name;
 						return true;
@@ -34,7 +36,7 @@ static int run_netns(const struct check_ctx *ctx, struct finding *out)
 	const struct roce_facts *r = &ctx->f->roce;
 	const struct fact_int *mode = &r->netns_shared;
 	const char *why = NULL;
-	bool sriov = sriov_in_use(r, &why);
+	bool sriov = sriov_in_use(ctx->f, &why);
 	int ret;
 
 	if (fact_ok(&r->netns_shared))
@@ -47,7 +49,7 @@ static int run_netns(const struct check_ctx *ctx, struct finding *out)
 	if (!fact_ok(mode))
 		mode = &r->netns_mode_param;
 	if (!fact_ok(mode)) {
-		if (r->n_devs == 0 &&
+		if ((ctx->f->n_nics == 0 || !facts_have_roce(ctx->f)) &&
 		    (r->rdma_nl.state == FACT_UNSUPPORTED ||
 		     r->netns_mode_param.state == FACT_ABSENT))
 			return finding_set(out, ST_SKIP,

@@ -24,7 +24,7 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 	if (!f->n_nics)
 		return finding_set(out, ST_SKIP, "no RDMA device");
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 
 		if (!n->n_ports) {
 			nic_subject(n, subj, sizeof(subj));
@@ -33,7 +33,7 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		}
 		for (size_t p = 0; p < n->n_ports; p++) {
-			const struct nic_port *pt = &n->ports[p];
+			const struct rdma_port *pt = &n->ports[p];
 			const char *ll = fact_str_ok(&pt->link_layer) ? pt->link_layer.v : "?";
 			const char *rate = fact_str_ok(&pt->rate) ? pt->rate.v : "rate unknown";
 
@@ -188,7 +188,7 @@ static int rdma_devnodes(const struct check_ctx *ctx, struct finding *out)
 				 "missing (rdma_ucm not loaded): RDMA-CM users and the device plugins need it"));
 	}
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 		const struct chardev *uv = chardev_find_ibdev(&h->uverbs, n->name);
 		bool umad_needed = n->n_ports > 0 && nic_kind_of(f, n)->kind != NIC_EFA &&
 				   !(fact_str_ok(&n->node_type) && strncmp(n->node_type.v, "4", 1) == 0);

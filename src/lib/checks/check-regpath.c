@@ -132,7 +132,7 @@ static int rdma_core_major(const struct facts *f)
 }
 
 static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
-		       const struct nic *n, struct regpath_nic *r)
+		       const struct rdma_dev *n, struct regpath_nic *r)
 {
 	const struct nic_kind_info *k = nic_kind_of(f, n);
 	int kv = kernel_version(f), rc = rdma_core_major(f), kern, user;
@@ -200,7 +200,7 @@ static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
 }
 
 static void nic_peermem(const struct facts *f, const struct regpath *rp,
-			const struct nic *n, struct regpath_nic *r)
+			const struct rdma_dev *n, struct regpath_nic *r)
 {
 	const struct nic_kind_info *k = nic_kind_of(f, n);
 	const struct host_facts *h = &f->host;

@@ -82,35 +82,37 @@ static void ets_command(const struct roce_link *l, int prio, char *buf,
 }
 
 /* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
-static const char *port_netdev(const struct roce_rdma_dev *d,
-			       const struct roce_port *p)
+static const char *port_netdev(const struct rdma_dev *d,
+			       const struct rdma_port *p)
 {
 	if (fact_str_ok(&p->ndev_name))
 		return p->ndev_name.v;
 	for (size_t g = 0; g < p->n_gids; g++)
 		if (fact_str_ok(&p->gids[g].ndev))
 			return p->gids[g].ndev.v;
-	return d->netdevs && d->netdevs[0] ? d->netdevs[0] : NULL;
+	return d->fn_netdevs && d->fn_netdevs[0] ? d->fn_netdevs[0] : NULL;
 }
 
-static bool port_is_roce(const struct roce_rdma_dev *d,
-			 const struct roce_port *p)
+static bool port_is_roce(const struct rdma_dev *d,
+			 const struct rdma_port *p)
 {
 	if (fact_str_ok(&p->link_layer))
 		return strcmp(p->link_layer.v, "Ethernet") == 0;
 	return fact_str_is(&d->protocol, "roce");
 }
 
-size_t roce_targets(const struct roce_facts *r, struct roce_target *out,
+size_t roce_targets(const struct facts *f, struct roce_target *out,
 		    size_t max)
 {
+	const struct roce_facts *r = &f->roce;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n_devs; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
+	/* Devices an importer described carry no RoCE facts to judge. */
+	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 
 		for (size_t k = 0; k < d->n_ports; k++) {
-			const struct roce_port *p = &d->ports[k];
+			const struct rdma_port *p = &d->ports[k];
 
 			if (!port_is_roce(d, p))
 				continue;
@@ -158,15 +160,16 @@ static int push_physical(const struct roce_facts *r, const struct roce_link ***v
 	return ret;
 }
 
-const struct roce_link **roce_dcb_links(const struct roce_facts *r)
+const struct roce_link **roce_dcb_links(const struct facts *f)
 {
+	const struct roce_facts *r = &f->roce;
 	const struct roce_link **v = calloc(1, sizeof(*v));
 	size_t n = 0;
 
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < r->n_devs; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
+	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 		bool roce = false;
 
 		for (size_t k = 0; k < d->n_ports; k++) {
@@ -183,9 +186,9 @@ const struct roce_link **roce_dcb_links(const struct roce_facts *r)
 						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
 					goto oom;
 		}
-		for (size_t k = 0; roce && d->netdevs && d->netdevs[k]; k++)
+		for (size_t k = 0; roce && d->fn_netdevs && d->fn_netdevs[k]; k++)
 			if (push_physical(r, &v, &n,
-					  roce_link_find(r, d->netdevs[k])) < 0)
+					  roce_link_find(r, d->fn_netdevs[k])) < 0)
 				goto oom;
 	}
 	return v;
@@ -243,7 +246,7 @@ struct gid_view {
 	int ver; /* 1, 2, or -1 when the type is unknown */
 };
 
-static void gid_at(const struct roce_port *p, int64_t idx, struct gid_view *g)
+static void gid_at(const struct rdma_port *p, int64_t idx, struct gid_view *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->ver = -1;
@@ -312,7 +315,7 @@ static bool gid_in_range(const struct nccl_gid_env *e, const uint8_t *b)
 	return true;
 }
 
-int64_t nccl_gid_pick(const struct roce_port *p, const struct nccl_gid_env *e)
+int64_t nccl_gid_pick(const struct rdma_port *p, const struct nccl_gid_env *e)
 {
 	int64_t best = 0, len = fact_ok(&p->gid_tbl_len) ? p->gid_tbl_len.v : 0;
 
@@ -344,7 +347,7 @@ int64_t nccl_gid_pick(const struct roce_port *p, const struct nccl_gid_env *e)
 
 /* ------------------------------------------------------ check plumbing */
 
-const struct nic *roce_first_ethernet_nic(const struct facts *f)
+const struct rdma_dev *roce_first_ethernet_nic(const struct facts *f)
 {
 	for (size_t i = 0; i < f->n_nics; i++)
 		for (size_t p = 0; p < f->nics[i].n_ports; p++)
@@ -356,21 +359,21 @@ const struct nic *roce_first_ethernet_nic(const struct facts *f)
 /* Nothing to check, or nothing known: never a silent pass. */
 static int no_targets(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct nic *n = roce_first_ethernet_nic(ctx->f);
+	const struct facts *f = ctx->f;
+	const struct rdma_dev *n = roce_first_ethernet_nic(f);
+	const struct roce_facts *r = &f->roce;
 
-	const struct roce_facts *r = &ctx->f->roce;
-
-	if (n && ctx->f->roce.n_devs == 0)
+	if (n && !facts_have_roce(f))
 		return finding_set(out, ST_UNKNOWN,
 				   "RoCE facts were not collected for %s (the input has no RoCE section)",
 				   n->name);
 	/* RoCE ports whose netdevs were not listed: their DCB is unknown, not absent. */
-	for (size_t i = 0; i < r->n_devs; i++)
-		for (size_t k = 0; k < r->devs[i].n_ports; k++)
-			if (port_is_roce(&r->devs[i], &r->devs[i].ports[k]))
+	for (size_t i = 0; i < f->n_nics; i++)
+		for (size_t k = 0; k < f->nics[i].n_ports; k++)
+			if (port_is_roce(&f->nics[i], &f->nics[i].ports[k]))
 				return finding_set(out, ST_UNKNOWN,
 						   "%s port %u is RoCE, but its netdev was not collected (rtnetlink %s)",
-						   r->devs[i].name, r->devs[i].ports[k].num,
+						   f->nics[i].name, f->nics[i].ports[k].num,
 						   fact_ok(&r->rtnl) ? "answered without it" :
 						   fact_state_name(r->rtnl.state));
 	return finding_set(out, ST_SKIP,
@@ -496,7 +499,7 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 static int per_link(const struct check_ctx *ctx, struct finding *out,
 		    link_fn fn, const char *what_ok)
 {
-	const struct roce_link **v = roce_dcb_links(&ctx->f->roce);
+	const struct roce_link **v = roce_dcb_links(ctx->f);
 	bool fixed = false;
 	size_t n = 0;
 	int r = 0;
@@ -882,8 +885,8 @@ const struct check check_roce_ets = {
 
 static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct roce_facts *r = &ctx->f->roce;
-	const struct roce_link **v = roce_dcb_links(r);
+	const struct facts *f = ctx->f;
+	const struct roce_link **v = roce_dcb_links(ctx->f);
 	int prio = ctx->opts->roce_prio, ret = 0;
 	char fix[256];
 	size_t n = 0;
@@ -912,8 +915,8 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 	free(v);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < r->n_devs && ret >= 0; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
+	for (size_t i = 0; i < f->n_nics && ret >= 0; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 
 		if (!fact_ok(&d->dcqcn))
 			continue;
@@ -928,7 +931,7 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (ret < 0)
 		return ret;
-	if (n == 0 && roce_targets(r, NULL, 0) == 0)
+	if (n == 0 && roce_targets(ctx->f, NULL, 0) == 0)
 		return no_targets(ctx, out);
 	if (out->n_items == 0)
 		return finding_set(out, ST_INFO,
@@ -950,7 +953,7 @@ const struct check check_roce_ecn = {
 static int run_tos(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
 	int dscp = ctx->opts->roce_dscp, want = dscp << 2, ret = 0;
 	const struct nccl_setting *tc;
 	char subj[96], fix[512], dir[160];
@@ -958,7 +961,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 	if (n == 0)
 		return no_targets(ctx, out);
 	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++) {
-		const struct roce_port *p = t[i].port;
+		const struct rdma_port *p = t[i].port;
 
 		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name, p->num);
 		snprintf(dir, sizeof(dir), "/sys/kernel/config/rdma_cm/%s",
@@ -1032,7 +1035,7 @@ const struct check check_roce_tos = {
 static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
 	char subj[96], fix[320];
 	int ret = 0;
 
@@ -1106,7 +1109,7 @@ static const struct roce_link *ip_link(const struct roce_facts *r,
 	return l;
 }
 
-static const struct roce_gid *gid_entry(const struct roce_port *p, int64_t idx)
+static const struct roce_gid *gid_entry(const struct rdma_port *p, int64_t idx)
 {
 	for (size_t i = 0; i < p->n_gids; i++)
 		if (p->gids[i].index == idx)
@@ -1115,7 +1118,7 @@ static const struct roce_gid *gid_entry(const struct roce_port *p, int64_t idx)
 }
 
 /* The RoCE v2 GID of an IPv4 address "a.b.c.d/len", or NULL. */
-static const struct roce_gid *v2_gid_for(const struct roce_port *p,
+static const struct roce_gid *v2_gid_for(const struct rdma_port *p,
 					 const char *addr)
 {
 	char ip[64], *slash;
@@ -1138,7 +1141,7 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 		      const struct nccl_gid_env *env, struct finding *out)
 {
 	const struct roce_link *il = ip_link(&ctx->f->roce, t);
-	const struct roce_port *p = t->port;
+	const struct rdma_port *p = t->port;
 	const struct roce_gid *g, *v2 = NULL;
 	const char *v4 = NULL;
 	char subj[96], fix[256];
@@ -1212,7 +1215,7 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 static int run_gid(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(&ctx->f->roce, t, MAX_TARGETS);
+	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
 	struct nccl_gid_env env;
 	int ret = 0;
 

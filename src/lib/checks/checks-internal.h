@@ -33,7 +33,7 @@ struct nic_kind_info {
 };
 
 const struct nic_kind_info *nic_kind_of(const struct facts *f,
-					const struct nic *n);
+					const struct rdma_dev *n);
 const struct nic_kind_info *nic_kind_by_pci_driver(const char *drv);
 const struct nic_kind_info *nic_kind_info(enum nic_kind k);
 
@@ -116,7 +116,7 @@ const char *perftest_cuda_flags(const struct facts *f);
 /* "GPU0 0000:18:00.0" */
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);
 /* "irdma0 0000:17:00.0" */
-void nic_subject(const struct nic *n, char *buf, size_t size);
+void nic_subject(const struct rdma_dev *n, char *buf, size_t size);
 /* "absent", "unreadable (Permission denied)", ... for a fact that is not OK. */
 const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
 /* Whether a fact could not be read for lack of privilege. */
@@ -144,7 +144,7 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
  * Whether NCCL_IB_HCA (@spec) lets NCCL use @n (check-direct.c): '^'
  * excludes, '=' asks for exact names, else names are prefixes.
  */
-bool hca_allows(const char *spec, const struct nic *n);
+bool hca_allows(const char *spec, const struct rdma_dev *n);
 /* Network functions without an RDMA device whose driver can carry RDMA. */
 size_t rdma_capable_netfns(const struct facts *f);
 

@@ -31,7 +31,7 @@ const char *pod_mode_name(enum pod_mode m);
 /* One RDMA device the pod was given: it has an interface of the pod on it. */
 struct pod_nic {
 	int nic;                           /* index in facts.nics, -1 if not there */
-	const struct roce_rdma_dev *dev;   /* facts.roce, NULL if not there */
+	const struct rdma_dev *dev;   /* facts.roce, NULL if not there */
 	const char *name;                  /* RDMA device name */
 	const char *netdev;                /* the pod's interface on it */
 	const char *via;                   /* "VF", "PF", "child of its port", "host netdev" */

@@ -28,7 +28,7 @@ const char *rdma_lag_peer(const struct facts *f, const char *netdev,
 			  const char **bond);
 
 /* The first RDMA NIC with a port on Ethernet (RoCE), or NULL. */
-const struct nic *roce_first_ethernet_nic(const struct facts *f);
+const struct rdma_dev *roce_first_ethernet_nic(const struct facts *f);
 
 /* NCCL's RoCE GID settings (net_ib ncclIbGetGidIndex), from the facts. */
 struct nccl_gid_env {
@@ -47,27 +47,27 @@ void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e);
  * the dynamic walk over the table (entries not in p->gids are all-zero).
  * With the defaults this is the first IPv4 RoCE v2 GID.
  */
-int64_t nccl_gid_pick(const struct roce_port *p, const struct nccl_gid_env *e);
+int64_t nccl_gid_pick(const struct rdma_port *p, const struct nccl_gid_env *e);
 
 /* The RoCE path MTU the kernel derives from a netdev MTU (iboe_get_mtu). */
 int roce_iboe_mtu(int64_t netdev_mtu);
 
 /* RoCE ports: RDMA ports on Ethernet, with the netdev each one sits on. */
 struct roce_target {
-	const struct roce_rdma_dev *dev;
-	const struct roce_port *port;
+	const struct rdma_dev *dev;
+	const struct rdma_port *port;
 	const struct roce_link *ndev; /* may be NULL: not in the facts */
 };
 
 /* Fill up to @max targets; returns how many there are. */
-size_t roce_targets(const struct roce_facts *r, struct roce_target *out,
+size_t roce_targets(const struct facts *f, struct roce_target *out,
 		    size_t max);
 /*
  * The physical netdevs under the RoCE ports (bonds replaced by their
  * slaves): where DCB, priority flags and ECN are set. NULL-terminated
  * array of pointers into r->links; free() it.
  */
-const struct roce_link **roce_dcb_links(const struct roce_facts *r);
+const struct roce_link **roce_dcb_links(const struct facts *f);
 /* Slaves of a bond by rtnetlink master index or /proc/net/bonding. */
 bool roce_link_is_slave_of(const struct roce_facts *r,
 			   const struct roce_link *l, const struct roce_link *bond);

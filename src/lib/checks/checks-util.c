@@ -60,7 +60,7 @@ const struct nic_kind_info *nic_kind_by_pci_driver(const char *drv)
 }
 
 const struct nic_kind_info *nic_kind_of(const struct facts *f,
-					const struct nic *n)
+					const struct rdma_dev *n)
 {
 	const struct pci_dev *p = facts_pci(f, n->pci);
 	const struct nic_kind_info *k;
@@ -412,7 +412,7 @@ void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)
 	snprintf(buf, size, "GPU%zu %s", i, f->gpus[i].bdf);
 }
 
-void nic_subject(const struct nic *n, char *buf, size_t size)
+void nic_subject(const struct rdma_dev *n, char *buf, size_t size)
 {
 	if (n->bdf[0])
 		snprintf(buf, size, "%s %s", n->name, n->bdf);

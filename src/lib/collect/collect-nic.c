@@ -7,11 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 
-static void parse_rate(struct nic_port *port)
+/* Bounds on a hostile tree: a real mlx5 GID table has 256 entries. */
+#define GID_MAX 1024
+#define PORT_MAX 255
+
+static void parse_rate(struct rdma_port *port)
 {
 	int64_t v;
 	int r;
@@ -25,10 +30,122 @@ static void parse_rate(struct nic_port *port)
 		fact_int_set(&port->rate_gbps, v);
 }
 
-static int collect_ports(const struct gc_root *root, const char *dev,
-			 struct nic *nic)
+static bool gid_is_zero(const char *s)
 {
-	_cleanup_free_ char *dir = xasprintf("/sys/class/infiniband/%s/ports", dev);
+	uint8_t b[16];
+
+	if (roce_gid_parse(s, b) < 0)
+		return true;
+	for (int i = 0; i < 16; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* MLNX_OFED "traffic_class": "Global tclass=96" or a bare number. */
+static void read_tclass(const struct gc_root *root, const char *path,
+			struct fact_int *f)
+{
+	char buf[128], *eq;
+	int64_t v;
+	int r = root_read(root, path, buf, sizeof(buf));
+
+	if (r < 0) {
+		fact_int_fail(f, r);
+		return;
+	}
+	eq = strrchr(buf, '=');
+	if (safe_atoi64(eq ? eq + 1 : buf, &v) < 0 || v < 0 || v > 255)
+		fact_int_fail(f, -EINVAL);
+	else
+		fact_int_set(f, v);
+}
+
+/* The GIDs in use of one port: gids/<i>, gid_attrs/{types,ndevs}/<i>. */
+static int collect_gids(const struct gc_root *root, const char *dir,
+			struct rdma_port *p)
+{
+	_cleanup_free_ char *gdir = xasprintf("%s/gids", dir);
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!gdir)
+		return -ENOMEM;
+	r = root_list(root, gdir, &names, &n);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		fact_int_fail(&p->gid_tbl_len, r);
+		return 0;
+	}
+	strv_free(names);
+	fact_int_set(&p->gid_tbl_len, (int64_t)n);
+	/* Entries are named 0..n-1; walk them in index order. */
+	for (size_t i = 0; i < n && i < GID_MAX; i++) {
+		_cleanup_free_ char *text = NULL;
+		char path[512];
+		struct roce_gid *g;
+
+		snprintf(path, sizeof(path), "%s/gids/%zu", dir, i);
+		r = root_read_alloc(root, path, 128, &text);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0 || gid_is_zero(strstrip(text)))
+			continue;
+		g = ARRAY_GROW(p->gids, p->n_gids);
+		if (!g)
+			return -ENOMEM;
+		g->index = (unsigned)i;
+		g->gid = TAKE_PTR(text);
+		/* EINVAL here means "no such entry" (sysfs.c); keep the errno. */
+		snprintf(path, sizeof(path), "%s/gid_attrs/types/%zu", dir, i);
+		read_str_fact(root, path, &g->type);
+		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%zu", dir, i);
+		read_str_fact(root, path, &g->ndev);
+	}
+	return 0;
+}
+
+/* Every file of ports/<num>/, the RDMA-CM defaults and the mlx5 tclass. */
+static int collect_port(const struct gc_root *root, struct rdma_dev *d,
+			unsigned num)
+{
+	_cleanup_free_ char *dir =
+		xasprintf("/sys/class/infiniband/%s/ports/%u", d->name, num);
+	struct rdma_port *p = rdma_port_get(d, num);
+	char path[512];
+
+	if (!dir || !p)
+		return -ENOMEM;
+#define PORT_FILE(file, reader, field)                               \
+	do {                                                         \
+		snprintf(path, sizeof(path), "%s/" file, dir);       \
+		reader(root, path, &p->field);                       \
+	} while (0)
+	PORT_FILE("state", read_numbered_fact, state);
+	PORT_FILE("phys_state", read_numbered_fact, phys_state);
+	PORT_FILE("link_layer", read_str_fact, link_layer);
+	PORT_FILE("rate", read_str_fact, rate);
+#undef PORT_FILE
+	parse_rate(p);
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
+		 d->name, num);
+	read_str_fact(root, path, &p->roce_mode);
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
+		 d->name, num);
+	read_int_fact(root, path, &p->roce_tos);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/tc/%u/traffic_class",
+		 d->name, num);
+	read_tclass(root, path, &p->traffic_class);
+	return collect_gids(root, dir, p);
+}
+
+static int collect_ports(const struct gc_root *root, struct rdma_dev *d)
+{
+	_cleanup_free_ char *dir = xasprintf("/sys/class/infiniband/%s/ports", d->name);
 	char **names = NULL;
 	size_t n = 0;
 	int r;
@@ -38,32 +155,16 @@ static int collect_ports(const struct gc_root *root, const char *dev,
 	r = root_list(root, dir, &names, &n);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	nic->ports = calloc(n ? n : 1, sizeof(*nic->ports));
-	if (!nic->ports) {
-		strv_free(names);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct nic_port *port = &nic->ports[nic->n_ports];
+	r = 0;
+	for (size_t i = 0; i < n && r >= 0; i++) {
 		int64_t num;
-		char path[4096];
 
-		if (safe_atoi64(names[i], &num) < 0 || num < 1 || num > 255)
+		if (safe_atoi64(names[i], &num) < 0 || num < 1 || num > PORT_MAX)
 			continue;
-		port->num = (unsigned)num;
-		snprintf(path, sizeof(path), "%s/%s/state", dir, names[i]);
-		read_numbered_fact(root, path, &port->state);
-		snprintf(path, sizeof(path), "%s/%s/phys_state", dir, names[i]);
-		read_numbered_fact(root, path, &port->phys_state);
-		snprintf(path, sizeof(path), "%s/%s/link_layer", dir, names[i]);
-		read_str_fact(root, path, &port->link_layer);
-		snprintf(path, sizeof(path), "%s/%s/rate", dir, names[i]);
-		read_str_fact(root, path, &port->rate);
-		parse_rate(port);
-		nic->n_ports++;
+		r = collect_port(root, d, (unsigned)num);
 	}
 	strv_free(names);
-	return 0;
+	return r;
 }
 
 /* Netdevs of a PCI function: <pcidir>/net/<ifname>. */
@@ -85,30 +186,60 @@ static int list_netdevs(const struct gc_root *root, const char *pcidir,
 
 /*
  * A RoCE LAG device (mlx5_bond_N) names its bond in the GID table, not under
- * the PCI function; add every netdev the GID table names.
+ * the PCI function; the device's netdevs are its function's and every netdev
+ * GID 0 of a port names.
  */
-static int add_gid_netdevs(const struct gc_root *root, const char *dev,
-			   struct nic *nic)
+static int add_gid_netdevs(struct rdma_dev *d)
 {
-	for (size_t p = 0; p < nic->n_ports; p++) {
-		char path[512], buf[64];
+	for (size_t p = 0; p < d->n_ports; p++) {
+		const struct rdma_port *port = &d->ports[p];
 
-		snprintf(path, sizeof(path),
-			 "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
-			 dev, nic->ports[p].num);
-		if (root_read(root, path, buf, sizeof(buf)) <= 0)
+		if (!port->n_gids || port->gids[0].index != 0 ||
+		    !fact_str_ok(&port->gids[0].ndev))
 			continue;
-		if (!strv_contains(nic->netdevs, strstrip(buf)) &&
-		    strv_push(&nic->netdevs, NULL, strstrip(buf)) < 0)
+		if (!strv_contains(d->netdevs, port->gids[0].ndev.v) &&
+		    strv_push(&d->netdevs, NULL, port->gids[0].ndev.v) < 0)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* device/driver, device/physfn, device/net: what the RoCE checks ask of the function. */
+static int collect_function(const struct gc_root *root, struct rdma_dev *d,
+			    const char *real)
+{
+	char path[512];
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
+		 d->name);
+	read_link_name(root, path, &d->driver);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/physfn",
+		 d->name);
+	r = root_access(root, path);
+	if (r == 0 || r == -ENOENT)
+		fact_int_set(&d->is_vf, r == 0);
+	else
+		fact_int_fail(&d->is_vf, r);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net", d->name);
+	r = root_list(root, path, &d->fn_netdevs, NULL);
+	if (r == -ENOMEM)
+		return r;
+	/* Unresolved or unlisted: no netdev is known on it. */
+	d->netdevs = real && d->fn_netdevs ? strv_copy(d->fn_netdevs) :
+					     calloc(1, sizeof(char *));
+	if (!d->netdevs)
+		return -ENOMEM;
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/config/irdma/%s/roce_dcqcn_enable", d->name);
+	read_int_fact(root, path, &d->dcqcn);
 	return 0;
 }
 
 static int collect_one_nic(const struct gc_root *root, struct facts *f,
 			   const char *dev)
 {
-	struct nic *nic = &f->nics[f->n_nics];
+	struct rdma_dev *nic = &f->nics[f->n_nics];
 	_cleanup_free_ char *link = NULL, *real = NULL;
 	const char *bdf;
 	char path[512];
@@ -117,6 +248,8 @@ static int collect_one_nic(const struct gc_root *root, struct facts *f,
 	memset(nic, 0, sizeof(*nic));
 	nic->pci = -1;
 	snprintf(nic->name, sizeof(nic->name), "%s", dev);
+	/* Counted before anything can fail: rdma_dev_release frees it. */
+	f->n_nics++;
 	link = xasprintf("/sys/class/infiniband/%s/device", dev);
 	if (!link)
 		return -ENOMEM;
@@ -147,19 +280,11 @@ static int collect_one_nic(const struct gc_root *root, struct facts *f,
 	STR("board_id", board_id);
 #undef STR
 
-	r = collect_ports(root, dev, nic);
-	if (r < 0)
-		return r;
-	if (real) {
-		r = list_netdevs(root, real, &nic->netdevs);
-		if (r < 0)
-			return r;
-	} else {
-		nic->netdevs = calloc(1, sizeof(char *));
-		if (!nic->netdevs)
-			return -ENOMEM;
-	}
-	r = add_gid_netdevs(root, dev, nic);
+	r = collect_function(root, nic, real);
+	if (r >= 0)
+		r = collect_ports(root, nic);
+	if (r >= 0)
+		r = add_gid_netdevs(nic);
 	if (r < 0)
 		return r;
 	idx = nic->bdf[0] ? facts_find_pci(f, nic->bdf) : -1;
@@ -168,7 +293,6 @@ static int collect_one_nic(const struct gc_root *root, struct facts *f,
 		nic->numa = f->pci[idx].numa_node;
 	else
 		fact_int_fail(&nic->numa, -ENOENT);
-	f->n_nics++;
 	return 0;
 }
 

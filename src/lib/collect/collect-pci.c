@@ -25,19 +25,6 @@ static void read_speed(const struct gc_root *root, const char *path,
 		fact_int_set(f, tenths);
 }
 
-/* A link's target basename: "../../../bus/pci/drivers/nvidia" → "nvidia". */
-static void read_link_name(const struct gc_root *root, const char *path,
-			   struct fact_str *f)
-{
-	char buf[4096];
-	int r = root_readlink(root, path, buf, sizeof(buf));
-
-	if (r < 0)
-		fact_str_fail(f, r);
-	else if (fact_str_set(f, path_basename(buf)) < 0)
-		fact_str_fail(f, -ENOMEM);
-}
-
 /*
  * Split "/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0" into the host
  * bridge and the immediate parent. Anything not under a pciDDDD:BB host

@@ -39,7 +39,7 @@ static struct gpu *facts_gpu_by_bdf(struct facts *f, const char *bdf)
 	return NULL;
 }
 
-static struct nic *facts_nic_by_name(struct facts *f, const char *name)
+static struct rdma_dev *facts_nic_by_name(struct facts *f, const char *name)
 {
 	for (size_t i = 0; i < f->n_nics; i++)
 		if (strcmp(f->nics[i].name, name) == 0)
@@ -721,7 +721,7 @@ static int verbs_one(const struct ibv_table *t, struct facts *f,
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct probe_rdma *d;
-	struct nic *nic;
+	struct rdma_dev *nic;
 	struct fact_int dmabuf = { 0 };
 	int r, e;
 

@@ -9,7 +9,7 @@
 /*
  * Collectors that ask the vendor libraries. They take the tables as
  * arguments (the CLI loads the real ones, tests pass fakes), write what they
- * learn into the facts (struct gpu / struct nic probe fields and
+ * learn into the facts (struct gpu / struct rdma_dev probe fields and
  * facts->probe) and record what they could not learn as fact states and
  * probe notes. Like every collector they fail only on out-of-memory.
  * They are for the live node only: callers skip them under --root.

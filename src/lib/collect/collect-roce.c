@@ -14,9 +14,6 @@
 #include "../util/strv.h"
 #include "collect.h"
 
-/* Bounds on a hostile tree: a real mlx5 GID table has 256 entries. */
-#define GID_MAX 1024
-#define PORT_MAX 255
 #define BOND_TEXT_MAX (256u << 10)
 
 /* "Y"/"N" (bool module parameter) → 1/0. */
@@ -36,194 +33,6 @@ static void read_bool_fact(const struct gc_root *root, const char *path,
 		fact_int_fail(f, -EINVAL);
 }
 
-/* Basename of a symlink target (a driver link) into a fact. */
-static void read_link_name(const struct gc_root *root, const char *path,
-			   struct fact_str *f)
-{
-	char buf[512];
-	int r = root_readlink(root, path, buf, sizeof(buf));
-
-	if (r < 0)
-		fact_str_fail(f, r);
-	else if (fact_str_set(f, path_basename(buf)) < 0)
-		fact_str_fail(f, -ENOMEM);
-}
-
-static bool gid_is_zero(const char *s)
-{
-	uint8_t b[16];
-
-	if (roce_gid_parse(s, b) < 0)
-		return true;
-	for (int i = 0; i < 16; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
-/* MLNX_OFED "traffic_class": "Global tclass=96" or a bare number. */
-static void read_tclass(const struct gc_root *root, const char *path,
-			struct fact_int *f)
-{
-	char buf[128], *eq;
-	int64_t v;
-	int r = root_read(root, path, buf, sizeof(buf));
-
-	if (r < 0) {
-		fact_int_fail(f, r);
-		return;
-	}
-	eq = strrchr(buf, '=');
-	if (safe_atoi64(eq ? eq + 1 : buf, &v) < 0 || v < 0 || v > 255)
-		fact_int_fail(f, -EINVAL);
-	else
-		fact_int_set(f, v);
-}
-
-static int collect_gids(const struct gc_root *root, const char *dir,
-			struct roce_port *p)
-{
-	_cleanup_free_ char *gdir = xasprintf("%s/gids", dir);
-	char **names = NULL;
-	size_t n = 0;
-	int r;
-
-	if (!gdir)
-		return -ENOMEM;
-	r = root_list(root, gdir, &names, &n);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		fact_int_fail(&p->gid_tbl_len, r);
-		return 0;
-	}
-	strv_free(names);
-	fact_int_set(&p->gid_tbl_len, (int64_t)n);
-	/* Entries are named 0..n-1; walk them in index order. */
-	for (size_t i = 0; i < n && i < GID_MAX; i++) {
-		_cleanup_free_ char *text = NULL;
-		char path[512];
-		struct roce_gid *g, *v;
-
-		snprintf(path, sizeof(path), "%s/gids/%zu", dir, i);
-		r = root_read_alloc(root, path, 128, &text);
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0 || gid_is_zero(strstrip(text)))
-			continue;
-		v = realloc(p->gids, (p->n_gids + 1) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->gids = v;
-		g = &v[p->n_gids];
-		memset(g, 0, sizeof(*g));
-		g->index = (unsigned)i;
-		g->gid = TAKE_PTR(text);
-		p->n_gids++;
-		/* EINVAL here means "no such entry" (sysfs.c); keep the errno. */
-		snprintf(path, sizeof(path), "%s/gid_attrs/types/%zu", dir, i);
-		read_str_fact(root, path, &g->type);
-		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%zu", dir, i);
-		read_str_fact(root, path, &g->ndev);
-	}
-	return 0;
-}
-
-static int collect_port(const struct gc_root *root, struct roce_rdma_dev *d,
-			unsigned num)
-{
-	_cleanup_free_ char *dir =
-		xasprintf("/sys/class/infiniband/%s/ports/%u", d->name, num);
-	struct roce_port *p = roce_port_find(d, num);
-	char path[512];
-
-	if (!dir)
-		return -ENOMEM;
-	if (!p && !(p = roce_port_add(d, num)))
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/link_layer", dir);
-	read_str_fact(root, path, &p->link_layer);
-	/* Without netlink (a plain snapshot) the port state comes from sysfs. */
-	if (p->state.state == FACT_UNSET) {
-		snprintf(path, sizeof(path), "%s/state", dir);
-		read_numbered_fact(root, path, &p->state);
-		snprintf(path, sizeof(path), "%s/phys_state", dir);
-		read_numbered_fact(root, path, &p->phys_state);
-	}
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
-		 d->name, num);
-	read_str_fact(root, path, &p->roce_mode);
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
-		 d->name, num);
-	read_int_fact(root, path, &p->roce_tos);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/tc/%u/traffic_class",
-		 d->name, num);
-	read_tclass(root, path, &p->traffic_class);
-	return collect_gids(root, dir, p);
-}
-
-static int collect_rdma_sysfs(const struct gc_root *root, struct roce_facts *r)
-{
-	char **names = NULL;
-	size_t n = 0;
-	int ret;
-
-	ret = root_list(root, "/sys/class/infiniband", &names, &n);
-	if (ret < 0)
-		return ret == -ENOMEM ? ret : 0;
-	for (size_t i = 0; i < n; i++) {
-		char path[512], **ports = NULL;
-		size_t np = 0;
-		struct roce_rdma_dev *d = roce_dev_find(r, names[i]);
-
-		if (!d && !(d = roce_dev_add(r, names[i]))) {
-			ret = -ENOMEM;
-			break;
-		}
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
-			 d->name);
-		read_link_name(root, path, &d->driver);
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/physfn",
-			 d->name);
-		ret = root_access(root, path);
-		if (ret == 0 || ret == -ENOENT)
-			fact_int_set(&d->is_vf, ret == 0);
-		else
-			fact_int_fail(&d->is_vf, ret);
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net",
-			 d->name);
-		strv_free(d->netdevs);
-		d->netdevs = NULL;
-		ret = root_list(root, path, &d->netdevs, NULL);
-		if (ret == -ENOMEM)
-			break;
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/config/irdma/%s/roce_dcqcn_enable", d->name);
-		read_int_fact(root, path, &d->dcqcn);
-
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name);
-		ret = root_list(root, path, &ports, &np);
-		if (ret == -ENOMEM)
-			break;
-		ret = 0;
-		for (size_t k = 0; k < np && ret >= 0; k++) {
-			int64_t num;
-
-			if (safe_atoi64(ports[k], &num) < 0 || num < 1 ||
-			    num > PORT_MAX)
-				continue;
-			/* r->devs does not move inside this loop. */
-			ret = collect_port(root, d, (unsigned)num);
-		}
-		strv_free(ports);
-		if (ret < 0)
-			break;
-	}
-	strv_free(names);
-	return ret == -ENOMEM ? ret : 0;
-}
 
 /* Without rtnetlink: the links sysfs shows, with MTU, state and master. */
 static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
@@ -299,7 +108,7 @@ static bool is_bond(const struct roce_link *l)
 }
 
 /* Links worth DCB/ethtool queries: RDMA netdevs, bonds and their slaves, NICs. */
-static bool interesting(const struct gc_root *root, const struct roce_facts *r,
+static bool interesting(const struct gc_root *root, const struct facts *f,
 			const struct roce_link *l)
 {
 	char path[512];
@@ -307,13 +116,13 @@ static bool interesting(const struct gc_root *root, const struct roce_facts *r,
 	if (is_bond(l) ||
 	    (fact_str_is(&l->slave_kind, "bond")))
 		return true;
-	for (size_t i = 0; i < r->n_devs; i++) {
-		const struct roce_rdma_dev *d = &r->devs[i];
+	for (size_t i = 0; i < f->n_nics; i++) {
+		const struct rdma_dev *d = &f->nics[i];
 
 		if (strv_contains(d->netdevs, l->name))
 			return true;
 		for (size_t p = 0; p < d->n_ports; p++) {
-			const struct roce_port *port = &d->ports[p];
+			const struct rdma_port *port = &d->ports[p];
 
 			if (fact_str_ok(&port->ndev_name) &&
 			    strcmp(port->ndev_name.v, l->name) == 0)
@@ -418,7 +227,7 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	read_bool_fact(root, "/sys/module/ib_core/parameters/netns_mode",
 		       &r->netns_mode_param);
 	if (nl->mode != NL_OFF) {
-		ret = rdma_nl_collect(nl, r);
+		ret = rdma_nl_collect(nl, f);
 		if (ret >= 0)
 			ret = rtnl_collect(nl, r);
 		if (ret < 0)
@@ -429,11 +238,11 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	 * each check that needs them says so; no collection note, so that
 	 * outputs of commands that do not look at RoCE stay as they were.
 	 */
-	ret = collect_rdma_sysfs(root, r);
-	if (ret >= 0 && r->rtnl.state != FACT_OK)
+	ret = 0;
+	if (r->rtnl.state != FACT_OK)
 		ret = links_from_sysfs(root, r);
 	for (size_t i = 0; ret >= 0 && i < r->n_links; i++)
-		if (interesting(root, r, &r->links[i]))
+		if (interesting(root, f, &r->links[i]))
 			ret = collect_link_extra(root, nl, &r->links[i]);
 	if (ret >= 0)
 		ret = collect_bonds(root, r);

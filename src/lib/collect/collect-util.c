@@ -55,6 +55,19 @@ void read_numbered_fact(const struct gc_root *root, const char *path,
 		fact_int_set(f, v);
 }
 
+/* Basename of a symlink target (a driver link) into a fact. */
+void read_link_name(const struct gc_root *root, const char *path,
+			   struct fact_str *f)
+{
+	char buf[4096];
+	int r = root_readlink(root, path, buf, sizeof(buf));
+
+	if (r < 0)
+		fact_str_fail(f, r);
+	else if (fact_str_set(f, path_basename(buf)) < 0)
+		fact_str_fail(f, -ENOMEM);
+}
+
 int collect_node(const struct gc_root *root, char *const *envp,
 		 struct facts *f)
 {

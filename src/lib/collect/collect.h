@@ -42,6 +42,9 @@ void read_int_fact(const struct gc_root *root, const char *path,
 		   struct fact_int *f);
 void read_str_fact(const struct gc_root *root, const char *path,
 		   struct fact_str *f);
+/* Basename of a symlink target (device/driver) into a fact. */
+void read_link_name(const struct gc_root *root, const char *path,
+		    struct fact_str *f);
 /* Read a "<n>: <NAME>" sysfs value (port state) into its number. */
 void read_numbered_fact(const struct gc_root *root, const char *path,
 			struct fact_int *f);

@@ -197,7 +197,7 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	struct facts *f = c->f;
 	hwloc_obj_t pcio = os->parent;
 	const char *guid;
-	struct nic *n;
+	struct rdma_dev *n;
 	int r;
 
 	if (!os->name || !*os->name || strlen(os->name) >= sizeof(n->name))
@@ -244,7 +244,7 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 		char key[32];
 		const char *v;
 		int64_t st;
-		struct nic_port *ports;
+		struct rdma_port *ports;
 
 		snprintf(key, sizeof(key), "Port%uState", p);
 		v = hwloc_obj_get_info_by_name(os, key);

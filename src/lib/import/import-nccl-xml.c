@@ -273,10 +273,10 @@ static int parse_gpu(struct nccl_ctx *c, xmlNodePtr n, int pci,
 }
 
 static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
-		   int pci, const struct cpu_ctx *cpu, struct nic **ret)
+		   int pci, const struct cpu_ctx *cpu, struct rdma_dev **ret)
 {
 	struct facts *f = c->f;
-	struct nic *v;
+	struct rdma_dev *v;
 
 	for (size_t i = 0; i < f->n_nics; i++)
 		if (strcmp(f->nics[i].name, name) == 0)
@@ -314,7 +314,7 @@ static int parse_net(struct nccl_ctx *c, xmlNodePtr n, int pci,
 	_cleanup_(xmlFreep_) char *guid = import_xml_attr(n, "guid");
 	int64_t port = 1, speed = 0;
 	bool has_port, has_speed;
-	struct nic *nic;
+	struct rdma_dev *nic;
 	int r;
 
 	if (!name || !*name || strlen(name) >= sizeof(nic->name))
@@ -471,7 +471,7 @@ static int parse_pci(struct nccl_ctx *c, xmlNodePtr n, const char *parent,
 	if (!has_nic && p->class_code.state == FACT_OK &&
 	    (p->class_code.v >> 16) == 0x02) {
 		char name[BDF_LEN];
-		struct nic *nic;
+		struct rdma_dev *nic;
 
 		/* No <net>: the RDMA device name is not in the file. */
 		memcpy(name, p->bdf, sizeof(name));

@@ -43,7 +43,7 @@ int k8s_mode_from_name(const char *s)
 
 /* One RDMA PF as the selectors see it. */
 struct nic_id {
-	const struct nic *nic;
+	const struct rdma_dev *nic;
 	const struct pci_dev *pci;
 	char vendor[8], device[8];
 	const char *driver;
@@ -142,7 +142,7 @@ static int find_nics(struct fit *fit)
 	if (!fit->nics)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 		const struct pci_dev *pci = facts_pci(f, n->pci);
 		struct nic_id *id = &fit->nics[fit->n_nics];
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
+#include "facts-v1.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -87,7 +88,7 @@ static json_object *gpu_json(const struct gpu *g)
 	return o;
 }
 
-static json_object *nic_json(const struct nic *n)
+static json_object *nic_json(const struct rdma_dev *n)
 {
 	json_object *o = json_object_new_object(), *a;
 
@@ -102,10 +103,19 @@ static json_object *nic_json(const struct nic *n)
 	fact_int_add(o, "numa", &n->numa);
 	fact_int_add(o, "gdr_support", &n->gdr_support);
 	fact_int_add(o, "dmabuf_mr", &n->dmabuf_mr);
+	fact_str_add(o, "driver", &n->driver);
+	fact_int_add(o, "is_vf", &n->is_vf);
+	if (n->fn_netdevs)
+		json_object_object_add(o, "fn_netdevs", strv_json(n->fn_netdevs));
+	fact_int_add(o, "dcqcn", &n->dcqcn);
+	fact_int_add(o, "nl_index", &n->nl_index);
+	fact_str_add(o, "protocol", &n->protocol);
+	fact_int_add(o, "nl_node_type", &n->nl_node_type);
+	fact_str_add(o, "nl_fw", &n->nl_fw);
 	a = json_object_new_array();
 	for (size_t i = 0; i < n->n_ports; i++) {
-		const struct nic_port *p = &n->ports[i];
-		json_object *j = json_object_new_object();
+		const struct rdma_port *p = &n->ports[i];
+		json_object *j = json_object_new_object(), *gids;
 
 		json_object_object_add(j, "num", json_object_new_int((int)p->num));
 		fact_int_add(j, "state", &p->state);
@@ -113,6 +123,30 @@ static json_object *nic_json(const struct nic *n)
 		fact_str_add(j, "link_layer", &p->link_layer);
 		fact_str_add(j, "rate", &p->rate);
 		fact_int_add(j, "rate_gbps", &p->rate_gbps);
+		fact_int_add(j, "gid_tbl_len", &p->gid_tbl_len);
+		fact_int_add(j, "nl_state", &p->nl_state);
+		fact_int_add(j, "nl_phys_state", &p->nl_phys_state);
+		fact_int_add(j, "ndev_index", &p->ndev_index);
+		fact_str_add(j, "ndev_name", &p->ndev_name);
+		fact_str_add(j, "default_roce_mode", &p->roce_mode);
+		fact_int_add(j, "default_roce_tos", &p->roce_tos);
+		fact_int_add(j, "traffic_class", &p->traffic_class);
+		gids = json_object_new_array();
+		for (size_t g = 0; g < p->n_gids; g++) {
+			json_object *go = json_object_new_object();
+
+			json_object_object_add(go, "index",
+					       json_object_new_int((int)p->gids[g].index));
+			json_object_object_add(go, "gid",
+					       json_object_new_string(p->gids[g].gid));
+			fact_str_add(go, "type", &p->gids[g].type);
+			fact_str_add(go, "ndev", &p->gids[g].ndev);
+			json_object_array_add(gids, go);
+		}
+		if (p->n_gids)
+			json_object_object_add(j, "gids", gids);
+		else
+			json_object_put(gids);
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(o, "ports", a);
@@ -522,11 +556,63 @@ static int load_gpu(struct load_ctx *c, json_object *o, size_t i,
 }
 
 static const char *const port_keys[] = {
-	"num", "state", "phys_state", "link_layer", "rate", "rate_gbps", NULL,
+	"num", "state", "phys_state", "link_layer", "rate", "rate_gbps",
+	"gid_tbl_len", "nl_state", "nl_phys_state", "ndev_index", "ndev_name",
+	"default_roce_mode", "default_roce_tos", "traffic_class", "gids", NULL,
 };
 
+static const char *const gid_keys[] = { "index", "gid", "type", "ndev", NULL };
+
+static int load_gids(struct load_ctx *c, json_object *o, const char *where,
+		     struct rdma_port *p)
+{
+	json_object *a;
+	size_t cnt;
+	int r;
+
+	if (!json_object_object_get_ex(o, "gids", &a) || !a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return failf(c, "%s.gids: expected an array", where);
+	cnt = json_object_array_length(a);
+	if (cnt > 4096)
+		return failf(c, "%s.gids: more than 4096 entries", where);
+	p->gids = calloc(cnt ? cnt : 1, sizeof(*p->gids));
+	if (!p->gids)
+		return -ENOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct roce_gid *g = &p->gids[i];
+		char gw[128];
+		const char *text;
+		int64_t idx = 0;
+
+		snprintf(gw, sizeof(gw), "%s.gids[%zu]", where, i);
+		if (!e || !json_object_is_type(e, json_type_object))
+			return failf(c, "%s: expected an object", gw);
+		p->n_gids++;
+		r = check_keys(c, e, "nics[].ports[].gids[]", gid_keys);
+		if (r >= 0)
+			r = get_int(c, e, gw, "index", 0, INT32_MAX, &idx);
+		if (r >= 0)
+			r = get_str(c, e, gw, "gid", &text);
+		if (r >= 0 && !text)
+			r = failf(c, "%s.gid: missing", gw);
+		if (r >= 0 && !(g->gid = strdup(text)))
+			r = -ENOMEM;
+		if (r >= 0)
+			r = load_fs(c, e, gw, "type", &g->type);
+		if (r >= 0)
+			r = load_fs(c, e, gw, "ndev", &g->ndev);
+		if (r < 0)
+			return r;
+		g->index = (unsigned)idx;
+	}
+	return 0;
+}
+
 static int load_ports(struct load_ctx *c, json_object *o, const char *where,
-		      struct nic *n)
+		      struct rdma_dev *n)
 {
 	json_object *a;
 	size_t cnt;
@@ -544,7 +630,7 @@ static int load_ports(struct load_ctx *c, json_object *o, const char *where,
 		return -ENOMEM;
 	for (size_t i = 0; i < cnt; i++) {
 		json_object *p = json_object_array_get_idx(a, i);
-		struct nic_port *port = &n->ports[i];
+		struct rdma_port *port = &n->ports[i];
 		char pw[96];
 		int64_t num = 0;
 
@@ -565,6 +651,24 @@ static int load_ports(struct load_ctx *c, json_object *o, const char *where,
 			r = load_fs(c, p, pw, "rate", &port->rate);
 		if (r >= 0)
 			r = load_fi(c, p, pw, "rate_gbps", &port->rate_gbps);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "gid_tbl_len", &port->gid_tbl_len);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "nl_state", &port->nl_state);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "nl_phys_state", &port->nl_phys_state);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "ndev_index", &port->ndev_index);
+		if (r >= 0)
+			r = load_fs(c, p, pw, "ndev_name", &port->ndev_name);
+		if (r >= 0)
+			r = load_fs(c, p, pw, "default_roce_mode", &port->roce_mode);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "default_roce_tos", &port->roce_tos);
+		if (r >= 0)
+			r = load_fi(c, p, pw, "traffic_class", &port->traffic_class);
+		if (r >= 0)
+			r = load_gids(c, p, pw, port);
 		if (r < 0)
 			return r;
 		port->num = (unsigned)num;
@@ -575,11 +679,12 @@ static int load_ports(struct load_ctx *c, json_object *o, const char *where,
 static const char *const nic_keys[] = {
 	"name", "bdf", "netdevs", "node_type", "fw_ver", "node_guid",
 	"hca_type", "board_id", "numa", "gdr_support", "dmabuf_mr", "ports",
-	NULL,
+	"driver", "is_vf", "fn_netdevs", "dcqcn", "nl_index", "protocol",
+	"nl_node_type", "nl_fw", NULL,
 };
 
 static int load_nic(struct load_ctx *c, json_object *o, size_t i,
-		    struct nic *n)
+		    struct rdma_dev *n)
 {
 	char where[32];
 	const char *s;
@@ -619,6 +724,16 @@ static int load_nic(struct load_ctx *c, json_object *o, size_t i,
 	NI("numa", numa);
 	NI("gdr_support", gdr_support);
 	NI("dmabuf_mr", dmabuf_mr);
+	NS("driver", driver);
+	NI("is_vf", is_vf);
+	NI("dcqcn", dcqcn);
+	NI("nl_index", nl_index);
+	NS("protocol", protocol);
+	NI("nl_node_type", nl_node_type);
+	NS("nl_fw", nl_fw);
+	r = load_strv(c, o, where, "fn_netdevs", &n->fn_netdevs);
+	if (r < 0)
+		return r;
 	return load_ports(c, o, where, n);
 }
 
@@ -680,10 +795,11 @@ static int check_schema(struct load_ctx *c, json_object *doc)
 	if (safe_atoi64(buf, &major) < 0)
 		return failf(c, "schema '%.40s': no version", s);
 	/* Minor versions only add fields; another major changes meanings. */
-	if (major != 1)
-		return failf(c, "schema '%.40s' is version %lld; this gdrcheck reads version 1",
+	if (major != 1 && major != 2)
+		return failf(c, "schema '%.40s' is version %lld; this gdrcheck reads versions 1 and 2",
 			     s, (long long)major);
-	return 0;
+	/* Version 1 is rewritten into the shape of 2 before it is decoded. */
+	return major == 1 ? facts_v1_upgrade(doc) : 0;
 }
 
 static const char *const top_keys[] = {

@@ -7,13 +7,13 @@
 #include "facts.h"
 
 /*
- * Facts as JSON (schema gdrcheck.facts/1, docs/facts-schema.md). A fact is
+ * Facts as JSON (schema gdrcheck.facts/2, docs/facts-schema.md). A fact is
  * written as its value when it was read, as {"state": "absent", "errno": 2}
  * when it was not, and left out (or null) when never looked at. Each area
  * owns the section of its struct.
  */
 
-#define FACTS_SCHEMA "gdrcheck.facts/1"
+#define FACTS_SCHEMA "gdrcheck.facts/2"
 
 int facts_to_json(const struct facts *f, json_object **ret);
 /* On failure writes a one-line reason into err. */

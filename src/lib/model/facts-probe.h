@@ -11,7 +11,7 @@
  * when asked (--nvml, gdrcheck probe). The per-GPU and per-NIC results the
  * topology engine and the checks read (CUDA attributes 116/124, active C2C
  * links, NVLink peers, the fd -1 dma-buf probe) live in struct gpu and
- * struct nic; this holds the library-wide ones, what NVML and verbs say
+ * struct rdma_dev; this holds the library-wide ones, what NVML and verbs say
  * beyond that, and the outcome of every registration attempt.
  */
 

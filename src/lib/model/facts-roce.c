@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strv.h"
 
 static void dcb_release(struct roce_dcb *d)
@@ -33,33 +34,6 @@ void roce_link_release(struct roce_link *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void port_release(struct roce_port *p)
-{
-	for (size_t i = 0; i < p->n_gids; i++) {
-		free(p->gids[i].gid);
-		fact_str_release(&p->gids[i].type);
-		fact_str_release(&p->gids[i].ndev);
-	}
-	free(p->gids);
-	fact_str_release(&p->ndev_name);
-	fact_str_release(&p->link_layer);
-	fact_str_release(&p->roce_mode);
-	memset(p, 0, sizeof(*p));
-}
-
-void roce_rdma_dev_release(struct roce_rdma_dev *d)
-{
-	free(d->name);
-	fact_str_release(&d->protocol);
-	fact_str_release(&d->fw);
-	fact_str_release(&d->driver);
-	strv_free(d->netdevs);
-	for (size_t i = 0; i < d->n_ports; i++)
-		port_release(&d->ports[i]);
-	free(d->ports);
-	memset(d, 0, sizeof(*d));
-}
-
 void roce_bond_release(struct roce_bond *b)
 {
 	free(b->name);
@@ -82,9 +56,6 @@ void roce_bond_release(struct roce_bond *b)
 
 void roce_facts_release(struct roce_facts *r)
 {
-	for (size_t i = 0; i < r->n_devs; i++)
-		roce_rdma_dev_release(&r->devs[i]);
-	free(r->devs);
 	for (size_t i = 0; i < r->n_links; i++)
 		roce_link_release(&r->links[i]);
 	free(r->links);
@@ -94,19 +65,6 @@ void roce_facts_release(struct roce_facts *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Append one zeroed element of @size to *@arr; NULL on out-of-memory. */
-static void *grow(void *arr_p, size_t *n, size_t size)
-{
-	void **arr = arr_p;
-	char *v = realloc(*arr, (*n + 1) * size);
-
-	if (!v)
-		return NULL;
-	*arr = v;
-	memset(v + *n * size, 0, size);
-	return v + (*n)++ * size;
-}
-
 struct roce_link *roce_link_add(struct roce_facts *r, const char *name)
 {
 	char *s = strdup(name);
@@ -114,38 +72,13 @@ struct roce_link *roce_link_add(struct roce_facts *r, const char *name)
 
 	if (!s)
 		return NULL;
-	l = grow(&r->links, &r->n_links, sizeof(*l));
+	l = ARRAY_GROW(r->links, r->n_links);
 	if (!l) {
 		free(s);
 		return NULL;
 	}
 	l->name = s;
 	return l;
-}
-
-struct roce_rdma_dev *roce_dev_add(struct roce_facts *r, const char *name)
-{
-	char *s = strdup(name);
-	struct roce_rdma_dev *d;
-
-	if (!s)
-		return NULL;
-	d = grow(&r->devs, &r->n_devs, sizeof(*d));
-	if (!d) {
-		free(s);
-		return NULL;
-	}
-	d->name = s;
-	return d;
-}
-
-struct roce_port *roce_port_add(struct roce_rdma_dev *d, unsigned num)
-{
-	struct roce_port *p = grow(&d->ports, &d->n_ports, sizeof(*p));
-
-	if (p)
-		p->num = num;
-	return p;
 }
 
 struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name)
@@ -155,7 +88,7 @@ struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name)
 
 	if (!s)
 		return NULL;
-	b = grow(&r->bonds, &r->n_bonds, sizeof(*b));
+	b = ARRAY_GROW(r->bonds, r->n_bonds);
 	if (!b) {
 		free(s);
 		return NULL;
@@ -179,23 +112,6 @@ const struct roce_link *roce_link_by_index(const struct roce_facts *r,
 	for (size_t i = 0; ifindex > 0 && i < r->n_links; i++)
 		if (r->links[i].ifindex == ifindex)
 			return &r->links[i];
-	return NULL;
-}
-
-struct roce_rdma_dev *roce_dev_find(const struct roce_facts *r,
-				    const char *name)
-{
-	for (size_t i = 0; name && i < r->n_devs; i++)
-		if (strcmp(r->devs[i].name, name) == 0)
-			return &r->devs[i];
-	return NULL;
-}
-
-struct roce_port *roce_port_find(const struct roce_rdma_dev *d, unsigned num)
-{
-	for (size_t i = 0; i < d->n_ports; i++)
-		if (d->ports[i].num == num)
-			return &d->ports[i];
 	return NULL;
 }
 
@@ -286,33 +202,6 @@ static const struct jf top_fields[] = {
 	JI("netns_mode_param", roce_facts, netns_mode_param),
 	JI("rdma_netlink", roce_facts, rdma_nl),
 	JI("rtnetlink", roce_facts, rtnl),
-};
-
-static const struct jf dev_fields[] = {
-	JI("index", roce_rdma_dev, index),
-	JS("protocol", roce_rdma_dev, protocol),
-	JI("node_type", roce_rdma_dev, node_type),
-	JS("fw", roce_rdma_dev, fw),
-	JS("driver", roce_rdma_dev, driver),
-	JI("is_vf", roce_rdma_dev, is_vf),
-	JI("dcqcn", roce_rdma_dev, dcqcn),
-};
-
-static const struct jf port_fields[] = {
-	JI("state", roce_port, state),
-	JI("phys_state", roce_port, phys_state),
-	JI("ndev_index", roce_port, ndev_index),
-	JS("ndev_name", roce_port, ndev_name),
-	JS("link_layer", roce_port, link_layer),
-	JI("gid_tbl_len", roce_port, gid_tbl_len),
-	JS("default_roce_mode", roce_port, roce_mode),
-	JI("default_roce_tos", roce_port, roce_tos),
-	JI("traffic_class", roce_port, traffic_class),
-};
-
-static const struct jf gid_fields[] = {
-	JS("type", roce_gid, type),
-	JS("ndev", roce_gid, ndev),
 };
 
 static const struct jf link_fields[] = {
@@ -496,39 +385,6 @@ static json_object *link_json(const struct roce_link *l)
 	return o;
 }
 
-static json_object *dev_json(const struct roce_rdma_dev *d)
-{
-	json_object *o = json_object_new_object(), *ports;
-
-	json_object_object_add(o, "name", json_object_new_string(d->name));
-	jf_save(o, d, dev_fields, N(dev_fields));
-	if (d->netdevs)
-		json_object_object_add(o, "netdevs", strv_json(d->netdevs));
-	ports = json_object_new_array();
-	for (size_t i = 0; i < d->n_ports; i++) {
-		const struct roce_port *p = &d->ports[i];
-		json_object *po = json_object_new_object(), *gids;
-
-		json_object_object_add(po, "port", json_object_new_int((int)p->num));
-		jf_save(po, p, port_fields, N(port_fields));
-		gids = json_object_new_array();
-		for (size_t g = 0; g < p->n_gids; g++) {
-			json_object *go = json_object_new_object();
-
-			json_object_object_add(go, "index",
-					       json_object_new_int((int)p->gids[g].index));
-			json_object_object_add(go, "gid",
-					       json_object_new_string(p->gids[g].gid));
-			jf_save(go, &p->gids[g], gid_fields, N(gid_fields));
-			json_object_array_add(gids, go);
-		}
-		json_object_object_add(po, "gids", gids);
-		json_object_array_add(ports, po);
-	}
-	json_object_object_add(o, "ports", ports);
-	return o;
-}
-
 static json_object *bond_json(const struct roce_bond *b)
 {
 	json_object *o = json_object_new_object(), *sl;
@@ -554,10 +410,6 @@ json_object *facts_json_roce(const struct roce_facts *r)
 	json_object *o = json_object_new_object(), *a;
 
 	jf_save(o, r, top_fields, N(top_fields));
-	a = json_object_new_array();
-	for (size_t i = 0; i < r->n_devs; i++)
-		json_object_array_add(a, dev_json(&r->devs[i]));
-	json_object_object_add(o, "rdma_devices", a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < r->n_links; i++)
 		json_object_array_add(a, link_json(&r->links[i]));
@@ -883,75 +735,6 @@ static int load_link(json_object *o, struct roce_facts *rf)
 	return r;
 }
 
-static int load_port(json_object *o, struct roce_rdma_dev *d)
-{
-	struct roce_port *p;
-	json_object *gids;
-	int64_t num;
-	int r = get_int(o, "port", 0, 65535, &num);
-
-	if (r < 0)
-		return r;
-	p = roce_port_add(d, (unsigned)num);
-	if (!p)
-		return -ENOMEM;
-	r = jf_load(o, p, port_fields, N(port_fields));
-	if (r >= 0)
-		r = json_get_array(o, "gids", &gids);
-	if (r < 0 || !gids)
-		return r;
-	p->gids = calloc(json_object_array_length(gids) + 1, sizeof(*p->gids));
-	if (!p->gids)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_object_array_length(gids); i++) {
-		json_object *e = json_object_array_get_idx(gids, i), *s;
-		struct roce_gid *g = &p->gids[p->n_gids];
-		int64_t idx;
-
-		if (!json_object_is_type(e, json_type_object) ||
-		    get_int(e, "index", 0, INT32_MAX, &idx) < 0 ||
-		    !json_object_object_get_ex(e, "gid", &s) ||
-		    !json_object_is_type(s, json_type_string))
-			return -EINVAL;
-		g->index = (unsigned)idx;
-		g->gid = strdup(json_object_get_string(s));
-		if (!g->gid)
-			return -ENOMEM;
-		p->n_gids++;
-		r = jf_load(e, g, gid_fields, N(gid_fields));
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int load_dev(json_object *o, struct roce_facts *rf)
-{
-	struct roce_rdma_dev *d;
-	json_object *ports;
-	char *name = NULL;
-	int r = get_name(o, &name);
-
-	if (r < 0)
-		return r;
-	d = roce_dev_add(rf, name);
-	free(name);
-	if (!d)
-		return -ENOMEM;
-	r = jf_load(o, d, dev_fields, N(dev_fields));
-	if (r >= 0)
-		r = load_strv(o, "netdevs", &d->netdevs);
-	if (r >= 0)
-		r = json_get_array(o, "ports", &ports);
-	for (size_t i = 0; r >= 0 && ports && i < json_object_array_length(ports); i++) {
-		json_object *e = json_object_array_get_idx(ports, i);
-
-		r = json_object_is_type(e, json_type_object) ? load_port(e, d)
-							     : -EINVAL;
-	}
-	return r;
-}
-
 static int load_bond(json_object *o, struct roce_facts *rf)
 {
 	struct roce_bond *b;
@@ -996,7 +779,6 @@ int facts_json_load_roce(json_object *o, struct roce_facts *r)
 		const char *key;
 		int (*load)(json_object *, struct roce_facts *);
 	} lists[] = {
-		{ "rdma_devices", load_dev },
 		{ "links", load_link },
 		{ "bonds", load_bond },
 	};

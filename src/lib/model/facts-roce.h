@@ -8,7 +8,9 @@
 #include "fact.h"
 
 /*
- * RoCE fabric facts: RDMA netlink, DCB, rtnetlink, bonding, ethtool, GIDs.
+ * RoCE fabric facts: RDMA netlink system settings, DCB, rtnetlink, bonding,
+ * ethtool. The RDMA devices themselves, their ports and GIDs, are
+ * struct rdma_dev (facts-rdma.h), in facts.nics.
  * Filled by collect_roce() (sysfs/procfs/configfs under the root, netlink
  * live or from a replay directory) or loaded from the facts file.
  *
@@ -120,50 +122,6 @@ struct roce_bond {
 	size_t n_slaves;
 };
 
-/* One GID table entry that is in use (all-zero entries are not kept). */
-struct roce_gid {
-	unsigned index;
-	char *gid;            /* sysfs text: 8 groups of 4 hex digits */
-	struct fact_str type; /* "RoCE v2", "IB/RoCE v1" */
-	struct fact_str ndev; /* the netdev the GID belongs to */
-};
-
-struct roce_port {
-	unsigned num;
-	/* RDMA netlink PORT_GET. */
-	struct fact_int state;      /* 4 = ACTIVE */
-	struct fact_int phys_state; /* 5 = LinkUp */
-	struct fact_int ndev_index;
-	struct fact_str ndev_name;
-	/* sysfs. */
-	struct fact_str link_layer;
-	struct fact_int gid_tbl_len; /* entries under gids/ */
-	struct roce_gid *gids;
-	size_t n_gids;
-	/* configfs rdma_cm/<dev>/ports/<p>/ (RDMA-CM defaults). */
-	struct fact_str roce_mode; /* "RoCE v2" */
-	struct fact_int roce_tos;
-	/* MLNX_OFED mlx5: /sys/class/infiniband/<dev>/tc/<p>/traffic_class. */
-	struct fact_int traffic_class;
-};
-
-struct roce_rdma_dev {
-	char *name;
-	/* RDMA netlink CMD_GET. */
-	struct fact_int index;
-	struct fact_str protocol; /* "roce", "ib", "iw" */
-	struct fact_int node_type;
-	struct fact_str fw;
-	/* sysfs. */
-	struct fact_str driver; /* PCI driver of the function: mlx5_core, ice */
-	struct fact_int is_vf;  /* device/physfn exists */
-	char **netdevs;         /* entries of device/net, NULL-terminated */
-	/* Out-of-tree irdma configfs: irdma/<dev>/roce_dcqcn_enable. */
-	struct fact_int dcqcn;
-	struct roce_port *ports;
-	size_t n_ports;
-};
-
 struct roce_facts {
 	/* RDMA netlink SYS_GET: 1 shared, 0 exclusive. */
 	struct fact_int netns_shared;
@@ -174,8 +132,6 @@ struct roce_facts {
 	/* How each netlink source answered as a whole (ok = 1). */
 	struct fact_int rdma_nl, rtnl;
 
-	struct roce_rdma_dev *devs;
-	size_t n_devs;
 	struct roce_link *links;
 	size_t n_links;
 	struct roce_bond *bonds;
@@ -184,22 +140,16 @@ struct roce_facts {
 
 void roce_facts_release(struct roce_facts *r);
 void roce_link_release(struct roce_link *l);
-void roce_rdma_dev_release(struct roce_rdma_dev *d);
 void roce_bond_release(struct roce_bond *b);
 
 /* Grow an array by one zeroed element; NULL on out-of-memory. */
 struct roce_link *roce_link_add(struct roce_facts *r, const char *name);
-struct roce_rdma_dev *roce_dev_add(struct roce_facts *r, const char *name);
-struct roce_port *roce_port_add(struct roce_rdma_dev *d, unsigned num);
 struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name);
 
 const struct roce_link *roce_link_find(const struct roce_facts *r,
 				       const char *name);
 const struct roce_link *roce_link_by_index(const struct roce_facts *r,
 					   int ifindex);
-struct roce_rdma_dev *roce_dev_find(const struct roce_facts *r,
-				    const char *name);
-struct roce_port *roce_port_find(const struct roce_rdma_dev *d, unsigned num);
 const struct roce_bond *roce_bond_find(const struct roce_facts *r,
 				       const char *name);
 /* The value of a private flag: 1 on, 0 off, -ENOENT when not listed. */

@@ -63,21 +63,6 @@ static void pci_release(struct pci_dev *p)
 	fact_str_release(&p->local_cpulist);
 }
 
-static void nic_release(struct nic *n)
-{
-	strv_free(n->netdevs);
-	fact_str_release(&n->node_type);
-	fact_str_release(&n->fw_ver);
-	fact_str_release(&n->node_guid);
-	fact_str_release(&n->hca_type);
-	fact_str_release(&n->board_id);
-	for (size_t i = 0; i < n->n_ports; i++) {
-		fact_str_release(&n->ports[i].link_layer);
-		fact_str_release(&n->ports[i].rate);
-	}
-	free(n->ports);
-}
-
 void facts_release(struct facts *f)
 {
 	free(f->source_path);
@@ -91,7 +76,7 @@ void facts_release(struct facts *f)
 	}
 	free(f->gpus);
 	for (size_t i = 0; i < f->n_nics; i++)
-		nic_release(&f->nics[i]);
+		rdma_dev_release(&f->nics[i]);
 	free(f->nics);
 	for (size_t i = 0; i < f->n_netfns; i++) {
 		strv_free(f->netfns[i].netdevs);
@@ -123,6 +108,14 @@ int facts_find_pci(const struct facts *f, const char *bdf)
 	return -1;
 }
 
+const struct rdma_dev *facts_nic_find(const struct facts *f, const char *name)
+{
+	for (size_t i = 0; name && i < f->n_nics; i++)
+		if (strcmp(f->nics[i].name, name) == 0)
+			return &f->nics[i];
+	return NULL;
+}
+
 const struct pci_dev *facts_pci(const struct facts *f, int idx)
 {
 	if (idx < 0 || (size_t)idx >= f->n_pci)
@@ -138,6 +131,12 @@ const struct nccl_setting *facts_nccl_get(const struct facts *f,
 		if (strcmp(f->nccl[i].name, name) == 0)
 			return &f->nccl[i];
 	return NULL;
+}
+
+bool facts_have_roce(const struct facts *f)
+{
+	/* collect_roce() always looks at ib_core's netns_mode parameter. */
+	return f->roce.netns_mode_param.state != FACT_UNSET;
 }
 
 void facts_link_pci(struct facts *f)
@@ -157,7 +156,7 @@ static int cmp_gpu(const void *a, const void *b)
 
 static int cmp_nic(const void *a, const void *b)
 {
-	const struct nic *x = a, *y = b;
+	const struct rdma_dev *x = a, *y = b;
 	int r = bdf_cmp(x->bdf, y->bdf);
 
 	return r ? r : strcmp(x->name, y->name);

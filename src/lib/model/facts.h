@@ -9,6 +9,7 @@
 #include "facts-host.h"
 #include "facts-pod.h"
 #include "facts-probe.h"
+#include "facts-rdma.h"
 #include "facts-roce.h"
 
 /*
@@ -78,30 +79,6 @@ struct gpu {
 	 * link). NULL when NVML was not asked.
 	 */
 	char **nvlink_remote;
-};
-
-struct nic_port {
-	unsigned num;
-	struct fact_int state;      /* 4 = ACTIVE */
-	struct fact_int phys_state; /* 5 = LinkUp */
-	struct fact_str link_layer; /* InfiniBand / Ethernet / Unknown */
-	struct fact_str rate;       /* "400 Gb/sec (4X NDR)" */
-	struct fact_int rate_gbps;
-};
-
-struct nic {
-	char name[64]; /* RDMA device name: mlx5_0, irdma0, mlx5_bond_0 */
-	char bdf[BDF_LEN];
-	int pci; /* index in facts.pci, -1 if unknown */
-	char **netdevs; /* NULL-terminated */
-	struct fact_str node_type, fw_ver, node_guid, hca_type, board_id;
-	struct nic_port *ports;
-	size_t n_ports;
-	struct fact_int numa;
-	/* Set by importers that know it (NCCL XML gdr attribute). */
-	struct fact_int gdr_support;
-	/* Live probe: ibv_reg_dmabuf_mr(fd = -1); 1 supported, 0 not. */
-	struct fact_int dmabuf_mr;
 };
 
 /* A network PCI function (class 0x02) with no RDMA device on top of it. */
@@ -182,7 +159,7 @@ struct facts {
 	size_t n_pci;
 	struct gpu *gpus; /* ordered by PCI bus id */
 	size_t n_gpus;
-	struct nic *nics; /* ordered by PCI bus id, then name */
+	struct rdma_dev *nics; /* RDMA devices, by PCI bus id, then name */
 	size_t n_nics;
 	struct netfn *netfns;
 	size_t n_netfns;
@@ -205,10 +182,17 @@ void facts_init(struct facts *f);
 void facts_release(struct facts *f);
 
 int facts_find_pci(const struct facts *f, const char *bdf);
+/* The RDMA device named @name, or NULL. */
+const struct rdma_dev *facts_nic_find(const struct facts *f, const char *name);
 const struct pci_dev *facts_pci(const struct facts *f, int idx);
 /* The value of an NCCL_* setting after NCCL's precedence, or NULL. */
 const struct nccl_setting *facts_nccl_get(const struct facts *f,
 					  const char *name);
+/*
+ * The RoCE collector ran (a node, a facts file that has its section):
+ * imported NICs (NCCL or hwloc XML) carry no RoCE facts to judge.
+ */
+bool facts_have_roce(const struct facts *f);
 /* Sort GPUs and NICs into their canonical order and fix up indices. */
 void facts_sort(struct facts *f);
 /* Re-link pci parent_idx from the parent BDF strings. */

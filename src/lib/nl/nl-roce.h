@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include "../model/facts-roce.h"
+#include "../model/facts.h"
 #include "nl.h"
 
 /*
@@ -12,10 +12,12 @@
  */
 
 /* RDMA netlink (NETLINK_RDMA, client NLDEV): system, devices, ports. */
-int rdma_sys_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
-int rdma_dev_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
-int rdma_port_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
-int rdma_nl_collect(struct nl_src *s, struct roce_facts *r);
+int rdma_sys_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
+int rdma_dev_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
+int rdma_port_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
+/* Netlink facts of the RDMA devices sysfs listed (facts->nics), and the
+ * system settings (facts->roce). */
+int rdma_nl_collect(struct nl_src *s, struct facts *f);
 
 /* rtnetlink links and addresses. */
 int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */

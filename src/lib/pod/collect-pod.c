@@ -58,7 +58,7 @@ int collect_pod(const struct gc_root *root, char *const *envp, struct facts *f)
 	if (r >= 0)
 		r = pod_collect_env(envp, p);
 	if (r >= 0)
-		r = pod_collect_pkeys(root, &f->roce, p);
+		r = pod_collect_pkeys(root, f, p);
 	if (r >= 0) {
 		r = root_is_dir(root, "/sys/class/infiniband");
 		if (r == 1)

@@ -16,7 +16,7 @@ int pod_collect_devnodes(const struct gc_root *root, const struct host_facts *h,
 			 struct pod_facts *p);
 int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p);
 int pod_collect_env(char *const *envp, struct pod_facts *p);
-int pod_collect_pkeys(const struct gc_root *root, const struct roce_facts *rf,
+int pod_collect_pkeys(const struct gc_root *root, const struct facts *f,
 		      struct pod_facts *p);
 
 /* Pure parsers, for the unit tests. */

@@ -60,17 +60,17 @@ static int one_port(const struct gc_root *root, const char *dev, unsigned port,
 	return r < 0 ? r : 0;
 }
 
-int pod_collect_pkeys(const struct gc_root *root, const struct roce_facts *rf,
+int pod_collect_pkeys(const struct gc_root *root, const struct facts *f,
 		      struct pod_facts *p)
 {
-	for (size_t d = 0; d < rf->n_devs; d++)
-		for (size_t i = 0; i < rf->devs[d].n_ports; i++) {
-			const struct roce_port *port = &rf->devs[d].ports[i];
+	for (size_t d = 0; d < f->n_nics; d++)
+		for (size_t i = 0; i < f->nics[d].n_ports; i++) {
+			const struct rdma_port *port = &f->nics[d].ports[i];
 			int r;
 
 			if (!fact_str_is(&port->link_layer, "InfiniBand"))
 				continue;
-			r = one_port(root, rf->devs[d].name, port->num, p);
+			r = one_port(root, f->nics[d].name, port->num, p);
 			if (r < 0)
 				return r;
 		}

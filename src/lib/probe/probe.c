@@ -19,7 +19,7 @@
 	 IBV_ACCESS_REMOTE_READ)
 
 static int add_pair(struct probe_facts *p, const struct gpu *g,
-		    const struct nic *n, int path)
+		    const struct rdma_dev *n, int path)
 {
 	struct probe_pair *v;
 

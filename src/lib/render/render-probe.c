@@ -200,7 +200,7 @@ json_object *render_probe_json(const struct facts *f)
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct nic *n = &f->nics[i];
+		const struct rdma_dev *n = &f->nics[i];
 		json_object *o = json_object_new_object(), *extra;
 
 		json_object_object_add(o, "index", json_object_new_int((int)i));

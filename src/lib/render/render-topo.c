@@ -54,7 +54,7 @@ static json_object *gpu_json(const struct facts *f, const struct topo_report *r,
 static json_object *nic_json(const struct facts *f, const struct topo_report *r,
 			     size_t i)
 {
-	const struct nic *n = &f->nics[i];
+	const struct rdma_dev *n = &f->nics[i];
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "index", json_object_new_int((int)i));

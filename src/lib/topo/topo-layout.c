@@ -287,7 +287,7 @@ static int cpu_lines(struct builder *b, struct lay_box *bx, long key)
 	return r;
 }
 
-static int nic_lines(struct builder *b, struct lay_box *bx, const struct nic *n)
+static int nic_lines(struct builder *b, struct lay_box *bx, const struct rdma_dev *n)
 {
 	int r = strv_pushf(&bx->lines, "NIC%zu %s", bx->index, n->name);
 
@@ -300,7 +300,7 @@ static int nic_lines(struct builder *b, struct lay_box *bx, const struct nic *n)
 			   strv_pushf(&bx->lines, "%s", n->netdevs[i]);
 	}
 	for (size_t i = 0; r >= 0 && i < n->n_ports; i++) {
-		const struct nic_port *p = &n->ports[i];
+		const struct rdma_port *p = &n->ports[i];
 
 		if (fact_str_ok(&p->rate))
 			r = strv_pushf(&bx->lines, "port %u: %s", p->num, p->rate.v);

@@ -96,7 +96,7 @@ static int gpu_support(const struct gpu *g, struct topo_support *s)
  * dma-bufs.
  */
 static int nic_support(const struct facts *f, const struct gdr_env *e,
-		       const struct nic *n, struct topo_support *s)
+		       const struct rdma_dev *n, struct topo_support *s)
 {
 	const char *how;
 	int gpu_dmabuf = -1;

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fact.h"
+
+/*
+ * One RDMA device (/sys/class/infiniband/<name>) and its ports: what sysfs,
+ * RDMA netlink and libibverbs say about it, each in its own fact. Filled by
+ * the RDMA collector (sysfs), then the netlink collector and the live probe
+ * add theirs to the same record; importers fill what their file states.
+ */
+
+#define RDMA_DEV_NAME_LEN 64
+
+/* One GID table entry that is in use (all-zero entries are not kept). */
+struct roce_gid {
+	unsigned index;
+	char *gid;            /* sysfs text: 8 groups of 4 hex digits */
+	struct fact_str type; /* "RoCE v2", "IB/RoCE v1" */
+	struct fact_str ndev; /* the netdev the GID belongs to */
+};
+
+struct rdma_port {
+	unsigned num;
+	/* sysfs ports/<p>/. */
+	struct fact_int state;      /* 4 = ACTIVE */
+	struct fact_int phys_state; /* 5 = LinkUp */
+	struct fact_str link_layer; /* InfiniBand / Ethernet / Unknown */
+	struct fact_str rate;       /* "400 Gb/sec (4X NDR)" */
+	struct fact_int rate_gbps;
+	struct fact_int gid_tbl_len; /* entries under gids/ */
+	struct roce_gid *gids;
+	size_t n_gids;
+	/* RDMA netlink PORT_GET. */
+	struct fact_int nl_state, nl_phys_state;
+	struct fact_int ndev_index;
+	struct fact_str ndev_name;
+	/* configfs rdma_cm/<dev>/ports/<p>/ (RDMA-CM defaults). */
+	struct fact_str roce_mode; /* "RoCE v2" */
+	struct fact_int roce_tos;
+	/* MLNX_OFED mlx5: /sys/class/infiniband/<dev>/tc/<p>/traffic_class. */
+	struct fact_int traffic_class;
+};
+
+struct rdma_dev {
+	char name[RDMA_DEV_NAME_LEN]; /* mlx5_0, irdma0, mlx5_bond_0 */
+	char bdf[16];
+	int pci; /* index in facts.pci, -1 if unknown */
+	/*
+	 * Network interfaces on the device: its function's (device/net) and,
+	 * for a RoCE LAG device, the bond its GID table names.
+	 */
+	char **netdevs; /* NULL-terminated */
+	/* sysfs, below /sys/class/infiniband/<name>/. */
+	struct fact_str node_type, fw_ver, node_guid, hca_type, board_id;
+	struct fact_str driver; /* PCI driver of the function: mlx5_core, ice */
+	struct fact_int is_vf;  /* device/physfn exists */
+	char **fn_netdevs;      /* entries of device/net only, NULL-terminated */
+	struct fact_int numa;
+	/* Out-of-tree irdma configfs: irdma/<dev>/roce_dcqcn_enable. */
+	struct fact_int dcqcn;
+	/* RDMA netlink CMD_GET. */
+	struct fact_int nl_index;
+	struct fact_str protocol; /* "roce", "ib", "iw" */
+	struct fact_int nl_node_type;
+	struct fact_str nl_fw;
+	/* Set by importers that know it (NCCL XML gdr attribute). */
+	struct fact_int gdr_support;
+	/* Live probe: ibv_reg_dmabuf_mr(fd = -1); 1 supported, 0 not. */
+	struct fact_int dmabuf_mr;
+	struct rdma_port *ports;
+	size_t n_ports;
+};
+
+void rdma_dev_release(struct rdma_dev *d);
+struct rdma_port *rdma_port_find(const struct rdma_dev *d, unsigned num);
+/* Find or add port @num (kept in ascending order); NULL on -ENOMEM. */
+struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num);
+/* The port state RDMA netlink gave, else sysfs's. */
+const struct fact_int *rdma_port_state(const struct rdma_port *p);
+const struct fact_int *rdma_port_phys_state(const struct rdma_port *p);
