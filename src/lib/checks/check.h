@@ -65,10 +65,14 @@ struct check_opts {
 
 void check_opts_init(struct check_opts *o);
 
+struct regpath;
+
 struct check_ctx {
 	const struct facts *f;
 	const struct topo_report *topo;
 	const struct check_opts *opts;
+	/* The registration paths (regpath.h): checks_run assesses them once. */
+	const struct regpath *regpath;
 };
 
 struct check {
