@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/bw/bw-report.h"
-#include "../lib/checks/checks-roce.h"
+#include "../lib/topo/nccl-gid.h"
 #include "../lib/probe/probe.h"
 #include "../lib/render/render-bw.h"
 #include "../lib/render/render.h"

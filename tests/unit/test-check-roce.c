@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "checks/checks-roce.h"
+#include "model/roce-query.h"
+#include "topo/nccl-gid.h"
 #include "collect/collect-roce.h"
 #include "util/strv.h"
 

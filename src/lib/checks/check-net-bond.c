@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/roce-query.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 
