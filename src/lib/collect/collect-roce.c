@@ -12,42 +12,13 @@
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
+#include "collect-read.h"
 #include "collect.h"
 
 /* Bounds on a hostile tree: a real mlx5 GID table has 256 entries. */
 #define GID_MAX 1024
 #define PORT_MAX 255
 #define BOND_TEXT_MAX (256u << 10)
-
-/* "Y"/"N" (bool module parameter) → 1/0. */
-static void read_bool_fact(const struct gc_root *root, const char *path,
-			   struct fact_int *f)
-{
-	char buf[16];
-	int r = root_read(root, path, buf, sizeof(buf));
-
-	if (r < 0)
-		fact_int_fail(f, r);
-	else if (strcmp(strstrip(buf), "Y") == 0 || strcmp(buf, "1") == 0)
-		fact_int_set(f, 1);
-	else if (strcmp(buf, "N") == 0 || strcmp(buf, "0") == 0)
-		fact_int_set(f, 0);
-	else
-		fact_int_fail(f, -EINVAL);
-}
-
-/* Basename of a symlink target (a driver link) into a fact. */
-static void read_link_name(const struct gc_root *root, const char *path,
-			   struct fact_str *f)
-{
-	char buf[512];
-	int r = root_readlink(root, path, buf, sizeof(buf));
-
-	if (r < 0)
-		fact_str_fail(f, r);
-	else if (fact_str_set(f, path_basename(buf)) < 0)
-		fact_str_fail(f, -ENOMEM);
-}
 
 static bool gid_is_zero(const char *s)
 {
@@ -461,20 +432,20 @@ static int note_odd_recordings(const char *dir, struct facts *f)
 	return r;
 }
 
-int collect_roce(const struct gc_root *root, struct facts *f)
+int collect_roce(const struct collect_ctx *c, struct facts *f)
 {
 	struct nl_src nl = { .mode = NL_OFF };
 	int r;
 
-	if (root->nl_replay) {
+	if (c->nl.replay) {
 		nl.mode = NL_REPLAY;
-		nl.replay_dir = root->nl_replay;
-		r = note_odd_recordings(root->nl_replay, f);
+		nl.replay_dir = c->nl.replay;
+		r = note_odd_recordings(c->nl.replay, f);
 		if (r < 0)
 			return r;
-	} else if (root->live) {
+	} else if (c->root->live) {
 		nl.mode = NL_LIVE;
-		nl.record_dir = root->nl_record;
+		nl.record_dir = c->nl.record;
 	}
-	return collect_roce_nl(root, &nl, f);
+	return collect_roce_nl(c->root, &nl, f);
 }
