@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/probe/probe.h"
 #include "cli.h"
 
 void cli_analysis_init(struct cli_analysis *a)
@@ -35,13 +36,32 @@ int cli_analysis_run(struct cli_analysis *a, unsigned gates)
 	return 0;
 }
 
-int cli_analyse(const struct cli_input *in, struct cli_analysis *a)
+int cli_prepare(struct cli_analysis *a, const struct cli_input *in,
+		unsigned gates)
 {
+	bool probe = in->probe;
 	int rc;
 
-	cli_analysis_init(a);
 	rc = cli_load_facts(in, &a->f);
-	return rc ? rc : cli_analysis_run(a, GATE_MASK_ALL);
+	if (!rc && probe && a->f.source != SOURCE_LIVE) {
+		cli_error("--probe registers memory on this node; it does not apply to --root/--facts input, ignoring");
+		probe = false;
+	}
+	if (!rc && probe) {
+		/* The probe also asks NVML: --nvml comes with it. */
+		struct probe_opts po = { .gpu = -1 };
+
+		rc = cli_probe_facts(&a->f, &po);
+	} else if (!rc && in->nvml) {
+		rc = cli_nvml_facts(&a->f);
+	}
+	return rc ? rc : cli_analysis_run(a, gates);
+}
+
+int cli_analyse(const struct cli_input *in, struct cli_analysis *a)
+{
+	cli_analysis_init(a);
+	return cli_prepare(a, in, GATE_MASK_ALL);
 }
 
 void cli_analysis_release(struct cli_analysis *a)

@@ -25,7 +25,13 @@ struct cli_input {
 	const char *hwloc_xml;
 	const char *netlink_replay; /* recorded netlink replies for --root */
 	const char *record_netlink; /* live: write every netlink reply here */
-	bool pod; /* also collect what the container was given (collect_pod) */
+	/*
+	 * COLLECT_* bits (collect.h) the command reads, from its entry in the
+	 * command table (main.c); COLLECT_POD adds what the container was given.
+	 */
+	unsigned needs;
+	bool nvml;  /* --nvml: add what NVML knows (live only) */
+	bool probe; /* --probe: add the live probe (NVML included) */
 	/*
 	 * root is this node's "/" mounted elsewhere (a container with the host's
 	 * /sys, /proc, /dev and /usr under /host and the host's network
@@ -84,7 +90,6 @@ int cli_usage_error(const char *cmd, int opt, int optopt, char *const *argv);
 /* After option parsing: no operands are taken. 0, or EXIT_USAGE with a message. */
 int cli_no_operands(const char *cmd, int argc, char *const *argv);
 
-int cmd_pod(int argc, char **argv);
 /* Facts, topology, every gate's checks and the node summary, for one input. */
 struct cli_analysis {
 	struct facts f;
@@ -107,20 +112,33 @@ void cli_analysis_init(struct cli_analysis *a);
  */
 int cli_analysis_run(struct cli_analysis *a, unsigned gates);
 /*
+ * The prologue every analysing command repeats, after cli_analysis_init()
+ * and its options: load @in (collecting what in->needs names), add the NVML
+ * or probe facts it asks for, then cli_analysis_run(@gates). 0, or the exit
+ * status after an error line.
+ */
+int cli_prepare(struct cli_analysis *a, const struct cli_input *in,
+		unsigned gates);
+/*
  * Init, load @in and run every gate. 0, or the exit status after an error
  * line; release @a either way.
  */
 int cli_analyse(const struct cli_input *in, struct cli_analysis *a);
 void cli_analysis_release(struct cli_analysis *a);
 
-int cmd_topo(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_collect(int argc, char **argv);
-int cmd_probe(int argc, char **argv);
-int cmd_bw(int argc, char **argv);
-int cmd_nccl_log(int argc, char **argv);
-int cmd_labels(int argc, char **argv);
-int cmd_k8s(int argc, char **argv);
+/*
+ * The commands (main.c's table). @needs: the COLLECT_* bits the command's
+ * output reads, as its table entry declares them.
+ */
+int cmd_topo(int argc, char **argv, unsigned needs);
+int cmd_check(int argc, char **argv, unsigned needs);
+int cmd_collect(int argc, char **argv, unsigned needs);
+int cmd_probe(int argc, char **argv, unsigned needs);
+int cmd_bw(int argc, char **argv, unsigned needs);
+int cmd_nccl_log(int argc, char **argv, unsigned needs);
+int cmd_labels(int argc, char **argv, unsigned needs);
+int cmd_k8s(int argc, char **argv, unsigned needs);
+int cmd_pod(int argc, char **argv, unsigned needs);
 
 /*
  * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/bw/bw-report.h"
-#include "../lib/checks/checks-roce.h"
+#include "../lib/topo/nccl-gid.h"
 #include "../lib/probe/probe.h"
 #include "../lib/render/render-bw.h"
 #include "../lib/render/render.h"
@@ -145,7 +145,7 @@ static int parse_target(struct bw_cli *c, const char *s)
 	return 0;
 }
 
-int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
+int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, OPT_PORT },
@@ -173,6 +173,7 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv)
 	int ch, k;
 
 	memset(c, 0, sizeof(*c));
+	c->in.needs = needs;
 	c->gpu = -1;
 	c->buffer = BW_CHOOSE_AUTO;
 	c->gid_index = -1;
@@ -711,10 +712,10 @@ int bw_cli_run(struct bw_cli *c)
 	return c->server ? run_server(c) : run_client(c);
 }
 
-int cmd_bw(int argc, char **argv)
+int cmd_bw(int argc, char **argv, unsigned needs)
 {
 	struct bw_cli c;
-	int rc = bw_cli_parse(&c, argc, argv);
+	int rc = bw_cli_parse(&c, argc, argv, needs);
 
 	if (rc != BW_CLI_GO)
 		return rc;

@@ -43,8 +43,11 @@ struct bw_cli {
 };
 
 #define BW_CLI_GO (-1)
-/* BW_CLI_GO to go on, else the exit code (help printed: 0, usage error: 2). */
-int bw_cli_parse(struct bw_cli *c, int argc, char **argv);
+/*
+ * BW_CLI_GO to go on, else the exit code (help printed: 0, usage error: 2).
+ * @needs: the COLLECT_* bits the node's facts are collected with.
+ */
+int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs);
 /* 0, or an exit code after a message (the server cannot listen). */
 int bw_cli_prepare(struct bw_cli *c);
 int bw_cli_run(struct bw_cli *c);

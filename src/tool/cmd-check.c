@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../lib/checks/checks.h"
-#include "../lib/probe/probe.h"
+#include "../lib/collect/collect.h"
 #include "../lib/render/render.h"
 #include "../lib/topo/topo.h"
 #include "../lib/util/strutil.h"
@@ -90,7 +90,7 @@ static int parse_small(const char *s, int max, int *ret)
 	return 0;
 }
 
-int cmd_check(int argc, char **argv)
+int cmd_check(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "gate", required_argument, NULL, OPT_GATE },
@@ -106,11 +106,11 @@ int cmd_check(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	struct cli_analysis an;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;
-	bool json = false, nvml = false, probe = false, verbose = false, color;
+	bool json = false, verbose = false, color;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	cli_analysis_init(&an);
@@ -124,7 +124,10 @@ int cmd_check(int argc, char **argv)
 			if (parse_gate(optarg, &mask) < 0)
 				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			/* The pod gate asks about the container this runs in. */
-			in.pod = mask == GATE_BIT(GATE_POD);
+			if (mask == GATE_BIT(GATE_POD))
+				in.needs |= COLLECT_POD;
+			else
+				in.needs = needs;
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)
@@ -148,10 +151,10 @@ int cmd_check(int argc, char **argv)
 				return cli_usage("check", "--format takes text, json or html, not '%s'", optarg);
 			break;
 		case OPT_NVML:
-			nvml = true;
+			in.nvml = true;
 			break;
 		case OPT_PROBE:
-			probe = true;
+			in.probe = true;
 			break;
 		case 'j':
 			json = true;
@@ -174,21 +177,7 @@ int cmd_check(int argc, char **argv)
 	}
 	json |= fmt == CLI_FMT_JSON;
 
-	rc = cli_load_facts(&in, &an.f);
-	if (!rc && probe && an.f.source != SOURCE_LIVE) {
-		cli_error("--probe registers memory on this node; it does not apply to --root/--facts input, ignoring");
-		probe = false;
-	}
-	if (!rc && probe) {
-		/* The probe also asks NVML: --nvml comes with it. */
-		struct probe_opts po = { .gpu = -1 };
-
-		rc = cli_probe_facts(&an.f, &po);
-	} else if (!rc && nvml) {
-		rc = cli_nvml_facts(&an.f);
-	}
-	if (!rc)
-		rc = cli_analysis_run(&an, mask);
+	rc = cli_prepare(&an, &in, mask);
 	if (rc)
 		goto out;
 	an.rep.verbose = verbose;

@@ -10,6 +10,7 @@
 #include "../lib/render/render.h"
 #include "../lib/util/atomic-file.h"
 #include "../lib/util/cleanup.h"
+#include "../lib/collect/collect.h"
 #include "cli.h"
 
 static void collect_help(FILE *out)
@@ -58,7 +59,7 @@ static int write_atomic(const char *path, json_object *doc)
 	return atomic_write_file(path, buf, len, 0666 & ~mask);
 }
 
-int cmd_collect(int argc, char **argv)
+int cmd_collect(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -68,7 +69,7 @@ int cmd_collect(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	const char *output = NULL;
 	json_object *doc = NULL;
 	struct facts f;
@@ -86,7 +87,7 @@ int cmd_collect(int argc, char **argv)
 		case 'j':
 			break;
 		case OPT_FIRST_COMMAND_OPT:
-			in.pod = true;
+			in.needs |= COLLECT_POD;
 			break;
 		case 'h':
 			collect_help(stdout);

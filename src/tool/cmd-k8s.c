@@ -66,7 +66,7 @@ static int print_plan(const struct facts *f, const struct k8s_plan *plan,
 	return r;
 }
 
-int cmd_k8s(int argc, char **argv)
+int cmd_k8s(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, OPT_MODE },
@@ -76,7 +76,7 @@ int cmd_k8s(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	struct cli_analysis an;
 	struct k8s_plan plan = { 0 };
 	const char *chart = NULL;

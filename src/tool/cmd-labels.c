@@ -218,7 +218,7 @@ static int run_loop(const struct labels_opts *o)
 	return EXIT_CLEAN;
 }
 
-int cmd_labels(int argc, char **argv)
+int cmd_labels(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "nfd", required_argument, NULL, OPT_NFD },
@@ -230,7 +230,7 @@ int cmd_labels(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct labels_opts o = { 0 };
+	struct labels_opts o = { .in.needs = needs };
 	int c;
 
 	optind = 1;

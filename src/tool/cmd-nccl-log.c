@@ -94,9 +94,7 @@ static int compare_node(const struct cli_input *in, const struct nccllog *log,
 	int rc, r;
 
 	cli_analysis_init(&an);
-	rc = cli_load_facts(in, &an.f);
-	if (!rc)
-		rc = cli_analysis_run(&an, 0);
+	rc = cli_prepare(&an, in, 0);
 	if (rc) {
 		cli_analysis_release(&an);
 		return rc;
@@ -110,7 +108,7 @@ static int compare_node(const struct cli_input *in, const struct nccllog *log,
 	return 0;
 }
 
-int cmd_nccl_log(int argc, char **argv)
+int cmd_nccl_log(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -119,7 +117,7 @@ int cmd_nccl_log(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	struct nccllog log;
 	struct nccllog_node node = { 0 };
 	bool json = false, live = false, have_node = false;

@@ -42,7 +42,7 @@ static void pod_help(FILE *out)
 		"3 input unreadable or invalid (a --facts file without pod facts).\n");
 }
 
-int cmd_pod(int argc, char **argv)
+int cmd_pod(int argc, char **argv, unsigned needs)
 {
 	char **args;
 	int rc;
@@ -68,7 +68,7 @@ int cmd_pod(int argc, char **argv)
 	args[2] = (char *)"pod";
 	for (int i = 1; i < argc; i++)
 		args[i + 2] = argv[i];
-	rc = cmd_check(argc + 2, args);
+	rc = cmd_check(argc + 2, args, needs);
 	free(args);
 	return rc;
 }

@@ -159,7 +159,7 @@ static int probe_exit(const struct facts *f)
 	return EXIT_CLEAN;
 }
 
-int cmd_probe(int argc, char **argv)
+int cmd_probe(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, OPT_FIRST_COMMAND_OPT },
@@ -169,7 +169,7 @@ int cmd_probe(int argc, char **argv)
 		{ 0 },
 	};
 	struct probe_opts po = { .gpu = -1 };
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	struct facts f;
 	bool json = false;
 	int64_t v;

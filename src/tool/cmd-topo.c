@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/collect/collect.h"
 #include "../lib/render/render.h"
 #include "../lib/topo/topo.h"
 #include "cli.h"
@@ -40,7 +41,7 @@ static void topo_help(FILE *out)
 		"3 input unreadable or invalid.\n");
 }
 
-int cmd_topo(int argc, char **argv)
+int cmd_topo(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -50,9 +51,9 @@ int cmd_topo(int argc, char **argv)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { 0 };
+	struct cli_input in = { .needs = needs };
 	struct cli_analysis an;
-	bool json = false, nvml = false;
+	bool json = false;
 	int c, rc, r, fmt = CLI_FMT_TEXT;
 
 	optind = 1;
@@ -73,7 +74,7 @@ int cmd_topo(int argc, char **argv)
 			}
 			break;
 		case OPT_NVML:
-			nvml = true;
+			in.nvml = true;
 			break;
 		case 'h':
 			topo_help(stdout);
@@ -92,12 +93,12 @@ int cmd_topo(int argc, char **argv)
 	if (fmt == CLI_FMT_JSON)
 		json = true;
 
+	/* The picture names the bond a NIC's netdev is enslaved to. */
+	if (fmt == CLI_FMT_SVG || fmt == CLI_FMT_DOT || fmt == CLI_FMT_HTML)
+		in.needs |= COLLECT_ROCE;
+
 	cli_analysis_init(&an);
-	rc = cli_load_facts(&in, &an.f);
-	if (!rc && nvml)
-		rc = cli_nvml_facts(&an.f);
-	if (!rc)
-		rc = cli_analysis_run(&an, 0);
+	rc = cli_prepare(&an, &in, 0);
 	if (rc) {
 		cli_analysis_release(&an);
 		return rc;

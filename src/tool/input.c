@@ -127,11 +127,13 @@ static int load_root(const struct cli_input *in, const char *dir,
 		root_free(root);
 		return EXIT_USAGE;
 	}
-	root->nl_replay = in->netlink_replay;
-	root->nl_record = in->record_netlink;
-	r = collect_node(root, environ, f);
-	if (r >= 0 && in->pod)
-		r = collect_pod(root, environ, f);
+	r = collect_node(&(const struct collect_ctx){
+				 .root = root,
+				 .nl = { .replay = in->netlink_replay,
+					 .record = in->record_netlink },
+				 .envp = environ,
+				 .wanted = in->needs,
+			 }, f);
 	root_free(root);
 	if (r < 0) {
 		cli_error("collecting facts under '%s' failed: %s", dir,
@@ -189,14 +191,14 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		cli_error("--netlink-replay and --record-netlink exclude each other");
 		return EXIT_USAGE;
 	}
-	if (in->pod && (in->nccl_xml || in->hwloc_xml)) {
+	if ((in->needs & COLLECT_POD) && (in->nccl_xml || in->hwloc_xml)) {
 		cli_error("the pod gate reads a container: live, --root or --facts, not a topology XML");
 		return EXIT_USAGE;
 	}
 	if (in->facts || in->nccl_xml || in->hwloc_xml) {
 		int r = load_file(in, f);
 
-		if (!r && in->pod && f->pod.collected.state == FACT_UNSET) {
+		if (!r && (in->needs & COLLECT_POD) && f->pod.collected.state == FACT_UNSET) {
 			cli_error("'%s' holds no pod facts: write it inside the container with 'gdrcheck collect --pod'",
 				  in->facts);
 			return EXIT_INPUT;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/collect/collect.h"
 #include "cli.h"
 
 #ifndef GDRCHECK_VERSION
@@ -11,21 +12,37 @@
 
 struct command {
 	const char *name;
-	int (*fn)(int argc, char **argv);
+	int (*fn)(int argc, char **argv, unsigned needs);
+	unsigned needs; /* the collectors whose facts its output reads */
 	const char *summary;
 };
 
-/* Exact names only: a prefix that means one command today would break tomorrow. */
+/*
+ * The topology and NCCL's verdicts: the PCI tree, GPUs, NICs, NUMA nodes,
+ * the hostname and peer-memory files (host) and the NCCL settings. The
+ * picture formats add the RoCE fabric (bond names); cmd_topo asks for it.
+ */
+#define NEEDS_TOPO (COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_NUMA | \
+		    COLLECT_HOST | COLLECT_NCCL_ENV)
+
+/*
+ * Exact names only: a prefix that means one command today would break
+ * tomorrow. The first entry runs when no command is named.
+ */
 static const struct command commands[] = {
-	{ "check", cmd_check, "node readiness report, gate by gate, with the fix for every finding (default)" },
-	{ "topo", cmd_topo, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
-	{ "collect", cmd_collect, "save this node's facts as JSON, for --facts elsewhere" },
-	{ "pod", cmd_pod, "inside a container: what it can do with the GPU and NIC it was given" },
-	{ "probe", cmd_probe, "register GPU memory on the NICs for real: dma-buf and peermem" },
-	{ "bw", cmd_bw, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
-	{ "nccl-log", cmd_nccl_log, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
-	{ "k8s", cmd_k8s, "Kubernetes manifests and operator values fitted to this node" },
-	{ "labels", cmd_labels, "write NFD node labels and a Prometheus textfile, once or every interval" },
+	/* Every gate and the node summary read the whole node. */
+	{ "check", cmd_check, COLLECT_NODE, "node readiness report, gate by gate, with the fix for every finding (default)" },
+	{ "topo", cmd_topo, NEEDS_TOPO, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
+	{ "collect", cmd_collect, COLLECT_NODE, "save this node's facts as JSON, for --facts elsewhere" },
+	/* The pod gate compares the container with the node around it. */
+	{ "pod", cmd_pod, COLLECT_NODE | COLLECT_POD, "inside a container: what it can do with the GPU and NIC it was given" },
+	{ "probe", cmd_probe, COLLECT_NODE, "register GPU memory on the NICs for real: dma-buf and peermem" },
+	{ "bw", cmd_bw, COLLECT_NODE, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
+	/* The log against the node's topology verdicts and hostname. */
+	{ "nccl-log", cmd_nccl_log, NEEDS_TOPO, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
+	/* Both run every gate. */
+	{ "k8s", cmd_k8s, COLLECT_NODE, "Kubernetes manifests and operator values fitted to this node" },
+	{ "labels", cmd_labels, COLLECT_NODE, "write NFD node labels and a Prometheus textfile, once or every interval" },
 };
 
 static void main_help(FILE *out)
@@ -55,7 +72,7 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "C");
 	/* No command, or options only: the readiness report. */
 	if (argc < 2)
-		return cmd_check(argc, argv);
+		return commands[0].fn(argc, argv, commands[0].needs);
 	name = argv[1];
 	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
 	    strcmp(name, "help") == 0) {
@@ -68,9 +85,9 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(name, commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
+			return commands[i].fn(argc - 1, argv + 1, commands[i].needs);
 	if (name[0] == '-')
-		return cmd_check(argc, argv);
+		return commands[0].fn(argc, argv, commands[0].needs);
 	cli_error("unknown command '%s'", name);
 	fprintf(stderr, "Try 'gdrcheck --help'.\n");
 	return EXIT_USAGE;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../../src/lib/collect/collect-probe.h"
+#include "../../src/lib/collect/collect.h"
 #include "../../src/tool/cmd-bw.h"
 #include "../unit/fake-rdma.h"
 
@@ -120,7 +121,7 @@ int main(int argc, char **argv)
 	for (; i < argc && strcmp(argv[i], "--") && sargc < 62; i++)
 		sargv[sargc++] = argv[i];
 	sargv[sargc] = NULL;
-	rc = bw_cli_parse(&s.cli, sargc, sargv);
+	rc = bw_cli_parse(&s.cli, sargc, sargv, COLLECT_NODE);
 	if (rc == BW_CLI_GO)
 		rc = bw_cli_prepare(&s.cli);
 	if (rc)
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
 	for (i++; i < argc && cargc < 62; i++)
 		cargv[cargc++] = argv[i];
 	cargv[cargc] = NULL;
-	rc = bw_cli_parse(&c, cargc, cargv);
+	rc = bw_cli_parse(&c, cargc, cargv, COLLECT_NODE);
 	if (rc == BW_CLI_GO)
 		rc = bw_cli_run(&c);
 	bw_cli_release(&c);

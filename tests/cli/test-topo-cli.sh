@@ -86,4 +86,21 @@ expect 0 "topo on real H200 facts" -- "$bin" topo --facts "$facts" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g=d["gpus"]; assert len(g)==1 and g[0]["name"]=="NVIDIA H200" and g[0]["bdf"]=="0000:00:06.0", g' "$tmp/out" ||
 	fail "topo on real H200 facts"
 
+# topo collects only what its output reads (main.c's command table): never
+# the RoCE fabric (netlink recordings) nor the kernel's symbols. A FIFO among
+# the recordings is noted by the RoCE collector, so check names it and topo
+# must not; strace, where present, shows /proc/kallsyms unopened.
+mkdir "$tmp/nl" && mkfifo "$tmp/nl/rdma-dev.nl" || fail "cannot make a FIFO"
+seed2=$fixtures/seed2-b300-e810/root
+expect 0 "check reads the recordings" -- "$bin" check --root "$seed2" --netlink-replay "$tmp/nl"
+grep -q "netlink recording '$tmp/nl/rdma-dev.nl' is not a regular file" "$tmp/out" ||
+	fail "check: no note of the FIFO recording"
+expect 0 "topo leaves the recordings alone" -- "$bin" topo --root "$seed2" --netlink-replay "$tmp/nl"
+! grep -q "netlink recording" "$tmp/out" || fail "topo ran the RoCE collector"
+if command -v strace >/dev/null; then
+	expect 0 "topo under strace" -- strace -f -o "$tmp/trace" -e trace=openat,openat2 "$bin" topo --root "$seed2"
+	grep -q 'etc/nccl.conf' "$tmp/trace" || fail "strace: topo read no nccl.conf (trace broken?)"
+	! grep -q 'kallsyms\|/netlink' "$tmp/trace" || fail "topo opened /proc/kallsyms or a netlink recording"
+fi
+
 echo "$n passed, 0 failed"

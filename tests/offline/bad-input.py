@@ -223,7 +223,7 @@ def main():
         c("facts-newer-major.json", "facts", facts_doc(schema="gdrcheck.facts/2"), "version 2")
         c("facts-wrong-type.json", "facts",
           facts_doc(pci=[{"bdf": "0000:18:00.0", "vendor": "nvidia"}]), r"pci\[0\]\.vendor")
-        c("facts-wrong-array.json", "facts", facts_doc(gpus={"bdf": 1}), "'gpus' is not an array")
+        c("facts-wrong-array.json", "facts", facts_doc(gpus={"bdf": 1}), "gpus: expected an array")
         c("facts-bad-bdf.json", "facts", facts_doc(pci=[{"bdf": "../../etc"}]), "not a PCI address")
         c("facts-dup-busid.json", "facts",
           facts_doc(pci=[{"bdf": "0000:18:00.0"}, {"bdf": "0000:18:00.0"}]), "duplicate bus id 0000:18:00.0")

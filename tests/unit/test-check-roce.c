@@ -19,6 +19,8 @@
 #include "fixture-builder.h"
 
 #include "checks/checks-roce.h"
+#include "model/roce-query.h"
+#include "topo/nccl-gid.h"
 #include "collect/collect-roce.h"
 #include "util/strv.h"
 
@@ -42,9 +44,8 @@ static void load_seed(struct facts *f, const char *name)
 	snprintf(root, sizeof(root), TEST_DATA "/roce/%s/root", name);
 	snprintf(nl, sizeof(nl), TEST_DATA "/netlink/%s", name);
 	assert_int_equal(root_open(root, &r), 0);
-	r->nl_replay = nl;
 	facts_init(f);
-	assert_int_equal(collect_roce(r, f), 0);
+	assert_int_equal(collect_roce(&(const struct collect_ctx){ .root = r, .nl.replay = nl }, f), 0);
 	root_free(r);
 }
 
@@ -191,7 +192,7 @@ static void no_netlink_is_unknown(void **state)
 	(void)state;
 	assert_int_equal(root_open(TEST_DATA "/roce/seed2/root", &r), 0);
 	facts_init(&f);
-	assert_int_equal(collect_roce(r, &f), 0);
+	assert_int_equal(collect_roce(&(const struct collect_ctx){ .root = r }, &f), 0);
 	root_free(r);
 	assert_null(f.notes);
 	assert_int_equal(f.roce.rtnl.state, FACT_UNSET);

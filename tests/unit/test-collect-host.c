@@ -224,7 +224,7 @@ static void collect(struct facts *f)
 
 	assert_int_equal(root_open(root_dir, &root), 0);
 	facts_init(f);
-	assert_int_equal(collect_node(root, env, f), 0);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = env, .wanted = COLLECT_NODE }, f), 0);
 	root_free(root);
 }
 

@@ -54,7 +54,7 @@ static int64_t bar1_of(const char *resource)
 	gpu_with_resource(dir, "0000:00:06.0", resource);
 	assert_int_equal(root_open(dir, &root), 0);
 	facts_init(&f);
-	assert_int_equal(collect_node(root, (char *const *)env, &f), 0);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = (char *const *)env, .wanted = COLLECT_NODE }, &f), 0);
 	assert_int_equal(f.n_gpus, 1);
 	assert_string_equal(f.gpus[0].name, "NVIDIA H200");
 	v = f.gpus[0].bar1_bytes.state == FACT_OK ? f.gpus[0].bar1_bytes.v : -1;

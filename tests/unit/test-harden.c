@@ -57,7 +57,7 @@ static void short_config_is_not_absence(void **state)
 		tb_gpu(&f, "0000:01:00.0", "0000:00:01.0", "pci0000:00", 0x2330, 0);
 		tb_done(&f);
 		assert_int_equal(root_open(dir, &root), 0);
-		assert_int_equal(collect_iommu(root, &f), 0);
+		assert_int_equal(collect_iommu(&(const struct collect_ctx){ .root = root }, &f), 0);
 		a = host_acs(&f.host, "0000:00:01.0");
 		assert_non_null(a);
 		/* Not "no ACS capability": the rest of the list was never read. */
@@ -105,8 +105,8 @@ static void short_resource_is_not_absence(void **state)
 	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/resource", cut);
 	gpu_dir(dir, "0000:01:00.0");
 	assert_int_equal(root_open(dir, &root), 0);
-	assert_int_equal(collect_pci(root, &f), 0);
-	assert_int_equal(collect_gpus(root, &f), 0);
+	assert_int_equal(collect_pci(&(const struct collect_ctx){ .root = root }, &f), 0);
+	assert_int_equal(collect_gpus(&(const struct collect_ctx){ .root = root }, &f), 0);
 	assert_int_equal(f.n_gpus, 1);
 	assert_int_not_equal(f.gpus[0].bar1_bytes.state, FACT_OK);
 	facts_release(&f);
@@ -117,8 +117,8 @@ static void short_resource_is_not_absence(void **state)
 		strcat(full, "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
 	tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/resource", full);
 	facts_init(&f);
-	assert_int_equal(collect_pci(root, &f), 0);
-	assert_int_equal(collect_gpus(root, &f), 0);
+	assert_int_equal(collect_pci(&(const struct collect_ctx){ .root = root }, &f), 0);
+	assert_int_equal(collect_gpus(&(const struct collect_ctx){ .root = root }, &f), 0);
 	assert_int_equal(f.gpus[0].bar1_bytes.state, FACT_OK);
 	assert_int_equal(f.gpus[0].bar1_bytes.v, 0);
 	facts_release(&f);
@@ -219,8 +219,7 @@ static void fifo_inputs_refused(void **state)
 		bool named = false;
 
 		facts_init(&f);
-		root->nl_replay = dir;
-		assert_int_equal(collect_roce(root, &f), 0);
+		assert_int_equal(collect_roce(&(const struct collect_ctx){ .root = root, .nl.replay = dir }, &f), 0);
 		for (size_t i = 0; f.notes && f.notes[i]; i++)
 			named |= strstr(f.notes[i], "rdma-sys.nl") &&
 				 strstr(f.notes[i], "not a regular file");
@@ -257,7 +256,7 @@ static void numbers_out_of_range(void **state)
 		pci_dir(dir, "0000:01:00.0", "0x1030200\n", "0x110de\n");
 		tt_write(dir, "sys/devices/pci0000:00/0000:01:00.0/numa_node", "99999999999\n");
 		assert_int_equal(root_open(dir, &root), 0);
-		assert_int_equal(collect_pci(root, &f), 0);
+		assert_int_equal(collect_pci(&(const struct collect_ctx){ .root = root }, &f), 0);
 		assert_int_equal(f.n_pci, 1);
 		assert_int_equal(f.pci[0].class_code.state, FACT_INVALID);
 		assert_int_equal(f.pci[0].vendor.state, FACT_INVALID);
@@ -427,7 +426,7 @@ static void sysfs_aliases_collected_once(void **state)
 	}
 	assert_int_equal(root_open(dir, &root), 0);
 	facts_init(&f);
-	assert_int_equal(collect_node(root, env, &f), 0);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = env, .wanted = COLLECT_NODE }, &f), 0);
 	assert_int_equal(f.n_pci, 1);
 	assert_int_equal(f.n_gpus, 1);
 	assert_int_equal(facts_round_trip(&f), 0);
@@ -450,7 +449,7 @@ static void sysfs_aliases_collected_once(void **state)
 	}
 	assert_int_equal(root_open(dir, &root), 0);
 	facts_init(&f);
-	assert_int_equal(collect_node(root, env, &f), 0);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = env, .wanted = COLLECT_NODE }, &f), 0);
 	assert_true(f.n_pci <= FACTS_MAX_DEVICES);
 	assert_int_equal(facts_round_trip(&f), 0);
 	facts_release(&f);

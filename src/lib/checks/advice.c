@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "checks.h"
+#include "advice.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include "../util/cleanup.h"
 #include "../util/strv.h"
 #include "checks-internal.h"
+#include "regpath.h"
 
 /*
  * The advice block: which registration path to build for, the GPU Operator
@@ -86,18 +87,13 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		 struct advice *a)
 {
 	const struct facts *f = ctx->f;
-	struct regpath rp;
 	char why[512], set[256] = "", ofed_why[256];
 	bool mlx5 = false, dmabuf_like, pre_turing;
-	int r, ofed = ofed_stack(f, ofed_why, sizeof(ofed_why));
+	int ofed = ofed_stack(f, ofed_why, sizeof(ofed_why));
 
 	memset(a, 0, sizeof(*a));
-	r = regpath_assess(f, &rp);
-	if (r < 0)
-		return r;
-	a->path = choose(f, &rp, why, sizeof(why));
-	pre_turing = rp.gpu_pre_turing;
-	regpath_release(&rp);
+	a->path = choose(f, ctx->regpath, why, sizeof(why));
+	pre_turing = ctx->regpath->gpu_pre_turing;
 	a->path_why = strdup(why);
 	if (!a->path_why)
 		return -ENOMEM;

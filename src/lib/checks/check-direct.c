@@ -209,10 +209,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the PCI path of some GPUs is unknown");
 	TRY(finding_set(out, ST_FAIL, "some GPUs reach their nearest NIC only through the CPU (PHB/NODE/SYS): NCCL turns GPUDirect RDMA off there"));
-	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].fix)
-			return finding_fix(out, "%s", out->items[i].fix);
-	return 0;
+	return finding_fix_from_items(out, true);
 }
 
 const struct check check_direct_path = {
@@ -722,10 +719,7 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 			"%sNCCL settings turn GPUDirect RDMA or DMA-BUF off%s" :
 			"%sNCCL settings do not turn GPUDirect RDMA off%s",
 			host ? "host " : "", host ? " (pods carry their own)" : ""));
-	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].fix && out->items[i].status == out->status)
-			return finding_fix(out, "%s", out->items[i].fix);
-	return 0;
+	return finding_fix_from_items(out, false);
 }
 
 const struct check check_direct_nccl_env = {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/roce-query.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 
@@ -565,13 +566,8 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 				   "%zu bond%s healthy: every slave up, one aggregator",
 				   n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].status == out->status) {
-			ret = finding_set(out, out->status, "%s: %s",
-					  out->items[i].subject, out->items[i].verdict);
-			if (ret >= 0 && out->items[i].fix)
-				ret = finding_fix(out, "%s", out->items[i].fix);
-			return ret;
-		}
+		if (out->items[i].status == out->status)
+			return finding_from_item(out, &out->items[i]);
 	return 0;
 }
 

@@ -153,10 +153,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (out->status == ST_FAIL) {
 		TRY(finding_set(out, ST_FAIL, "an RDMA driver module is missing"));
-		for (size_t i = 0; i < out->n_items; i++)
-			if (out->items[i].fix)
-				return finding_fix(out, "%s", out->items[i].fix);
-		return 0;
+		return finding_fix_from_items(out, true);
 	}
 	return finding_set(out, out->status, "every RDMA NIC has its netdev and RDMA drivers (%s)",
 			   ofed == 1 ? "MLNX_OFED/DOCA-OFED stack" : ofed == 0 ? "ib_core from the kernel" : "ib_core origin unknown");
@@ -214,10 +211,7 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "every RDMA-capable function has an RDMA device");
 	TRY(finding_set(out, out->status, "some RDMA-capable functions have no RDMA device"));
-	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].fix && out->items[i].status == out->status)
-			return finding_fix(out, "%s", out->items[i].fix);
-	return 0;
+	return finding_fix_from_items(out, false);
 }
 
 const struct check check_rdma_device = {

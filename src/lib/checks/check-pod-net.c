@@ -7,7 +7,7 @@
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
-#include "checks-roce.h"
+#include "../topo/nccl-gid.h"
 
 /*
  * The pod's network side: which RDMA devices its network namespace sees,

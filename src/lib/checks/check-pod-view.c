@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-pod.h"
+#include "advice.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -71,10 +71,7 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "all %zu ports ACTIVE and LinkUp", total);
 	TRY(finding_set(out, out->status, "%zu of %zu ports ACTIVE and LinkUp", up, total));
-	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].fix)
-			return finding_fix(out, "%s", out->items[i].fix);
-	return 0;
+	return finding_fix_from_items(out, true);
 }
 
 const struct check check_rdma_port = {

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "regpath.h"
 #include "checks-internal.h"
 
 #include <errno.h>
@@ -317,7 +318,7 @@ static int prereq_evidence(const struct facts *f, const struct regpath *rp,
 static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	struct regpath rp;
+	const struct regpath *rp = ctx->regpath;
 	char subj[96];
 	int r, dmabuf_yes = 0, peer_zero = 0, unknown = 0, dmabuf_unknown = 0;
 	bool contradiction = false;
@@ -326,12 +327,9 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
 				   f->n_gpus, f->n_nics);
-	r = regpath_assess(f, &rp);
-	if (r < 0)
-		return r;
-	r = prereq_evidence(f, &rp, out);
-	for (size_t i = 0; i < rp.n_nics && r >= 0; i++) {
-		const struct regpath_nic *n = &rp.nics[i];
+	r = prereq_evidence(f, rp, out);
+	for (size_t i = 0; i < rp->n_nics && r >= 0; i++) {
+		const struct regpath_nic *n = &rp->nics[i];
 		enum check_status st = regpath_nic_status(n);
 		const char *item_fix = NULL;
 
@@ -353,7 +351,7 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 				 state_word(n->dmabuf), n->dmabuf_why, state_word(n->peermem), n->peermem_why);
 	}
 	if (r < 0)
-		goto out;
+		return r;
 	switch (out->status) {
 	case ST_PASS:
 		r = finding_set(out, ST_PASS, "GPU memory can be registered with every NIC: %s",
@@ -369,8 +367,8 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 			break;
 		}
 		r = finding_set(out, ST_UNKNOWN, "%s; DMA-BUF %s for %d NIC%s is not decidable from files: the live probe (ibv_reg_dmabuf_mr) decides it",
-				(size_t)peer_zero == rp.n_nics ? "nvidia-peermem is impossible on this stack" : "nvidia-peermem is not usable",
-				rp.gpu_dmabuf == 1 ? "is ready on the GPU side, but" : "support",
+				(size_t)peer_zero == rp->n_nics ? "nvidia-peermem is impossible on this stack" : "nvidia-peermem is not usable",
+				rp->gpu_dmabuf == 1 ? "is ready on the GPU side, but" : "support",
 				unknown, unknown == 1 ? "" : "s");
 		if (r >= 0)
 			fix = PROBE_FIX;
@@ -381,8 +379,6 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (r >= 0 && fix && out->status != ST_PASS)
 		r = finding_fix(out, "%s", fix);
-out:
-	regpath_release(&rp);
 	return r;
 }
 

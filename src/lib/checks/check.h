@@ -65,10 +65,14 @@ struct check_opts {
 
 void check_opts_init(struct check_opts *o);
 
+struct regpath;
+
 struct check_ctx {
 	const struct facts *f;
 	const struct topo_report *topo;
 	const struct check_opts *opts;
+	/* The registration paths (regpath.h): checks_run assesses them once. */
+	const struct regpath *regpath;
 };
 
 struct check {
@@ -95,6 +99,17 @@ int finding_evidence(struct finding *f, const char *fmt, ...)
 int finding_item(struct finding *f, const char *subject, enum check_status st,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/*
+ * Conclude a finding from its items (finding_item keeps its status the worst
+ * of theirs): "@what_ok (@n checked)" when none is unknown or worse; the one
+ * item's "subject: verdict" and fix when one is; the verdict they share, or
+ * how many need attention, when several are.
+ */
+int finding_conclude(struct finding *f, size_t n, const char *what_ok);
+/* The finding says what item @it says ("subject: verdict") with its fix. */
+int finding_from_item(struct finding *f, const struct finding_item *it);
+/* The fix of the first item at the finding's status (any status) that has one. */
+int finding_fix_from_items(struct finding *f, bool any_status);
 void finding_release(struct finding *f);
 /* The worse of two statuses. */
 enum check_status status_worst(enum check_status a, enum check_status b);

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "checks.h"
+#include "check.h"
 
 /* Helpers shared by the check files; all pure functions of the facts. */
 
@@ -148,10 +148,6 @@ bool hca_allows(const char *spec, const struct rdma_dev *n);
 /* Network functions without an RDMA device whose driver can carry RDMA. */
 size_t rdma_capable_netfns(const struct facts *f);
 
-/* plan-order.c: one step for N devices (a loop), then dependency order. */
-int plan_merge_loops(struct report *rep);
-void plan_order(struct report *rep);
-
 /* The table entries, defined in check-<area>.c. */
 extern const struct check check_gpu_present, check_gpu_driver,
 	check_gpu_kmod_flavor, check_gpu_arch, check_gpu_devnodes,
@@ -171,31 +167,3 @@ extern const struct check check_direct_path, check_direct_gpu_gdr,
 		if (_r < 0)                                                    \
 			return _r;                                             \
 	} while (0)
-
-/* The memory-registration paths of one NIC (check-regpath.c). */
-enum { PEERMEM_LOADABLE = 2 }; /* possible, module not loaded */
-
-struct regpath_nic {
-	int dmabuf;  /* 1 usable, 0 not, -1 only the live probe can tell */
-	int peermem; /* 1 loaded and usable, PEERMEM_LOADABLE, 0 not, -1 unknown */
-	bool legacy; /* through the deprecated nv_peer_mem */
-	char dmabuf_why[512];
-	char peermem_why[384];
-	const char *dmabuf_fix;
-};
-
-struct regpath {
-	int gpu_dmabuf; /* the GPU side of DMA-BUF, node-wide */
-	char gpu_why[256];
-	const char *gpu_fix;
-	bool gpu_pre_turing; /* a GPU older than Turing: DMA-BUF never works */
-	int api;        /* ib_core exports the PeerDirect API */
-	char api_why[256];
-	struct regpath_nic *nics; /* one per facts NIC */
-	size_t n_nics;
-};
-
-int regpath_assess(const struct facts *f, struct regpath *ret);
-void regpath_release(struct regpath *rp);
-/* The status of a NIC's registration (pass/warn/unknown/fail). */
-enum check_status regpath_nic_status(const struct regpath_nic *n);

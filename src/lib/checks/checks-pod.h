@@ -54,11 +54,5 @@ void pod_view_of(const struct facts *f, struct pod_view *v);
 bool pod_view_has(const struct pod_view *v, const char *name);
 /* The RDMA device of uverbs/umad node @node ("uverbs0"), or NULL. */
 const char *pod_chardev_ibdev(const struct facts *f, const char *node);
-/*
- * With the pod gate shown: one advice step naming the allocation mode, the
- * pod checks that fail or warn for it and the pod spec lines it needs.
- */
-int pod_advice(const struct check_ctx *ctx, const struct report *rep,
-	       struct advice *a);
 /* The pod spec lines that give a pod of @mode its NIC. */
 const char *pod_mode_request(enum pod_mode m);

@@ -7,9 +7,12 @@
 
 #include "../util/cleanup.h"
 #include "../util/strv.h"
+#include "advice.h"
 #include "checks-internal.h"
 #include "checks-pod.h"
 #include "checks-roce.h"
+#include "plan-order.h"
+#include "regpath.h"
 
 /*
  * The check table, in report order. Adding a check is one line here (and
@@ -253,14 +256,12 @@ static int run_one(const struct check *c, const struct check_ctx *ctx,
 	return 0;
 }
 
-int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
-	       struct report *rep)
+/* Every check of the table, in order, into rep->findings. */
+static int run_checks(const struct check_ctx *ctx, struct report *rep)
 {
 	size_t n = ARRAY_SIZE(checks);
 	int r;
 
-	memset(rep, 0, sizeof(*rep));
-	rep->gate_mask = gate_mask & GATE_MASK_ALL;
 	rep->findings = calloc(n, sizeof(*rep->findings));
 	if (!rep->findings)
 		return -ENOMEM;
@@ -274,6 +275,14 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
+
+/* From the findings: the gates, the fix plan and what blocks first. */
+static int sum_up(struct report *rep)
+{
+	int r;
+
 	tally(rep);
 	for (size_t i = 0; i < rep->n_findings; i++) {
 		const struct finding *fd = &rep->findings[i];
@@ -290,11 +299,38 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 	if (r < 0)
 		return r;
 	plan_order(rep);
-	r = find_blockers(rep);
+	return find_blockers(rep);
+}
+
+/* The advice stage: after every check, from the findings and the shared analyses. */
+static int advise(const struct check_ctx *ctx, struct report *rep)
+{
+	int r = advice_build(ctx, rep, &rep->advice);
+
+	return r < 0 ? r : pod_advice(ctx, rep, &rep->advice);
+}
+
+int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
+	       struct report *rep)
+{
+	struct check_ctx run = *ctx;
+	struct regpath rp;
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->gate_mask = gate_mask & GATE_MASK_ALL;
+	/* Analyses more than one stage reads: computed once, handed to all. */
+	r = regpath_assess(ctx->f, &rp);
 	if (r < 0)
 		return r;
-	r = advice_build(ctx, rep, &rep->advice);
-	return r < 0 ? r : pod_advice(ctx, rep, &rep->advice);
+	run.regpath = &rp;
+	r = run_checks(&run, rep);
+	if (r >= 0)
+		r = sum_up(rep);
+	if (r >= 0)
+		r = advise(&run, rep);
+	regpath_release(&rp);
+	return r;
 }
 
 void report_release(struct report *rep)

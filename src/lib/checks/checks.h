@@ -93,7 +93,3 @@ int checks_run(const struct check_ctx *ctx, unsigned gate_mask,
 void report_release(struct report *rep);
 /* Whether a shown finding is at or above @level (warn or fail). */
 bool report_has(const struct report *rep, enum check_status level);
-/* The advice block (advice.c); called by checks_run. */
-int advice_build(const struct check_ctx *ctx, const struct report *rep,
-		 struct advice *ret);
-void advice_release(struct advice *a);

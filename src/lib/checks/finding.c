@@ -166,3 +166,62 @@ void finding_release(struct finding *f)
 	free(f->items);
 	memset(f, 0, sizeof(*f));
 }
+
+int finding_from_item(struct finding *f, const struct finding_item *it)
+{
+	int r = finding_set(f, f->status, "%s: %s", it->subject, it->verdict);
+
+	if (r >= 0 && it->fix)
+		r = finding_fix(f, "%s", it->fix);
+	return r;
+}
+
+int finding_fix_from_items(struct finding *f, bool any_status)
+{
+	for (size_t i = 0; i < f->n_items; i++)
+		if (f->items[i].fix && (any_status || f->items[i].status == f->status))
+			return finding_fix(f, "%s", f->items[i].fix);
+	return 0;
+}
+
+/* A per-device check: the overall verdict follows the worst item. */
+int finding_conclude(struct finding *out, size_t n, const char *what_ok)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < out->n_items; i++)
+		if (out->items[i].status >= ST_UNKNOWN)
+			bad++;
+	if (!bad)
+		return finding_set(out, out->status, "%s (%zu checked)", what_ok, n);
+	if (bad == 1) {
+		for (size_t i = 0; i < out->n_items; i++)
+			if (out->items[i].status >= ST_UNKNOWN)
+				return finding_from_item(out, &out->items[i]);
+	}
+	/* The same verdict on every port that needs attention: say it once. */
+	{
+		const struct finding_item *first = NULL;
+		char names[256] = "";
+		bool same = true;
+
+		for (size_t i = 0; i < out->n_items; i++) {
+			const struct finding_item *it = &out->items[i];
+
+			if (it->status < ST_UNKNOWN)
+				continue;
+			if (!first)
+				first = it;
+			same = same && it->status == first->status &&
+			       strcmp(it->verdict, first->verdict) == 0;
+			if (strlen(names) + strlen(it->subject) + 3 < sizeof(names))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", *names ? ", " : "", it->subject);
+		}
+		if (same && first)
+			return finding_set(out, out->status, "%s (%zu of %zu: %s)",
+					   first->verdict, bad, out->n_items, names);
+	}
+	return finding_set(out, out->status, "%zu of %zu need attention (see the items)",
+			   bad, out->n_items);
+}

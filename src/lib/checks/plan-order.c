@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "checks.h"
+#include "plan-order.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,8 +92,9 @@ static int list_chardevs(const struct gc_root *root, const char *cls,
 	return 0;
 }
 
-int collect_devnodes(const struct gc_root *root, struct facts *f)
+int collect_devnodes(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	struct host_facts *h = &f->host;
 	int r;
 

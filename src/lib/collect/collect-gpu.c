@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 #include "parse-sysfs.h"
 
 #include <errno.h>
@@ -11,15 +12,6 @@
 #include "../model/gpu-ids.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
-
-#define PCI_VENDOR_NVIDIA 0x10de
-
-bool pci_is_nvidia_gpu(const struct pci_dev *p)
-{
-	return p->vendor.state == FACT_OK && p->vendor.v == PCI_VENDOR_NVIDIA &&
-	       p->class_code.state == FACT_OK &&
-	       ((p->class_code.v >> 16) & 0xff) == 0x03;
-}
 
 /* BAR1 size: pci_parse_bar1() says which line of "resource" it is. */
 static void read_bar1(const struct gc_root *root, const struct pci_dev *p,
@@ -58,8 +50,9 @@ static void read_information(const struct gc_root *root, struct gpu *g)
 	nvidia_parse_information(buf, g);
 }
 
-int collect_gpus(const struct gc_root *root, struct facts *f)
+int collect_gpus(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->n_pci; i++)

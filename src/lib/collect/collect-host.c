@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 #include "parse-sysfs.h"
 
 #include <errno.h>
@@ -133,8 +134,9 @@ static void presence(const struct gc_root *root, const char *path,
 		fact_int_fail(f, r);
 }
 
-int collect_host(const struct gc_root *root, struct facts *f)
+int collect_host(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	struct host_facts *h = &f->host;
 	_cleanup_free_ char *os = NULL, *ver = NULL;
 	int r;
@@ -177,8 +179,9 @@ int collect_host(const struct gc_root *root, struct facts *f)
 	return collect_modules(root, h);
 }
 
-int collect_numa(const struct gc_root *root, struct facts *f)
+int collect_numa(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	char **names = NULL;
 	size_t n = 0;
 	int r;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 #include "parse-sysfs.h"
 
 #include <errno.h>
@@ -100,8 +101,9 @@ static int add_upstream(const struct gc_root *root, const struct facts *f,
 	return 0;
 }
 
-int collect_iommu(const struct gc_root *root, struct facts *f)
+int collect_iommu(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	struct host_facts *h = &f->host;
 	char **names = NULL;
 	int r;

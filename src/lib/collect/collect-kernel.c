@@ -27,8 +27,9 @@ static void scan_kallsyms(const struct gc_root *root, struct host_facts *h)
 	kallsyms_scan(fp, h);
 }
 
-int collect_kernel(const struct gc_root *root, struct facts *f)
+int collect_kernel(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	struct host_facts *h = &f->host;
 	_cleanup_free_ char *params = NULL;
 	int r;

@@ -105,9 +105,10 @@ int collect_nccl_environment(char *const *envp, struct facts *f)
 	return 0;
 }
 
-int collect_nccl_env(const struct gc_root *root, char *const *envp,
-		     struct facts *f)
+int collect_nccl_env(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
+	char *const *envp = c->envp;
 	const char *conf, *home;
 	int r;
 

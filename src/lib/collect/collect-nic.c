@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 #include "parse-sysfs.h"
 
 #include <errno.h>
@@ -342,8 +343,9 @@ static int collect_netfns(const struct gc_root *root, struct facts *f)
 	return 0;
 }
 
-int collect_nics(const struct gc_root *root, struct facts *f)
+int collect_nics(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	char **names = NULL;
 	size_t n = 0;
 	int r;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-read.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -101,8 +102,9 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
  * name is not its device's is an alias, and each device is collected once,
  * by its resolved path. At most FACTS_MAX_DEVICES, as for every input.
  */
-int collect_pci(const struct gc_root *root, struct facts *f)
+int collect_pci(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	char **names = NULL;
 	size_t n = 0, n_bad = 0, n_alias = 0, n_over = 0;
 	int r;

@@ -12,27 +12,10 @@
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
+#include "collect-read.h"
 #include "collect.h"
 
 #define BOND_TEXT_MAX (256u << 10)
-
-/* "Y"/"N" (bool module parameter) → 1/0. */
-static void read_bool_fact(const struct gc_root *root, const char *path,
-			   struct fact_int *f)
-{
-	char buf[16];
-	int r = root_read(root, path, buf, sizeof(buf));
-
-	if (r < 0)
-		fact_int_fail(f, r);
-	else if (strcmp(strstrip(buf), "Y") == 0 || strcmp(buf, "1") == 0)
-		fact_int_set(f, 1);
-	else if (strcmp(buf, "N") == 0 || strcmp(buf, "0") == 0)
-		fact_int_set(f, 0);
-	else
-		fact_int_fail(f, -EINVAL);
-}
-
 
 /* Without rtnetlink: the links sysfs shows, with MTU, state and master. */
 static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
@@ -238,6 +221,7 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	 * each check that needs them says so; no collection note, so that
 	 * outputs of commands that do not look at RoCE stay as they were.
 	 */
+	/* The RDMA devices and ports are the RDMA collector's (collect-nic.c). */
 	ret = 0;
 	if (r->rtnl.state != FACT_OK)
 		ret = links_from_sysfs(root, r);
@@ -270,20 +254,20 @@ static int note_odd_recordings(const char *dir, struct facts *f)
 	return r;
 }
 
-int collect_roce(const struct gc_root *root, struct facts *f)
+int collect_roce(const struct collect_ctx *c, struct facts *f)
 {
 	struct nl_src nl = { .mode = NL_OFF };
 	int r;
 
-	if (root->nl_replay) {
+	if (c->nl.replay) {
 		nl.mode = NL_REPLAY;
-		nl.replay_dir = root->nl_replay;
-		r = note_odd_recordings(root->nl_replay, f);
+		nl.replay_dir = c->nl.replay;
+		r = note_odd_recordings(c->nl.replay, f);
 		if (r < 0)
 			return r;
-	} else if (root->live) {
+	} else if (c->root->live) {
 		nl.mode = NL_LIVE;
-		nl.record_dir = root->nl_record;
+		nl.record_dir = c->nl.record;
 	}
-	return collect_roce_nl(root, &nl, f);
+	return collect_roce_nl(c->root, &nl, f);
 }

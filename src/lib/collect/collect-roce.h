@@ -3,16 +3,16 @@
 
 #include "../model/facts.h"
 #include "../util/root.h"
+#include "collect.h"
 
 struct nl_src;
 
 /*
  * RoCE fabric collection (facts->roce): sysfs, procfs and configfs under the
- * root, and netlink (RDMA, rtnetlink, DCB, ethtool) from @nl: live on the
- * real root, replayed from a recording otherwise. @nl may be NULL: netlink
- * is then live when the root is, and off when it is not.
+ * root, and netlink (RDMA, rtnetlink, DCB, ethtool): c->nl says from where.
+ * collect_roce_nl() takes the netlink source itself; @nl may be NULL: off.
  */
-int collect_roce(const struct gc_root *root, struct facts *f);
+int collect_roce(const struct collect_ctx *c, struct facts *f);
 int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 		    struct facts *f);
 

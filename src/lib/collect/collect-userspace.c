@@ -148,8 +148,9 @@ static int find_providers(const struct gc_root *root, struct host_facts *h)
 	return 0;
 }
 
-int collect_rdma_userspace(const struct gc_root *root, struct facts *f)
+int collect_rdma_userspace(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
 	int r = find_libibverbs(root, &f->host);
 
 	if (r >= 0)

@@ -11,40 +11,67 @@
  * out-of-memory; an unreadable node is a set of facts, not an error.
  */
 
-/* Everything below, in order; envp is the environment NCCL would see. */
-int collect_node(const struct gc_root *root, char *const *envp,
-		 struct facts *f);
+/* What a command asks to be collected: one bit per collector. */
+enum collect_need {
+	COLLECT_PCI = 1u << 0,       /* /sys/bus/pci/devices */
+	COLLECT_GPUS = 1u << 1,      /* NVIDIA GPUs among them */
+	COLLECT_NICS = 1u << 2,      /* RDMA devices and their netdevs */
+	COLLECT_NUMA = 1u << 3,      /* NUMA nodes and their CPUs */
+	COLLECT_HOST = 1u << 4,      /* hostname, OS, driver, modules, peer memory */
+	COLLECT_DEVNODES = 1u << 5,  /* /dev/nvidia*, /dev/infiniband, verbs */
+	COLLECT_IOMMU = 1u << 6,     /* IOMMU groups and ACS */
+	COLLECT_KERNEL = 1u << 7,    /* nvidia params, PeerDirect API (kallsyms) */
+	COLLECT_USERSPACE = 1u << 8, /* rdma-core: libibverbs and providers */
+	COLLECT_NCCL_ENV = 1u << 9,  /* NCCL_* from the environment and conf files */
+	COLLECT_ROCE = 1u << 10,     /* RoCE fabric: links, bonds, DCB (netlink) */
+	COLLECT_POD = 1u << 11,      /* inside a container: what it was given */
+	/* Everything about the node (not the container it may run in). */
+	COLLECT_NODE = (1u << 11) - 1,
+};
 
-int collect_pci(const struct gc_root *root, struct facts *f);
-int collect_gpus(const struct gc_root *root, struct facts *f);
-int collect_nics(const struct gc_root *root, struct facts *f);
-int collect_numa(const struct gc_root *root, struct facts *f);
-int collect_host(const struct gc_root *root, struct facts *f);
-/* Node facts for the readiness checks (collect-<area>.c). */
-int collect_devnodes(const struct gc_root *root, struct facts *f);
-int collect_iommu(const struct gc_root *root, struct facts *f); /* + ACS */
-int collect_kernel(const struct gc_root *root, struct facts *f);
-int collect_rdma_userspace(const struct gc_root *root, struct facts *f);
-int collect_nccl_env(const struct gc_root *root, char *const *envp,
-		     struct facts *f);
 /*
- * Inside a container, after collect_node(): capabilities, memlock, /dev/shm,
- * device files, this netns's netdevs and the runtime's variables (facts->pod;
- * src/lib/pod/). Live, it also mlocks 64 MiB once and opens each device file.
+ * Where netlink answers come from. With replay set: the replies recorded
+ * there, never the kernel. Otherwise the kernel when the root is live
+ * (recording every reply into record when that is set), none when not.
  */
-int collect_pod(const struct gc_root *root, char *const *envp, struct facts *f);
+struct collect_nl {
+	const char *replay;
+	const char *record;
+};
+
+/* What every collector is given. */
+struct collect_ctx {
+	const struct gc_root *root;
+	struct collect_nl nl;
+	char *const *envp; /* the environment NCCL would see */
+	unsigned wanted;   /* COLLECT_* bits; what they depend on is added */
+};
+
+/*
+ * Run the collectors @c->wanted names and those they depend on, in the
+ * order of the table (collect-table.c), then sort the devices.
+ */
+int collect_node(const struct collect_ctx *c, struct facts *f);
+/* @wanted with every collector it depends on, transitively. */
+unsigned collect_closure(unsigned wanted);
+
+int collect_pci(const struct collect_ctx *c, struct facts *f);
+int collect_gpus(const struct collect_ctx *c, struct facts *f);
+int collect_nics(const struct collect_ctx *c, struct facts *f);
+int collect_numa(const struct collect_ctx *c, struct facts *f);
+int collect_host(const struct collect_ctx *c, struct facts *f);
+/* Node facts for the readiness checks (collect-<area>.c). */
+int collect_devnodes(const struct collect_ctx *c, struct facts *f);
+int collect_iommu(const struct collect_ctx *c, struct facts *f); /* + ACS */
+int collect_kernel(const struct collect_ctx *c, struct facts *f);
+int collect_rdma_userspace(const struct collect_ctx *c, struct facts *f);
+/* NCCL_* of c->envp, then the conf files NCCL reads. */
+int collect_nccl_env(const struct collect_ctx *c, struct facts *f);
+/*
+ * Inside a container: capabilities, memlock, /dev/shm, device files, this
+ * netns's netdevs and the runtime's variables (facts->pod; src/lib/pod/).
+ * Live, it also mlocks 64 MiB once and opens each device file.
+ */
+int collect_pod(const struct collect_ctx *c, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
-
-/* Helpers shared by collectors. */
-bool pci_is_nvidia_gpu(const struct pci_dev *p);
-void read_int_fact(const struct gc_root *root, const char *path,
-		   struct fact_int *f);
-void read_str_fact(const struct gc_root *root, const char *path,
-		   struct fact_str *f);
-/* Basename of a symlink target (device/driver) into a fact. */
-void read_link_name(const struct gc_root *root, const char *path,
-		    struct fact_str *f);
-/* Read a "<n>: <NAME>" sysfs value (port state) into its number. */
-void read_numbered_fact(const struct gc_root *root, const char *path,
-			struct fact_int *f);

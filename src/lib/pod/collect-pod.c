@@ -34,8 +34,10 @@ int pod_collect_env(char *const *envp, struct pod_facts *p)
 	return 0;
 }
 
-int collect_pod(const struct gc_root *root, char *const *envp, struct facts *f)
+int collect_pod(const struct collect_ctx *c, struct facts *f)
 {
+	const struct gc_root *root = c->root;
+	char *const *envp = c->envp;
 	struct pod_facts *p = &f->pod;
 	char buf[128];
 	int r;

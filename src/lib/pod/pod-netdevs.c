@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collect/collect.h"
+#include "../collect/collect-read.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 

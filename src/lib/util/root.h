@@ -18,13 +18,6 @@ struct gc_root {
 	bool live; /* root is "/": live-only sources may be used */
 	bool openat2; /* the kernel resolves paths in the root for us */
 	char *dir;
-	/*
-	 * Netlink for this root (set by the caller, not owned): replay the
-	 * replies recorded in nl_replay instead of asking the kernel; on a
-	 * live root, record every reply into nl_record.
-	 */
-	const char *nl_replay;
-	const char *nl_record;
 };
 
 /* Largest file any reader accepts unless told otherwise (sysfs attributes). */

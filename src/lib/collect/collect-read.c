@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "collect.h"
-#include "collect-roce.h"
+#include "collect-read.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
+
+#define PCI_VENDOR_NVIDIA 0x10de
 
 void read_int_fact(const struct gc_root *root, const char *path,
 		   struct fact_int *f)
@@ -55,9 +55,24 @@ void read_numbered_fact(const struct gc_root *root, const char *path,
 		fact_int_set(f, v);
 }
 
-/* Basename of a symlink target (a driver link) into a fact. */
+void read_bool_fact(const struct gc_root *root, const char *path,
+		    struct fact_int *f)
+{
+	char buf[16];
+	int r = root_read(root, path, buf, sizeof(buf));
+
+	if (r < 0)
+		fact_int_fail(f, r);
+	else if (strcmp(strstrip(buf), "Y") == 0 || strcmp(buf, "1") == 0)
+		fact_int_set(f, 1);
+	else if (strcmp(buf, "N") == 0 || strcmp(buf, "0") == 0)
+		fact_int_set(f, 0);
+	else
+		fact_int_fail(f, -EINVAL);
+}
+
 void read_link_name(const struct gc_root *root, const char *path,
-			   struct fact_str *f)
+		    struct fact_str *f)
 {
 	char buf[4096];
 	int r = root_readlink(root, path, buf, sizeof(buf));
@@ -68,40 +83,9 @@ void read_link_name(const struct gc_root *root, const char *path,
 		fact_str_fail(f, -ENOMEM);
 }
 
-int collect_node(const struct gc_root *root, char *const *envp,
-		 struct facts *f)
+bool pci_is_nvidia_gpu(const struct pci_dev *p)
 {
-	int r;
-
-	f->source = root->live ? SOURCE_LIVE : SOURCE_ROOT;
-	free(f->source_path);
-	f->source_path = strdup(root->dir);
-	if (!f->source_path)
-		return -ENOMEM;
-	f->tree = PCI_TREE_SYSFS;
-
-	r = collect_pci(root, f);
-	if (r >= 0)
-		r = collect_gpus(root, f);
-	if (r >= 0)
-		r = collect_nics(root, f);
-	if (r >= 0)
-		r = collect_numa(root, f);
-	if (r >= 0)
-		r = collect_host(root, f);
-	if (r >= 0)
-		r = collect_devnodes(root, f);
-	if (r >= 0)
-		r = collect_iommu(root, f);
-	if (r >= 0)
-		r = collect_kernel(root, f);
-	if (r >= 0)
-		r = collect_rdma_userspace(root, f);
-	if (r >= 0)
-		r = collect_nccl_env(root, envp, f);
-	if (r >= 0)
-		r = collect_roce(root, f);
-	if (r >= 0)
-		facts_sort(f);
-	return r < 0 ? r : 0;
+	return p->vendor.state == FACT_OK && p->vendor.v == PCI_VENDOR_NVIDIA &&
+	       p->class_code.state == FACT_OK &&
+	       ((p->class_code.v >> 16) & 0xff) == 0x03;
 }

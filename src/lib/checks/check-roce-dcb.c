@@ -2,58 +2,19 @@
 #include "checks-roce.h"
 #include "checks-internal.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/dcbnl.h>
-#include <sys/socket.h>
 
+#include "../model/roce-query.h"
 #include "../util/strutil.h"
-#include "../util/strv.h"
 
-#define MAX_TARGETS 256
-
-/* ------------------------------------------------------------- helpers */
-
-bool roce_link_is_slave_of(const struct roce_facts *r,
-			   const struct roce_link *l, const struct roce_link *bond)
-{
-	const struct roce_bond *b;
-
-	if (l == bond)
-		return false;
-	if (fact_ok(&l->master) && bond->ifindex > 0 &&
-	    l->master.v == bond->ifindex)
-		return true;
-	b = roce_bond_find(r, bond->name);
-	for (size_t i = 0; b && i < b->n_slaves; i++)
-		if (strcmp(b->slaves[i].name, l->name) == 0)
-			return true;
-	return false;
-}
-
-static bool is_bond(const struct roce_facts *r, const struct roce_link *l)
-{
-	return fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
-}
-
-/* The bond @l is enslaved to, or NULL. */
-static const char *bond_of(const struct roce_facts *r, const struct roce_link *l)
-{
-	if (fact_ok(&l->master)) {
-		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
-
-		if (m && is_bond(r, m))
-			return m->name;
-	}
-	for (size_t i = 0; i < r->n_bonds; i++)
-		for (size_t k = 0; k < r->bonds[i].n_slaves; k++)
-			if (strcmp(r->bonds[i].slaves[k].name, l->name) == 0)
-				return r->bonds[i].name;
-	return NULL;
-}
+/*
+ * The RoCE QoS checks: the DCB settings of the physical netdevs under the
+ * RoCE ports (DSCP map, trust, PFC, ETS), ECN/DCQCN and the default ToS.
+ */
 
 /*
  * The traffic class a complete fix gives the RoCE priority. ice runs only
@@ -79,368 +40,6 @@ static void ets_command(const struct roce_link *l, int prio, char *buf,
 	else
 		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:strict 0:ets %d:ets tc-bw all:0 0:50 %d:50 prio-tc all:0 %d:%d",
 			 l->name, tc, tc, prio, tc);
-}
-
-/* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
-static const char *port_netdev(const struct rdma_dev *d,
-			       const struct rdma_port *p)
-{
-	if (fact_str_ok(&p->ndev_name))
-		return p->ndev_name.v;
-	for (size_t g = 0; g < p->n_gids; g++)
-		if (fact_str_ok(&p->gids[g].ndev))
-			return p->gids[g].ndev.v;
-	return d->fn_netdevs && d->fn_netdevs[0] ? d->fn_netdevs[0] : NULL;
-}
-
-static bool port_is_roce(const struct rdma_dev *d,
-			 const struct rdma_port *p)
-{
-	if (fact_str_ok(&p->link_layer))
-		return strcmp(p->link_layer.v, "Ethernet") == 0;
-	return fact_str_is(&d->protocol, "roce");
-}
-
-size_t roce_targets(const struct facts *f, struct roce_target *out,
-		    size_t max)
-{
-	const struct roce_facts *r = &f->roce;
-	size_t n = 0;
-
-	/* Devices an importer described carry no RoCE facts to judge. */
-	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
-		const struct rdma_dev *d = &f->nics[i];
-
-		for (size_t k = 0; k < d->n_ports; k++) {
-			const struct rdma_port *p = &d->ports[k];
-
-			if (!port_is_roce(d, p))
-				continue;
-			if (n < max)
-				out[n] = (struct roce_target){
-					.dev = d,
-					.port = p,
-					.ndev = roce_link_find(r, port_netdev(d, p)),
-				};
-			n++;
-		}
-	}
-	return n;
-}
-
-static int push_link(const struct roce_link ***v, size_t *n,
-		     const struct roce_link *l)
-{
-	const struct roce_link **nv;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*v)[i] == l)
-			return 0;
-	nv = realloc(*v, (*n + 2) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	nv[(*n)++] = l;
-	nv[*n] = NULL;
-	*v = nv;
-	return 0;
-}
-
-static int push_physical(const struct roce_facts *r, const struct roce_link ***v,
-			 size_t *n, const struct roce_link *l)
-{
-	int ret = 0;
-
-	if (!l)
-		return 0;
-	if (!is_bond(r, l))
-		return push_link(v, n, l);
-	for (size_t i = 0; i < r->n_links && ret >= 0; i++)
-		if (roce_link_is_slave_of(r, &r->links[i], l))
-			ret = push_link(v, n, &r->links[i]);
-	return ret;
-}
-
-const struct roce_link **roce_dcb_links(const struct facts *f)
-{
-	const struct roce_facts *r = &f->roce;
-	const struct roce_link **v = calloc(1, sizeof(*v));
-	size_t n = 0;
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
-		const struct rdma_dev *d = &f->nics[i];
-		bool roce = false;
-
-		for (size_t k = 0; k < d->n_ports; k++) {
-			if (!port_is_roce(d, &d->ports[k]))
-				continue;
-			roce = true;
-			if (push_physical(r, &v, &n,
-					  roce_link_find(r, port_netdev(d, &d->ports[k]))) < 0)
-				goto oom;
-			/* A bond in the GID table: RoCE leaves through all its slaves. */
-			for (size_t g = 0; g < d->ports[k].n_gids; g++)
-				if (fact_str_ok(&d->ports[k].gids[g].ndev) &&
-				    push_physical(r, &v, &n,
-						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
-					goto oom;
-		}
-		for (size_t k = 0; roce && d->fn_netdevs && d->fn_netdevs[k]; k++)
-			if (push_physical(r, &v, &n,
-					  roce_link_find(r, d->fn_netdevs[k])) < 0)
-				goto oom;
-	}
-	return v;
-oom:
-	free(v);
-	return NULL;
-}
-
-int roce_iboe_mtu(int64_t mtu)
-{
-	/* include/rdma/ib_addr.h: headers GRH+UDP+BTH+XRC+AtomicETH+ICRC = 96. */
-	static const int sizes[] = { 4096, 2048, 1024, 512, 256 };
-	int64_t room = mtu - 96;
-
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (room >= sizes[i])
-			return sizes[i];
-	return 0;
-}
-
-/* ---------------------------------------------------------- NCCL GIDs */
-
-
-void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
-{
-	const struct nccl_setting *fam = facts_nccl_get(f, "NCCL_IB_ADDR_FAMILY");
-	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
-
-	memset(e, 0, sizeof(*e));
-	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", -1, NULL);
-	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2, NULL);
-	e->family = AF_INET;
-	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
-		e->family = AF_INET6;
-	if (range && range->value && *range->value) {
-		char buf[128], *slash;
-		long len;
-
-		snprintf(buf, sizeof(buf), "%s", range->value);
-		slash = strchr(buf, '/');
-		if (slash) {
-			*slash++ = '\0';
-			len = strtol(slash, NULL, 10);
-			if (inet_pton(e->family, buf, e->range) == 1 && len >= 0 &&
-			    len <= (e->family == AF_INET ? 32 : 128)) {
-				e->have_range = true;
-				e->range_len = (int)len;
-			}
-		}
-	}
-}
-
-struct gid_view {
-	uint8_t b[16];
-	int ver; /* 1, 2, or -1 when the type is unknown */
-};
-
-static void gid_at(const struct rdma_port *p, int64_t idx, struct gid_view *g)
-{
-	memset(g, 0, sizeof(*g));
-	g->ver = -1;
-	for (size_t i = 0; i < p->n_gids; i++) {
-		if (p->gids[i].index != idx)
-			continue;
-		if (roce_gid_parse(p->gids[i].gid, g->b) < 0)
-			memset(g->b, 0, sizeof(g->b));
-		if (fact_str_ok(&p->gids[i].type)) {
-			if (startswith(p->gids[i].type.v, "IB/RoCE v1") ||
-			    startswith(p->gids[i].type.v, "RoCE v1"))
-				g->ver = 1;
-			else if (startswith(p->gids[i].type.v, "RoCE v2"))
-				g->ver = 2;
-		}
-		return;
-	}
-}
-
-static uint32_t be32_at(const uint8_t *b, int word)
-{
-	return (uint32_t)b[word * 4] << 24 | (uint32_t)b[word * 4 + 1] << 16 |
-	       (uint32_t)b[word * 4 + 2] << 8 | b[word * 4 + 3];
-}
-
-static int gid_family(const uint8_t *b)
-{
-	bool mapped = be32_at(b, 0) == 0 && be32_at(b, 1) == 0 &&
-		      be32_at(b, 2) == 0xffff;
-	bool mcast = be32_at(b, 0) == 0xff0e0000 && be32_at(b, 1) == 0 &&
-		     be32_at(b, 2) == 0xffff;
-
-	return mapped || mcast ? AF_INET : AF_INET6;
-}
-
-static bool gid_valid(const uint8_t *b)
-{
-	uint32_t trailer = be32_at(b, 1) | be32_at(b, 2) | be32_at(b, 3);
-	bool configured = !((be32_at(b, 0) | trailer) == 0 ||
-			    (be32_at(b, 0) == 0xfe800000 && trailer == 0));
-	bool link_local = be32_at(b, 0) == 0xfe800000 && be32_at(b, 1) == 0;
-
-	return configured && !link_local;
-}
-
-static bool gid_in_range(const struct nccl_gid_env *e, const uint8_t *b)
-{
-	int left = e->range_len;
-
-	if (!e->have_range || left == 0)
-		return true;
-	if (e->family == AF_INET) {
-		uint32_t mask = left >= 32 ? 0xffffffffu
-					   : ~((1u << (32 - left)) - 1);
-
-		return (be32_at(e->range, 0) & mask) == (be32_at(b, 3) & mask);
-	}
-	for (int w = 0; w < 4 && left > 0; w++) {
-		uint32_t mask = left >= 32 ? 0xffffffffu
-					   : ~((1u << (32 - left)) - 1);
-
-		if ((be32_at(e->range, w) & mask) != (be32_at(b, w) & mask))
-			return false;
-		left -= 32;
-	}
-	return true;
-}
-
-int64_t nccl_gid_pick(const struct rdma_port *p, const struct nccl_gid_env *e)
-{
-	int64_t best = 0, len = fact_ok(&p->gid_tbl_len) ? p->gid_tbl_len.v : 0;
-
-	if (e->gid_index >= 0)
-		return e->gid_index;
-	/* net_ib ncclUpdateGidIndex, candidate by candidate. */
-	for (int64_t c = 1; c < len; c++) {
-		struct gid_view g, cand;
-		int fam, cfam;
-		bool match;
-
-		gid_at(p, best, &g);
-		gid_at(p, c, &cand);
-		fam = gid_family(g.b);
-		cfam = gid_family(cand.b);
-		match = gid_in_range(e, cand.b);
-		if (cfam != fam && cfam == e->family && match) {
-			best = c;
-			continue;
-		}
-		if (cfam != e->family || !gid_valid(cand.b) || !match)
-			continue;
-		if ((g.ver != cand.ver || !gid_valid(g.b)) &&
-		    cand.ver == e->roce_version)
-			best = c;
-	}
-	return best;
-}
-
-/* ------------------------------------------------------ check plumbing */
-
-const struct rdma_dev *roce_first_ethernet_nic(const struct facts *f)
-{
-	for (size_t i = 0; i < f->n_nics; i++)
-		for (size_t p = 0; p < f->nics[i].n_ports; p++)
-			if (fact_str_is(&f->nics[i].ports[p].link_layer, "Ethernet"))
-				return &f->nics[i];
-	return NULL;
-}
-
-/* Nothing to check, or nothing known: never a silent pass. */
-static int no_targets(const struct check_ctx *ctx, struct finding *out)
-{
-	const struct facts *f = ctx->f;
-	const struct rdma_dev *n = roce_first_ethernet_nic(f);
-	const struct roce_facts *r = &f->roce;
-
-	if (n && !facts_have_roce(f))
-		return finding_set(out, ST_UNKNOWN,
-				   "RoCE facts were not collected for %s (the input has no RoCE section)",
-				   n->name);
-	/* RoCE ports whose netdevs were not listed: their DCB is unknown, not absent. */
-	for (size_t i = 0; i < f->n_nics; i++)
-		for (size_t k = 0; k < f->nics[i].n_ports; k++)
-			if (port_is_roce(&f->nics[i], &f->nics[i].ports[k]))
-				return finding_set(out, ST_UNKNOWN,
-						   "%s port %u is RoCE, but its netdev was not collected (rtnetlink %s)",
-						   f->nics[i].name, f->nics[i].ports[k].num,
-						   fact_ok(&r->rtnl) ? "answered without it" :
-						   fact_state_name(r->rtnl.state));
-	return finding_set(out, ST_SKIP,
-			   "no RoCE port (RDMA device on Ethernet) on this node");
-}
-
-static const char *state_text(enum fact_state st, int err)
-{
-	static __thread char buf[96];
-
-	if (st == FACT_UNSET)
-		return "not collected (no netlink: run on the node or pass --netlink-replay)";
-	if (st == FACT_UNSUPPORTED)
-		return err == EOPNOTSUPP ? "not supported by the driver (EOPNOTSUPP)"
-					 : "not supported";
-	snprintf(buf, sizeof(buf), "%s%s%s", fact_state_name(st),
-		 err ? ": " : "", err ? strerror(err) : "");
-	return buf;
-}
-
-/* Finish a per-device check: the overall verdict follows the worst item. */
-static int conclude(struct finding *out, size_t n, const char *what_ok)
-{
-	size_t bad = 0;
-
-	for (size_t i = 0; i < out->n_items; i++)
-		if (out->items[i].status >= ST_UNKNOWN)
-			bad++;
-	if (!bad)
-		return finding_set(out, out->status, "%s (%zu checked)", what_ok, n);
-	if (bad == 1) {
-		for (size_t i = 0; i < out->n_items; i++)
-			if (out->items[i].status >= ST_UNKNOWN) {
-				int r = finding_set(out, out->status, "%s: %s",
-						    out->items[i].subject,
-						    out->items[i].verdict);
-
-				if (r >= 0 && out->items[i].fix)
-					r = finding_fix(out, "%s", out->items[i].fix);
-				return r;
-			}
-	}
-	/* The same verdict on every port that needs attention: say it once. */
-	{
-		const struct finding_item *first = NULL;
-		char names[256] = "";
-		bool same = true;
-
-		for (size_t i = 0; i < out->n_items; i++) {
-			const struct finding_item *it = &out->items[i];
-
-			if (it->status < ST_UNKNOWN)
-				continue;
-			if (!first)
-				first = it;
-			same = same && it->status == first->status &&
-			       strcmp(it->verdict, first->verdict) == 0;
-			if (strlen(names) + strlen(it->subject) + 3 < sizeof(names))
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s", *names ? ", " : "", it->subject);
-		}
-		if (same && first)
-			return finding_set(out, out->status, "%s (%zu of %zu: %s)",
-					   first->verdict, bad, out->n_items, names);
-	}
-	return finding_set(out, out->status, "%zu of %zu need attention (see the items)",
-			   bad, out->n_items);
 }
 
 /*
@@ -478,7 +77,7 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 				const struct roce_link *l, struct finding *out,
 				size_t from)
 {
-	const char *bond = bond_of(r, l);
+	const char *bond = roce_link_bond(r, l);
 
 	if (!bond || !fact_str_is(&l->driver, "ice"))
 		return 0;
@@ -520,10 +119,10 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 	if (r < 0)
 		return r;
 	if (n == 0)
-		return no_targets(ctx, out);
+		return roce_no_targets(ctx, out);
 	if (fixed)
 		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command); ice's fw-lldp-agent off is kept by the NIC per port and persists");
-	return conclude(out, n, what_ok);
+	return finding_conclude(out, n, what_ok);
 }
 
 /* DCB not readable on @l: an unknown item saying why. */
@@ -531,7 +130,7 @@ static int dcb_unknown(const struct roce_link *l, const struct fact_int *st,
 		       const char *what, struct finding *out)
 {
 	return finding_item(out, l->name, ST_UNKNOWN, NULL, "%s %s", what,
-			    state_text(st->state, st->err));
+			    roce_state_text(st->state, st->err));
 }
 
 static bool dcb_ok(const struct roce_link *l)
@@ -635,7 +234,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		if (lldp < 0)
 			return finding_item(out, l->name, ST_UNKNOWN, NULL,
 					    "ice private flags %s",
-					    state_text(l->privflags_st.state,
+					    roce_state_text(l->privflags_st.state,
 						       l->privflags_st.err));
 		if (lldp) {
 			snprintf(fix, sizeof(fix),
@@ -886,7 +485,7 @@ const struct check check_roce_ets = {
 static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	const struct roce_link **v = roce_dcb_links(ctx->f);
+	const struct roce_link **v = roce_dcb_links(f);
 	int prio = ctx->opts->roce_prio, ret = 0;
 	char fix[256];
 	size_t n = 0;
@@ -931,13 +530,13 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (ret < 0)
 		return ret;
-	if (n == 0 && roce_targets(ctx->f, NULL, 0) == 0)
-		return no_targets(ctx, out);
+	if (n == 0 && roce_targets(f, NULL, 0) == 0)
+		return roce_no_targets(ctx, out);
 	if (out->n_items == 0)
 		return finding_set(out, ST_INFO,
 				   "no host-visible ECN/DCQCN setting (upstream drivers use the firmware's DCQCN defaults); ECN marking for TC%d is set on the switch",
 				   prio);
-	return qos_consequence(out, conclude(out, out->n_items, "ECN (DCQCN) on"),
+	return qos_consequence(out, finding_conclude(out, out->n_items, "ECN (DCQCN) on"),
 			       "ECN/DCQCN");
 }
 
@@ -952,15 +551,15 @@ const struct check check_roce_ecn = {
 
 static int run_tos(const struct check_ctx *ctx, struct finding *out)
 {
-	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
+	struct roce_target t[ROCE_MAX_TARGETS];
+	size_t n = roce_targets(ctx->f, t, ROCE_MAX_TARGETS);
 	int dscp = ctx->opts->roce_dscp, want = dscp << 2, ret = 0;
 	const struct nccl_setting *tc;
 	char subj[96], fix[512], dir[160];
 
 	if (n == 0)
-		return no_targets(ctx, out);
-	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++) {
+		return roce_no_targets(ctx, out);
+	for (size_t i = 0; i < n && i < ROCE_MAX_TARGETS && ret >= 0; i++) {
 		const struct rdma_port *p = t[i].port;
 
 		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name, p->num);
@@ -985,7 +584,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 			ret = finding_item(out, subj, ST_WARN, fix,
 					   "RDMA-CM default ToS not set (%s): RDMA-CM connections go out as DSCP 0, priority 0",
 					   p->roce_tos.state == FACT_ABSENT ? "no rdma_cm configfs entry"
-									    : state_text(p->roce_tos.state, p->roce_tos.err));
+									    : roce_state_text(p->roce_tos.state, p->roce_tos.err));
 		}
 		if (ret >= 0 && fact_str_ok(&p->roce_mode) &&
 		    strcmp(p->roce_mode.v, "RoCE v2") != 0) {
@@ -1019,7 +618,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, out->status,
 				   "RoCE traffic class %d = DSCP %d << 2 for RDMA-CM and NCCL",
 				   want, dscp);
-	return qos_consequence(out, conclude(out, out->n_items, "ToS"),
+	return qos_consequence(out, finding_conclude(out, out->n_items, "ToS"),
 			       "the RoCE DSCP on its packets");
 }
 
@@ -1028,210 +627,4 @@ const struct check check_roce_tos = {
 	.gate = GATE_RDMA,
 	.summary = "default RoCE ToS (RDMA-CM configfs, NCCL_IB_TC) matches the DSCP: ToS = DSCP << 2",
 	.run = run_tos,
-};
-
-/* ------------------------------------------------------------ roce.mtu */
-
-static int run_mtu(const struct check_ctx *ctx, struct finding *out)
-{
-	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
-	char subj[96], fix[320];
-	int ret = 0;
-
-	if (n == 0)
-		return no_targets(ctx, out);
-	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++) {
-		const struct roce_link *l = t[i].ndev;
-		int ib;
-
-		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name,
-			 t[i].port->num);
-		if (!l || !fact_ok(&l->mtu)) {
-			ret = finding_item(out, subj, ST_UNKNOWN, NULL,
-					   "netdev MTU unknown (%s)",
-					   l ? state_text(l->mtu.state, l->mtu.err)
-					     : "netdev not found");
-			continue;
-		}
-		ib = roce_iboe_mtu(l->mtu.v);
-		finding_evidence(out, "%s mtu %lld → RoCE active MTU %d", l->name,
-				 (long long)l->mtu.v, ib);
-		{
-			const char *bond = bond_of(&ctx->f->roce, l);
-			char persist[200];
-
-			/* A slave takes the bond's MTU: set it on the bond. */
-			mtu_persist_cmd(ctx->f, bond ? bond : l->name, persist, sizeof(persist));
-			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
-				 persist);
-		}
-		ret = finding_item(out, subj, ib >= 4096 ? ST_PASS : ST_WARN,
-				   ib >= 4096 ? NULL : fix,
-				   "%s MTU %lld → RoCE MTU %d%s", l->name,
-				   (long long)l->mtu.v, ib,
-				   ib >= 4096 ? "" : " (4096 needs a netdev MTU of at least 4192)");
-	}
-	if (ret < 0)
-		return ret;
-	return conclude(out, out->n_items, "RoCE MTU 4096");
-}
-
-const struct check check_roce_mtu = {
-	.id = "roce.mtu",
-	.gate = GATE_RDMA,
-	.summary = "RoCE active MTU (from the netdev MTU) is 4096",
-	.run = run_mtu,
-};
-
-/* ------------------------------------------------------------ roce.gid */
-
-/* The link holding the port's IP addresses: a bond slave's master. */
-static const struct roce_link *ip_link(const struct roce_facts *r,
-				       const struct roce_target *t)
-{
-	const struct roce_link *l = t->ndev;
-
-	for (size_t g = 0; g < t->port->n_gids; g++)
-		if (fact_str_ok(&t->port->gids[g].ndev)) {
-			const struct roce_link *gl =
-				roce_link_find(r, t->port->gids[g].ndev.v);
-
-			if (gl && is_bond(r, gl))
-				return gl;
-		}
-	if (l && fact_ok(&l->master)) {
-		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
-
-		if (m && is_bond(r, m))
-			return m;
-	}
-	return l;
-}
-
-static const struct roce_gid *gid_entry(const struct rdma_port *p, int64_t idx)
-{
-	for (size_t i = 0; i < p->n_gids; i++)
-		if (p->gids[i].index == idx)
-			return &p->gids[i];
-	return NULL;
-}
-
-/* The RoCE v2 GID of an IPv4 address "a.b.c.d/len", or NULL. */
-static const struct roce_gid *v2_gid_for(const struct rdma_port *p,
-					 const char *addr)
-{
-	char ip[64], *slash;
-	uint8_t want[16] = { [10] = 0xff, [11] = 0xff }, b[16];
-
-	snprintf(ip, sizeof(ip), "%s", addr);
-	slash = strchr(ip, '/');
-	if (slash)
-		*slash = '\0';
-	if (inet_pton(AF_INET, ip, want + 12) != 1)
-		return NULL;
-	for (size_t i = 0; i < p->n_gids; i++)
-		if (roce_gid_parse(p->gids[i].gid, b) == 0 &&
-		    memcmp(b, want, 16) == 0 && fact_str_is(&p->gids[i].type, "RoCE v2"))
-			return &p->gids[i];
-	return NULL;
-}
-
-static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
-		      const struct nccl_gid_env *env, struct finding *out)
-{
-	const struct roce_link *il = ip_link(&ctx->f->roce, t);
-	const struct rdma_port *p = t->port;
-	const struct roce_gid *g, *v2 = NULL;
-	const char *v4 = NULL;
-	char subj[96], fix[256];
-	int64_t idx;
-	uint8_t b[16] = { 0 };
-
-	snprintf(subj, sizeof(subj), "%s port %u", t->dev->name, p->num);
-	if (!fact_ok(&p->gid_tbl_len))
-		return finding_item(out, subj, ST_UNKNOWN, NULL, "GID table %s",
-				    state_text(p->gid_tbl_len.state,
-					       p->gid_tbl_len.err));
-	for (size_t i = 0; il && il->addrs && il->addrs[i] && !v2; i++) {
-		if (!strchr(il->addrs[i], '.'))
-			continue;
-		v4 = v4 ? v4 : il->addrs[i];
-		v2 = v2_gid_for(p, il->addrs[i]);
-		if (v2)
-			v4 = il->addrs[i];
-	}
-	idx = nccl_gid_pick(p, env);
-	g = gid_entry(p, idx);
-	if (g)
-		roce_gid_parse(g->gid, b);
-	finding_evidence(out, "%s: %zu GIDs in use of %lld; NCCL picks index %lld (%s%s%s)%s",
-			 subj, p->n_gids, (long long)p->gid_tbl_len.v,
-			 (long long)idx, g ? g->gid : "empty",
-			 g && fact_str_ok(&g->type) ? ", " : "",
-			 g && fact_str_ok(&g->type) ? g->type.v : "",
-			 env->gid_index >= 0 ? " from NCCL_IB_GID_INDEX" : "");
-	if (v4)
-		finding_evidence(out, "%s %s: RoCE v2 GID %s", il->name, v4,
-				 v2 ? "present" : "missing");
-	if (env->gid_index >= 0 && (!g || !gid_valid(b))) {
-		struct nccl_gid_env dyn = *env;
-
-		dyn.gid_index = -1;
-		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (NCCL then picks %lld)",
-			 (long long)nccl_gid_pick(p, &dyn));
-		return finding_item(out, subj, ST_FAIL, fix,
-				    "NCCL_IB_GID_INDEX=%lld points at an empty or link-local GID",
-				    (long long)env->gid_index);
-	}
-	if (v4 && !v2) {
-		snprintf(fix, sizeof(fix),
-			 "bind %s to the netdev carrying %s (the kernel adds a RoCE v2 GID for every IP of the RDMA port's netdev and its upper bond/VLAN)",
-			 t->dev->name, v4);
-		return finding_item(out, subj, ST_FAIL, fix,
-				    "%s has %s but the port has no RoCE v2 GID for it",
-				    il->name, v4);
-	}
-	if (g && gid_valid(b) && gid_family(b) == AF_INET &&
-	    fact_str_is(&g->type, "RoCE v2"))
-		return finding_item(out, subj, ST_PASS, NULL,
-				    "NCCL uses GID %lld (%s, RoCE v2%s%s)",
-				    (long long)idx, g->gid,
-				    fact_str_ok(&g->ndev) ? ", " : "",
-				    fact_str_ok(&g->ndev) ? g->ndev.v : "");
-	if (!v4) {
-		snprintf(fix, sizeof(fix), "ip addr add <address>/<len> dev %s",
-			 il ? il->name : "<netdev>");
-		return finding_item(out, subj, ST_WARN, fix,
-				    "no IPv4 address on %s: NCCL uses GID %lld, which is not an IPv4 RoCE v2 GID",
-				    il ? il->name : "the port's netdev", (long long)idx);
-	}
-	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%u", v2->index);
-	return finding_item(out, subj, ST_WARN, fix,
-			    "NCCL uses GID %lld, not the RoCE v2 GID %u of %s",
-			    (long long)idx, v2->index, v4);
-}
-
-static int run_gid(const struct check_ctx *ctx, struct finding *out)
-{
-	struct roce_target t[MAX_TARGETS];
-	size_t n = roce_targets(ctx->f, t, MAX_TARGETS);
-	struct nccl_gid_env env;
-	int ret = 0;
-
-	if (n == 0)
-		return no_targets(ctx, out);
-	nccl_gid_env_from_facts(ctx->f, &env);
-	for (size_t i = 0; i < n && i < MAX_TARGETS && ret >= 0; i++)
-		ret = gid_target(ctx, &t[i], &env, out);
-	if (ret < 0)
-		return ret;
-	return conclude(out, out->n_items, "an IPv4 RoCE v2 GID for NCCL");
-}
-
-const struct check check_roce_gid = {
-	.id = "roce.gid",
-	.gate = GATE_RDMA,
-	.summary = "the GID NCCL picks is the IPv4 RoCE v2 GID of the port's address",
-	.run = run_gid,
 };

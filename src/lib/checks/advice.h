@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "checks.h"
+
+/*
+ * The advice stage, run by checks_run after every check and the plan: the
+ * registration path to build for, the operator values and the install
+ * order (advice.c), then the pod's allocation mode (check-pod-view.c).
+ */
+int advice_build(const struct check_ctx *ctx, const struct report *rep,
+		 struct advice *ret);
+/*
+ * With the pod gate shown: one advice step naming the allocation mode, the
+ * pod checks that fail or warn for it and the pod spec lines it needs.
+ */
+int pod_advice(const struct check_ctx *ctx, const struct report *rep,
+	       struct advice *a);
+void advice_release(struct advice *a);

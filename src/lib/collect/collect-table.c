@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#include "collect.h"
+#include "collect-roce.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/cleanup.h"
+
+/*
+ * Every collector, in the order they run, with the bit it provides and the
+ * bits whose facts it reads (what must have run before it).
+ */
+struct collector {
+	const char *name;
+	int (*run)(const struct collect_ctx *c, struct facts *f);
+	unsigned provides;
+	unsigned needs;
+};
+
+static const struct collector collectors[] = {
+	{ "pci", collect_pci, COLLECT_PCI, 0 },
+	{ "gpus", collect_gpus, COLLECT_GPUS, COLLECT_PCI },
+	/* A NIC is a PCI function; the pair cap counts the GPUs. */
+	{ "nics", collect_nics, COLLECT_NICS, COLLECT_PCI | COLLECT_GPUS },
+	{ "numa", collect_numa, COLLECT_NUMA, 0 },
+	{ "host", collect_host, COLLECT_HOST, 0 },
+	{ "devnodes", collect_devnodes, COLLECT_DEVNODES, 0 },
+	/* ACS of the bridges above GPUs and NICs. */
+	{ "iommu", collect_iommu, COLLECT_IOMMU, COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS },
+	/* kallsyms is scanned only when the host's module list has ib_core. */
+	{ "kernel", collect_kernel, COLLECT_KERNEL, COLLECT_HOST },
+	{ "userspace", collect_rdma_userspace, COLLECT_USERSPACE, 0 },
+	{ "nccl-env", collect_nccl_env, COLLECT_NCCL_ENV, 0 },
+	{ "roce", collect_roce, COLLECT_ROCE, 0 },
+	/* Device files against the host's; P_Keys of the RoCE ports. */
+	{ "pod", collect_pod, COLLECT_POD, COLLECT_DEVNODES | COLLECT_ROCE },
+};
+
+unsigned collect_closure(unsigned wanted)
+{
+	unsigned prev;
+
+	do {
+		prev = wanted;
+		for (size_t i = 0; i < ARRAY_SIZE(collectors); i++)
+			if (wanted & collectors[i].provides)
+				wanted |= collectors[i].needs;
+	} while (wanted != prev);
+	return wanted;
+}
+
+int collect_node(const struct collect_ctx *c, struct facts *f)
+{
+	unsigned run = collect_closure(c->wanted);
+	int r = 0;
+
+	f->source = c->root->live ? SOURCE_LIVE : SOURCE_ROOT;
+	free(f->source_path);
+	f->source_path = strdup(c->root->dir);
+	if (!f->source_path)
+		return -ENOMEM;
+	f->tree = PCI_TREE_SYSFS;
+
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(collectors); i++)
+		if (run & collectors[i].provides)
+			r = collectors[i].run(c, f);
+	if (r >= 0)
+		facts_sort(f);
+	return r < 0 ? r : 0;
+}
