@@ -257,6 +257,9 @@ static void test_versions(void **state)
 	load(doc, &f, 0);
 	facts_release(&f);
 	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/2"));
+	load(doc, &f, 0);
+	facts_release(&f);
+	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/3"));
 	load(doc, &f, -EINVAL);
 	facts_release(&f);
 	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/"));
@@ -264,6 +267,57 @@ static void test_versions(void **state)
 	facts_release(&f);
 	json_object_object_del(doc, "schema");
 	load(doc, &f, -EINVAL);
+	facts_release(&f);
+	json_object_put(doc);
+}
+
+/*
+ * Schema 1 kept an RDMA device's RoCE facts in roce.rdma_devices[]; loading
+ * it moves them into the NIC of the same name, under schema 2's keys.
+ */
+static void test_v1_rdma_devices(void **state)
+{
+	struct facts f;
+	const struct rdma_port *p;
+	json_object *doc = json_tokener_parse(
+		"{\"schema\": \"gdrcheck.facts/1\","
+		" \"nics\": [{\"name\": \"irdma0\", \"bdf\": \"0000:19:00.0\","
+		"              \"netdevs\": [\"bond1\"],"
+		"              \"ports\": [{\"num\": 1, \"state\": 4, \"link_layer\": \"Ethernet\"}]}],"
+		" \"roce\": {\"netns_mode_param\": 1, \"rdma_devices\": ["
+		"   {\"name\": \"irdma0\", \"index\": 3, \"fw\": \"1.80\", \"node_type\": 1,"
+		"    \"driver\": \"ice\", \"netdevs\": [\"ens5f0np0\"],"
+		"    \"ports\": [{\"port\": 1, \"state\": 4, \"phys_state\": 5,"
+		"                \"default_roce_tos\": 96, \"gid_tbl_len\": 8,"
+		"                \"gids\": [{\"index\": 3, \"gid\": \"0000:0000:0000:0000:0000:ffff:0a0a:0115\","
+		"                           \"type\": \"RoCE v2\", \"ndev\": \"bond1\"}]},"
+		"               {\"port\": 2, \"state\": 1}]},"
+		"   {\"name\": \"gone0\", \"index\": 4}]}}");
+
+	(void)state;
+	assert_non_null(doc);
+	load(doc, &f, 0);
+	assert_int_equal(f.n_nics, 1);
+	assert_int_equal(f.nics[0].nl_index.v, 3);
+	assert_string_equal(f.nics[0].nl_fw.v, "1.80");
+	assert_int_equal(f.nics[0].nl_node_type.v, 1);
+	assert_string_equal(f.nics[0].driver.v, "ice");
+	assert_string_equal(f.nics[0].fn_netdevs[0], "ens5f0np0");
+	assert_string_equal(f.nics[0].netdevs[0], "bond1");
+	assert_int_equal(f.nics[0].n_ports, 2);
+	p = &f.nics[0].ports[0];
+	assert_int_equal(p->num, 1);
+	assert_int_equal(p->state.v, 4);
+	assert_int_equal(p->nl_state.v, 4);
+	assert_int_equal(p->nl_phys_state.v, 5);
+	assert_int_equal(p->roce_tos.v, 96);
+	assert_int_equal(p->n_gids, 1);
+	assert_string_equal(p->gids[0].ndev.v, "bond1");
+	assert_int_equal(f.nics[0].ports[1].nl_state.v, 1);
+	assert_true(facts_have_roce(&f));
+	/* A RoCE entry with no NIC of its name: said, not kept. */
+	assert_non_null(f.notes);
+	assert_non_null(strstr(f.notes[0], "gone0"));
 	facts_release(&f);
 	json_object_put(doc);
 }
@@ -319,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_v1_rdma_devices),
 		cmocka_unit_test(test_unknown_fields_noted_once),
 		cmocka_unit_test(test_wrong_types),
 	};

@@ -219,7 +219,7 @@ static void fifo_inputs_refused(void **state)
 		bool named = false;
 
 		facts_init(&f);
-		assert_int_equal(collect_roce(&(const struct collect_ctx){ .root = root, .nl.replay = dir }, &f), 0);
+		assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .nl.replay = dir, .wanted = COLLECT_ROCE }, &f), 0);
 		for (size_t i = 0; f.notes && f.notes[i]; i++)
 			named |= strstr(f.notes[i], "rdma-sys.nl") &&
 				 strstr(f.notes[i], "not a regular file");

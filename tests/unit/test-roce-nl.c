@@ -425,7 +425,7 @@ static void json_round_trip(void **state)
 		snprintf(nl, sizeof(nl), NL_DIR "/%s", sets[i]);
 		assert_int_equal(root_open(root, &g), 0);
 		facts_init(&f);
-		assert_int_equal(collect_roce(&(const struct collect_ctx){ .root = g, .nl.replay = nl }, &f), 0);
+		assert_int_equal(collect_node(&(const struct collect_ctx){ .root = g, .nl.replay = nl, .wanted = COLLECT_ROCE }, &f), 0);
 		root_free(g);
 		/* Something in every part of the section. */
 		fact_str_set(&f.roce.links[0].qos_trust, "dscp");
@@ -444,6 +444,21 @@ static void json_round_trip(void **state)
 		b = roce_json(&back.roce);
 		assert_string_equal(a, b);
 		assert_non_null(strstr(a, "\"fw-lldp-agent\""));
+		json_object_put(doc);
+		free(a);
+		free(b);
+		facts_release(&back);
+		/* The devices' RoCE facts travel with the NICs. */
+		assert_int_equal(facts_to_json(&f, &doc), 0);
+		a = strdup(json_object_to_json_string_ext(json_object_object_get(doc, "nics"),
+							  JSON_C_TO_STRING_PLAIN));
+		facts_init(&back);
+		assert_int_equal(facts_from_json(doc, &back, NULL, 0), 0);
+		json_object_put(doc);
+		assert_int_equal(facts_to_json(&back, &doc), 0);
+		b = strdup(json_object_to_json_string_ext(json_object_object_get(doc, "nics"),
+							  JSON_C_TO_STRING_PLAIN));
+		assert_string_equal(a, b);
 		assert_non_null(strstr(a, "\"default_roce_tos\":96"));
 		json_object_put(doc);
 		free(a);
@@ -464,7 +479,6 @@ static void json_rejects_garbage(void **state)
 		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"pfc\": {\"pfc_en\": 300}}}]}",
 		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"ets\": {\"willing\":0,\"ets_cap\":8,\"cbs\":0,\"tc_tx_bw\":[1],\"tc_rx_bw\":[],\"tc_tsa\":[],\"prio_tc\":[]}}}]}",
 		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"privflags\": [{\"name\": \"x\"}]}]}",
-		"{\"rdma_devices\": [{\"name\": \"m\", \"ports\": [{\"port\": 1, \"gids\": [{\"index\": 0}]}]}]}",
 		"{\"bonds\": [{\"name\": \"\"}]}",
 		"{\"netns_shared\": {\"state\": \"ok\"}}",
 		"{\"netns_shared\": {\"state\": \"absent\", \"errno\": 99999}}",

@@ -49,7 +49,7 @@ static int run_netns(const struct check_ctx *ctx, struct finding *out)
 	if (!fact_ok(mode))
 		mode = &r->netns_mode_param;
 	if (!fact_ok(mode)) {
-		if ((ctx->f->n_nics == 0 || !facts_have_roce(ctx->f)) &&
+		if (!facts_have_roce(ctx->f) &&
 		    (r->rdma_nl.state == FACT_UNSUPPORTED ||
 		     r->netns_mode_param.state == FACT_ABSENT))
 			return finding_set(out, ST_SKIP,

@@ -28,7 +28,8 @@ int roce_no_targets(const struct check_ctx *ctx, struct finding *out)
 				   n->name);
 	/* RoCE ports whose netdevs were not listed: their DCB is unknown, not absent. */
 	for (size_t i = 0; i < f->n_nics; i++)
-		for (size_t k = 0; k < f->nics[i].n_ports; k++)
+		for (size_t k = 0; rdma_dev_roce_known(&f->nics[i]) &&
+				   k < f->nics[i].n_ports; k++)
 			if (roce_port_is_roce(&f->nics[i], &f->nics[i].ports[k]))
 				return finding_set(out, ST_UNKNOWN,
 						   "%s port %u is RoCE, but its netdev was not collected (rtnetlink %s)",

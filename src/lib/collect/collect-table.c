@@ -33,7 +33,7 @@ static const struct collector collectors[] = {
 	{ "kernel", collect_kernel, COLLECT_KERNEL, COLLECT_HOST },
 	{ "userspace", collect_rdma_userspace, COLLECT_USERSPACE, 0 },
 	{ "nccl-env", collect_nccl_env, COLLECT_NCCL_ENV, 0 },
-	{ "roce", collect_roce, COLLECT_ROCE, 0 },
+	{ "roce", collect_roce, COLLECT_ROCE, COLLECT_NICS },
 	/* Device files against the host's; P_Keys of the RoCE ports. */
 	{ "pod", collect_pod, COLLECT_POD, COLLECT_DEVNODES | COLLECT_ROCE },
 };

@@ -38,6 +38,11 @@ void rdma_dev_release(struct rdma_dev *d)
 	memset(d, 0, sizeof(*d));
 }
 
+bool rdma_dev_roce_known(const struct rdma_dev *d)
+{
+	return d->is_vf.state != FACT_UNSET || d->nl_index.state != FACT_UNSET;
+}
+
 struct rdma_port *rdma_port_find(const struct rdma_dev *d, unsigned num)
 {
 	for (size_t i = 0; i < d->n_ports; i++)

@@ -77,6 +77,13 @@ struct rdma_dev {
 };
 
 void rdma_dev_release(struct rdma_dev *d);
+/*
+ * The RoCE side of the device was collected (its function's driver and VF
+ * status from sysfs, or RDMA netlink): false for a NIC an importer described
+ * or a schema-1 file's NIC without a RoCE entry; the RoCE checks judge only
+ * devices where it is true.
+ */
+bool rdma_dev_roce_known(const struct rdma_dev *d);
 struct rdma_port *rdma_port_find(const struct rdma_dev *d, unsigned num);
 /* Find or add port @num (kept in ascending order); NULL on -ENOMEM. */
 struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num);

@@ -135,8 +135,10 @@ const struct nccl_setting *facts_nccl_get(const struct facts *f,
 
 bool facts_have_roce(const struct facts *f)
 {
-	/* collect_roce() always looks at ib_core's netns_mode parameter. */
-	return f->roce.netns_mode_param.state != FACT_UNSET;
+	for (size_t i = 0; i < f->n_nics; i++)
+		if (rdma_dev_roce_known(&f->nics[i]))
+			return true;
+	return false;
 }
 
 void facts_link_pci(struct facts *f)

@@ -188,10 +188,7 @@ const struct pci_dev *facts_pci(const struct facts *f, int idx);
 /* The value of an NCCL_* setting after NCCL's precedence, or NULL. */
 const struct nccl_setting *facts_nccl_get(const struct facts *f,
 					  const char *name);
-/*
- * The RoCE collector ran (a node, a facts file that has its section):
- * imported NICs (NCCL or hwloc XML) carry no RoCE facts to judge.
- */
+/* Some RDMA device has its RoCE facts (rdma_dev_roce_known). */
 bool facts_have_roce(const struct facts *f);
 /* Sort GPUs and NICs into their canonical order and fix up indices. */
 void facts_sort(struct facts *f);

@@ -78,11 +78,11 @@ size_t roce_targets(const struct facts *f, struct roce_target *out,
 	const struct roce_facts *r = &f->roce;
 	size_t n = 0;
 
-	/* Devices an importer described carry no RoCE facts to judge. */
-	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
+	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 
-		for (size_t k = 0; k < d->n_ports; k++) {
+		/* An imported NIC carries no RoCE facts to judge. */
+		for (size_t k = 0; rdma_dev_roce_known(d) && k < d->n_ports; k++) {
 			const struct rdma_port *p = &d->ports[k];
 
 			if (!roce_port_is_roce(d, p))
@@ -139,11 +139,11 @@ const struct roce_link **roce_dcb_links(const struct facts *f)
 
 	if (!v)
 		return NULL;
-	for (size_t i = 0; facts_have_roce(f) && i < f->n_nics; i++) {
+	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 		bool roce = false;
 
-		for (size_t k = 0; k < d->n_ports; k++) {
+		for (size_t k = 0; rdma_dev_roce_known(d) && k < d->n_ports; k++) {
 			if (!roce_port_is_roce(d, &d->ports[k]))
 				continue;
 			roce = true;
