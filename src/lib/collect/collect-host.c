@@ -174,9 +174,23 @@ int collect_host(const struct collect_ctx *c, struct facts *f)
 		 &h->peer_nv_mem);
 	presence(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
 		 &h->peer_nv_mem_nc);
-	presence(root, "/sys/module/nvidia_peermem/version", &h->peer_module);
+	r = collect_modules(root, h);
+	if (r < 0)
+		return r;
+	/* nvidia_peermem/version was read with the modules: exists or not. */
+	for (size_t i = 0; i < h->n_mods; i++) {
+		const struct fact_str *v = &h->mods[i].version;
 
-	return collect_modules(root, h);
+		if (strcmp(h->mods[i].name, "nvidia_peermem") != 0)
+			continue;
+		if (v->state == FACT_ABSENT)
+			fact_int_fail(&h->peer_module, -(v->err ? v->err : ENOENT));
+		else
+			fact_int_set(&h->peer_module, 1);
+		return 0;
+	}
+	presence(root, "/sys/module/nvidia_peermem/version", &h->peer_module);
+	return 0;
 }
 
 int collect_numa(const struct collect_ctx *c, struct facts *f)
