@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strutil.h"
 #include "../util/cleanup.h"
 #include "../util/strv.h"
@@ -25,12 +26,11 @@
 static int add_helm(struct advice *a, const char *key, const char *value,
 		    const char *why)
 {
-	struct helm_setting *v = realloc(a->helm, (a->n_helm + 1) * sizeof(*v));
+	struct helm_setting *v = ARRAY_GROW(a->helm, a->n_helm);
 
 	if (!v)
 		return -ENOMEM;
-	a->helm = v;
-	v[a->n_helm++] = (struct helm_setting){ GPU_OPERATOR, key, value, why };
+	*v = (struct helm_setting){ GPU_OPERATOR, key, value, why };
 	return 0;
 }
 

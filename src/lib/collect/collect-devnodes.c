@@ -50,7 +50,7 @@ static int list_chardevs(const struct gc_root *root, const char *cls,
 			 const char *prefix, bool port, struct chardev_list *l)
 {
 	_cleanup_free_ char *dir = xasprintf("/sys/class/%s", cls);
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int r;
 
@@ -65,10 +65,8 @@ static int list_chardevs(const struct gc_root *root, const char *cls,
 	}
 	fact_int_set(&l->listed, 1);
 	l->v = calloc(n ? n : 1, sizeof(*l->v));
-	if (!l->v) {
-		strv_free(names);
+	if (!l->v)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct chardev *c = &l->v[l->n];
 		char path[512];
@@ -76,10 +74,8 @@ static int list_chardevs(const struct gc_root *root, const char *cls,
 		if (!startswith(names[i], prefix) || strlen(names[i]) > 64)
 			continue;
 		c->name = strdup(names[i]);
-		if (!c->name) {
-			strv_free(names);
+		if (!c->name)
 			return -ENOMEM;
-		}
 		l->n++;
 		snprintf(path, sizeof(path), "%s/%s/ibdev", dir, names[i]);
 		read_str_fact(root, path, &c->ibdev);
@@ -88,7 +84,6 @@ static int list_chardevs(const struct gc_root *root, const char *cls,
 			read_int_fact(root, path, &c->port);
 		}
 	}
-	strv_free(names);
 	return 0;
 }
 

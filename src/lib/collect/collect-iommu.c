@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
@@ -61,12 +62,9 @@ static int add_acs(const struct gc_root *root, struct host_facts *h,
 
 	if (host_acs(h, p->bdf) || !p->sysfs_path)
 		return 0;
-	v = realloc(h->acs, (h->n_acs + 1) * sizeof(*v));
+	v = ARRAY_GROW(h->acs, h->n_acs);
 	if (!v)
 		return -ENOMEM;
-	h->acs = v;
-	v = &v[h->n_acs++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->bdf, sizeof(v->bdf), "%s", p->bdf);
 
 	cfg = malloc(PCI_CFG_SIZE);

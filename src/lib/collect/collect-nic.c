@@ -147,7 +147,7 @@ static int collect_port(const struct gc_root *root, struct rdma_dev *d,
 static int collect_ports(const struct gc_root *root, struct rdma_dev *d)
 {
 	_cleanup_free_ char *dir = xasprintf("/sys/class/infiniband/%s/ports", d->name);
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int r;
 
@@ -164,7 +164,6 @@ static int collect_ports(const struct gc_root *root, struct rdma_dev *d)
 			continue;
 		r = collect_port(root, d, (unsigned)num);
 	}
-	strv_free(names);
 	return r;
 }
 
@@ -346,7 +345,7 @@ static int collect_netfns(const struct gc_root *root, struct facts *f)
 int collect_nics(const struct collect_ctx *c, struct facts *f)
 {
 	const struct gc_root *root = c->root;
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int r;
 
@@ -357,10 +356,8 @@ int collect_nics(const struct collect_ctx *c, struct facts *f)
 		n = 0;
 	if (n) {
 		f->nics = calloc(n, sizeof(*f->nics));
-		if (!f->nics) {
-			strv_free(names);
+		if (!f->nics)
 			return -ENOMEM;
-		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		/* The pair cap of every input: GPUs x NICs. */
@@ -368,18 +365,13 @@ int collect_nics(const struct collect_ctx *c, struct facts *f)
 		    (f->n_gpus && f->n_nics + 1 > FACTS_MAX_PAIRS / f->n_gpus)) {
 			r = facts_note(f, "more than %zu RDMA devices (%d GPU x NIC pairs at most): %zu ignored",
 				       f->n_nics, FACTS_MAX_PAIRS, n - i);
-			if (r < 0) {
-				strv_free(names);
+			if (r < 0)
 				return r;
-			}
 			break;
 		}
 		r = collect_one_nic(root, f, names[i]);
-		if (r < 0) {
-			strv_free(names);
+		if (r < 0)
 			return r;
-		}
 	}
-	strv_free(names);
 	return collect_netfns(root, f);
 }

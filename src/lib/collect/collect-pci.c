@@ -105,7 +105,7 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 int collect_pci(const struct collect_ctx *c, struct facts *f)
 {
 	const struct gc_root *root = c->root;
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0, n_bad = 0, n_alias = 0, n_over = 0;
 	int r;
 
@@ -118,10 +118,8 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 	}
 	f->pci = calloc(n > FACTS_MAX_DEVICES ? FACTS_MAX_DEVICES : n ? n : 1,
 			 sizeof(*f->pci));
-	if (!f->pci) {
-		strv_free(names);
+	if (!f->pci)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct pci_dev *p = &f->pci[f->n_pci];
 		char link[512];
@@ -166,7 +164,6 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		f->n_pci++;
 		r = 0;
 	}
-	strv_free(names);
 	if (r == -ENOMEM)
 		return r;
 	if (n_bad > 1)

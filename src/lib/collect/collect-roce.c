@@ -23,7 +23,7 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 	static const char *const oper[] = { "unknown", "notpresent", "down",
 					    "lowerlayerdown", "testing",
 					    "dormant", "up" };
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int ret = root_list(root, "/sys/class/net", &names, &n);
 
@@ -37,10 +37,8 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 		if (roce_link_find(r, names[i]))
 			continue;
 		l = roce_link_add(r, names[i]);
-		if (!l) {
-			strv_free(names);
+		if (!l)
 			return -ENOMEM;
-		}
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", names[i]);
 		if (root_read_i64(root, path, &v) == 0 && v > 0 && v < INT32_MAX)
 			l->ifindex = (int)v;
@@ -56,10 +54,8 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 			fact_int_fail(&l->operstate, -ENOENT);
 		}
 		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding", names[i]);
-		if (root_is_dir(root, path) == 1 && fact_str_set(&l->kind, "bond") < 0) {
-			strv_free(names);
+		if (root_is_dir(root, path) == 1 && fact_str_set(&l->kind, "bond") < 0)
 			return -ENOMEM;
-		}
 	}
 	/* Masters by name, once every link has its ifindex. */
 	for (size_t i = 0; i < r->n_links; i++) {
@@ -76,12 +72,9 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 		if (m && m->ifindex > 0)
 			fact_int_set(&l->master, m->ifindex);
 		if (m && fact_str_is(&m->kind, "bond") &&
-		    fact_str_set(&l->slave_kind, "bond") < 0) {
-			strv_free(names);
+		    fact_str_set(&l->slave_kind, "bond") < 0)
 			return -ENOMEM;
-		}
 	}
-	strv_free(names);
 	return 0;
 }
 
@@ -160,7 +153,7 @@ static int collect_link_extra(const struct gc_root *root, struct nl_src *nl,
 
 static int collect_bonds(const struct gc_root *root, struct roce_facts *r)
 {
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int ret = root_list(root, "/proc/net/bonding", &names, &n);
 
@@ -194,7 +187,6 @@ static int collect_bonds(const struct gc_root *root, struct roce_facts *r)
 			 names[i]);
 		read_str_fact(root, path, &b->sysfs_slaves);
 	}
-	strv_free(names);
 	return ret == -ENOMEM ? ret : 0;
 }
 

@@ -54,7 +54,7 @@ static int find_libibverbs(const struct gc_root *root, struct host_facts *h)
 		_cleanup_free_ char *path = xasprintf("%s/libibverbs.so.1",
 						      lib_dirs[i]);
 		char target[256], ver[64];
-		char **names = NULL;
+		_cleanup_strv_ char **names = NULL;
 
 		if (!path)
 			return -ENOMEM;
@@ -69,11 +69,8 @@ static int find_libibverbs(const struct gc_root *root, struct host_facts *h)
 		if (root_list(root, lib_dirs[i], &names, NULL) < 0)
 			break;
 		for (size_t k = 0; names[k]; k++)
-			if (version_from_name(names[k], ver, sizeof(ver))) {
-				strv_free(names);
+			if (version_from_name(names[k], ver, sizeof(ver)))
 				return fact_str_set(&h->rdma_core_version, ver);
-			}
-		strv_free(names);
 		break;
 	}
 	if (h->libibverbs.state == FACT_UNSET)
@@ -109,7 +106,7 @@ static int find_providers(const struct gc_root *root, struct host_facts *h)
 
 	for (size_t i = 0; i < ARRAY_SIZE(lib_dirs); i++) {
 		_cleanup_free_ char *dir = xasprintf("%s/libibverbs", lib_dirs[i]);
-		char **names = NULL;
+		_cleanup_strv_ char **names = NULL;
 		int r;
 
 		if (!dir)
@@ -124,10 +121,8 @@ static int find_providers(const struct gc_root *root, struct host_facts *h)
 		}
 		if (!l->names) {
 			l->names = calloc(1, sizeof(char *));
-			if (!l->names) {
-				strv_free(names);
+			if (!l->names)
 				return -ENOMEM;
-			}
 		}
 		fact_int_set(&l->listed, 1);
 		for (size_t k = 0; names[k]; k++) {
@@ -136,12 +131,9 @@ static int find_providers(const struct gc_root *root, struct host_facts *h)
 			if (!provider_from_name(names[k], prov, sizeof(prov)) ||
 			    strv_contains(l->names, prov))
 				continue;
-			if (strv_push(&l->names, NULL, prov) < 0) {
-				strv_free(names);
+			if (strv_push(&l->names, NULL, prov) < 0)
 				return -ENOMEM;
-			}
 		}
-		strv_free(names);
 	}
 	if (l->listed.state == FACT_UNSET)
 		fact_int_fail(&l->listed, last);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/gpu-ids.h"
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
@@ -156,12 +157,9 @@ static int add_gpu(struct hwloc_ctx *c, hwloc_obj_t pcio, const char *model)
 	if (f->n_gpus >= IMPORT_MAX_DEVICES)
 		return import_fail(c->err, c->errsz, -E2BIG, c->name, 0,
 				   "more than %d GPUs", IMPORT_MAX_DEVICES);
-	g = realloc(f->gpus, (f->n_gpus + 1) * sizeof(*g));
+	g = ARRAY_GROW(f->gpus, f->n_gpus);
 	if (!g)
 		return -ENOMEM;
-	f->gpus = g;
-	g = &f->gpus[f->n_gpus++];
-	memset(g, 0, sizeof(*g));
 	memcpy(g->bdf, bdf, sizeof(g->bdf));
 	idx = facts_find_pci(f, bdf);
 	g->pci = idx;
@@ -213,12 +211,9 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	if (f->n_nics >= IMPORT_MAX_DEVICES)
 		return import_fail(c->err, c->errsz, -E2BIG, c->name, 0,
 				   "more than %d NICs", IMPORT_MAX_DEVICES);
-	n = realloc(f->nics, (f->n_nics + 1) * sizeof(*n));
+	n = ARRAY_GROW(f->nics, f->n_nics);
 	if (!n)
 		return -ENOMEM;
-	f->nics = n;
-	n = &f->nics[f->n_nics++];
-	memset(n, 0, sizeof(*n));
 	snprintf(n->name, sizeof(n->name), "%s", os->name);
 	bdf_of(pci_attr(pcio), n->bdf, sizeof(n->bdf));
 	n->pci = facts_find_pci(f, n->bdf);
@@ -250,12 +245,9 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 		v = hwloc_obj_get_info_by_name(os, key);
 		if (!v)
 			continue;
-		ports = realloc(n->ports, (n->n_ports + 1) * sizeof(*ports));
+		ports = ARRAY_GROW(n->ports, n->n_ports);
 		if (!ports)
 			return -ENOMEM;
-		n->ports = ports;
-		ports = &n->ports[n->n_ports++];
-		memset(ports, 0, sizeof(*ports));
 		ports->num = p;
 		if (safe_atoi64(v, &st) == 0)
 			fact_int_set(&ports->state, st);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/gpu-ids.h"
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
@@ -285,12 +286,9 @@ static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
 	if (f->n_nics >= IMPORT_MAX_DEVICES)
 		return FAIL(c, where, -E2BIG, "more than %d NICs",
 			    IMPORT_MAX_DEVICES);
-	v = realloc(f->nics, (f->n_nics + 1) * sizeof(*v));
+	v = ARRAY_GROW(f->nics, f->n_nics);
 	if (!v)
 		return -ENOMEM;
-	f->nics = v;
-	v = &f->nics[f->n_nics++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	v->pci = pci;
 	if (pci >= 0) {
@@ -525,19 +523,15 @@ static int parse_cpu(struct nccl_ctx *c, xmlNodePtr n)
 		if (r < 0)
 			return r;
 	}
-	v = realloc(c->numaids, (c->n_numaids + 1) * sizeof(*v));
+	v = ARRAY_GROW(c->numaids, c->n_numaids);
 	if (!v)
 		return -ENOMEM;
-	c->numaids = v;
-	c->numaids[c->n_numaids++] = cpu.numaid;
+	*v = cpu.numaid;
 	if (!dup && cpu.numaid >= 0) {
-		struct numa_node *nn = realloc(f->numa, (f->n_numa + 1) * sizeof(*nn));
+		struct numa_node *nn = ARRAY_GROW(f->numa, f->n_numa);
 
 		if (!nn)
 			return -ENOMEM;
-		f->numa = nn;
-		nn = &f->numa[f->n_numa++];
-		memset(nn, 0, sizeof(*nn));
 		nn->id = (int)cpu.numaid;
 		if (cpulist && fact_str_set(&nn->cpulist, cpulist) < 0)
 			return -ENOMEM;

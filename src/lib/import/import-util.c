@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 
@@ -188,12 +189,9 @@ int import_pci_add(struct facts *f, const char *bdf, struct pci_dev **ret)
 
 	if (f->n_pci >= IMPORT_MAX_DEVICES)
 		return -E2BIG;
-	v = realloc(f->pci, (f->n_pci + 1) * sizeof(*f->pci));
+	v = ARRAY_GROW(f->pci, f->n_pci);
 	if (!v)
 		return -ENOMEM;
-	f->pci = v;
-	v = &f->pci[f->n_pci++];
-	memset(v, 0, sizeof(*v));
 	v->parent_idx = -1;
 	bdf_normalize(bdf, v->bdf, sizeof(v->bdf));
 	*ret = v;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strv.h"
 
@@ -136,12 +137,9 @@ struct probe_gpu *probe_gpu_get(struct probe_facts *p, const char *bdf)
 	for (size_t i = 0; i < p->n_gpus; i++)
 		if (strcasecmp(p->gpus[i].bdf, bdf) == 0)
 			return &p->gpus[i];
-	v = realloc(p->gpus, (p->n_gpus + 1) * sizeof(*v));
+	v = ARRAY_GROW(p->gpus, p->n_gpus);
 	if (!v)
 		return NULL;
-	p->gpus = v;
-	v = &p->gpus[p->n_gpus++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->bdf, sizeof(v->bdf), "%s", bdf);
 	return v;
 }
@@ -153,12 +151,9 @@ struct probe_rdma *probe_rdma_get(struct probe_facts *p, const char *name)
 	for (size_t i = 0; i < p->n_rdma; i++)
 		if (strcmp(p->rdma[i].name, name) == 0)
 			return &p->rdma[i];
-	v = realloc(p->rdma, (p->n_rdma + 1) * sizeof(*v));
+	v = ARRAY_GROW(p->rdma, p->n_rdma);
 	if (!v)
 		return NULL;
-	p->rdma = v;
-	v = &p->rdma[p->n_rdma++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	return v;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 #include "nccllog-node.h"
@@ -45,13 +46,10 @@ static int facts_nic_by_name(const struct facts *f, const char *name)
 static struct nccllog_node_row *row_add(struct nccllog_node *n, size_t host,
 					int rank)
 {
-	struct nccllog_node_row *r = realloc(n->rows, (n->n_rows + 1) * sizeof(*r));
+	struct nccllog_node_row *r = ARRAY_GROW(n->rows, n->n_rows);
 
 	if (!r)
 		return NULL;
-	n->rows = r;
-	r = &r[n->n_rows++];
-	memset(r, 0, sizeof(*r));
 	r->host = host;
 	r->rank = rank;
 	r->predicted = -1;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strv.h"
 #include "nccllog-internal.h"
 
@@ -331,13 +332,12 @@ const char *nccllog_intern(struct nccllog *log, struct span s)
 	copy = nccllog_strclean(s.p, s.n, 64);
 	if (!copy)
 		return NULL;
-	arr = realloc(log->interned, (log->n_interned + 1) * sizeof(*arr));
+	arr = ARRAY_GROW(log->interned, log->n_interned);
 	if (!arr) {
 		free(copy);
 		return NULL;
 	}
-	log->interned = arr;
-	arr[log->n_interned++] = copy;
+	*arr = copy;
 	return copy;
 }
 
@@ -385,14 +385,11 @@ int nccllog_finding_add(struct nccllog *log, struct nccllog_finding **arr,
 		free(text);
 		return 0;
 	}
-	f = realloc(*arr, (*n + 1) * sizeof(*f));
+	f = array_grow(arr, n, sizeof(*f));
 	if (!f) {
 		free(text);
 		return -ENOMEM;
 	}
-	*arr = f;
-	f = &f[*n];
-	memset(f, 0, sizeof(*f));
 	f->code = code;
 	f->text = text;
 	f->host = host;
@@ -404,7 +401,6 @@ int nccllog_finding_add(struct nccllog *log, struct nccllog_finding **arr,
 	} else if (line.p) {
 		nccllog_ref_set(log, &f->ref, line);
 	}
-	(*n)++;
 	return 0;
 }
 

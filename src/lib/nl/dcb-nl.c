@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "nl-compat.h"
+#include "../util/array.h"
 
 #define DCB_TOP_LAST 20
 #define DCB_MAX_APPS 1024
@@ -83,11 +84,10 @@ static int apps_from(const struct nlattr *table, struct roce_dcb *d)
 		if (d->n_apps >= DCB_MAX_APPS)
 			break;
 		memcpy(&k, mnl_attr_get_payload(a), sizeof(k));
-		v = realloc(d->apps, (d->n_apps + 1) * sizeof(*v));
+		v = ARRAY_GROW(d->apps, d->n_apps);
 		if (!v)
 			return -ENOMEM;
-		d->apps = v;
-		v[d->n_apps++] = (struct roce_dcb_app){
+		*v = (struct roce_dcb_app){
 			.selector = k.selector,
 			.priority = k.priority,
 			.protocol = k.protocol,

@@ -21,7 +21,7 @@
 static int one(const struct gc_root *root, const char *name, struct pod_netdev *n)
 {
 	char path[512], buf[512];
-	char **ents = NULL;
+	_cleanup_strv_ char **ents = NULL;
 	int r;
 
 	n->name = strdup(name);
@@ -53,19 +53,16 @@ static int one(const struct gc_root *root, const char *name, struct pod_netdev *
 	for (size_t i = 0; r >= 0 && ents[i]; i++)
 		if (startswith(ents[i], "lower_")) {
 			snprintf(buf, sizeof(buf), "%s", ents[i] + 6);
-			if (fact_str_set(&n->lower, buf) < 0) {
-				strv_free(ents);
+			if (fact_str_set(&n->lower, buf) < 0)
 				return -ENOMEM;
-			}
 			break;
 		}
-	strv_free(ents);
 	return 0;
 }
 
 int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p)
 {
-	char **names = NULL;
+	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int r = root_list(root, "/sys/class/net", &names, &n);
 
@@ -75,14 +72,11 @@ int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p)
 	}
 	fact_int_set(&p->sys_net, 1);
 	p->netdevs = calloc(n ? n : 1, sizeof(*p->netdevs));
-	if (!p->netdevs) {
-		strv_free(names);
+	if (!p->netdevs)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		r = one(root, names[i], &p->netdevs[p->n_netdevs]);
 		p->n_netdevs++;
 	}
-	strv_free(names);
 	return r < 0 ? r : 0;
 }

@@ -19,7 +19,7 @@ static int one_port(const struct gc_root *root, const char *dev, unsigned port,
 {
 	struct pod_pkeys *v;
 	char path[512], buf[32];
-	char **idx = NULL;
+	_cleanup_strv_ char **idx = NULL;
 	int r;
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/pkeys", dev, port);
@@ -27,19 +27,15 @@ static int one_port(const struct gc_root *root, const char *dev, unsigned port,
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	v = realloc(p->pkeys, (p->n_pkeys + 1) * sizeof(*v));
-	if (!v) {
-		strv_free(idx);
+	if (!v)
 		return -ENOMEM;
-	}
 	p->pkeys = v;
 	v = &v[p->n_pkeys];
 	memset(v, 0, sizeof(*v));
 	v->dev = strdup(dev);
 	v->port = port;
-	if (!v->dev) {
-		strv_free(idx);
+	if (!v->dev)
 		return -ENOMEM;
-	}
 	p->n_pkeys++;
 	/* Table order, not name order: entries are indices. */
 	for (unsigned i = 0; r >= 0 && i < 4096; i++) {
@@ -56,7 +52,6 @@ static int one_port(const struct gc_root *root, const char *dev, unsigned port,
 			continue;
 		r = strv_push(&v->pkeys, NULL, buf);
 	}
-	strv_free(idx);
 	return r < 0 ? r : 0;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../collect/collect-probe.h"
+#include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 
@@ -25,12 +26,9 @@ static int add_pair(struct probe_facts *p, const struct gpu *g,
 
 	if (p->n_pairs >= MAX_PAIRS)
 		return 0;
-	v = realloc(p->pairs, (p->n_pairs + 1) * sizeof(*v));
+	v = ARRAY_GROW(p->pairs, p->n_pairs);
 	if (!v)
 		return -ENOMEM;
-	p->pairs = v;
-	v = &p->pairs[p->n_pairs++];
-	memset(v, 0, sizeof(*v));
 	snprintf(v->gpu, sizeof(v->gpu), "%s", g->bdf);
 	snprintf(v->nic, sizeof(v->nic), "%s", n->name);
 	v->path = path;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 #include "topo-internal.h"
@@ -662,13 +663,11 @@ static int path_push(struct lay_path *p, int x, int y)
 	if (p->n_pts && p->pts[p->n_pts - 1][0] == x &&
 	    p->pts[p->n_pts - 1][1] == y)
 		return 0;
-	v = realloc(p->pts, (p->n_pts + 1) * sizeof(*v));
+	v = ARRAY_GROW(p->pts, p->n_pts);
 	if (!v)
 		return -ENOMEM;
-	p->pts = v;
-	p->pts[p->n_pts][0] = x;
-	p->pts[p->n_pts][1] = y;
-	p->n_pts++;
+	(*v)[0] = x;
+	(*v)[1] = y;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strutil.h"
 
 /*
@@ -61,19 +62,18 @@ static int node_for(struct nccl_graph *g, const struct facts *f, int pci)
 
 	if (g->pci_node[pci] >= 0)
 		return g->pci_node[pci];
-	v = realloc(g->nodes, (g->n_nodes + 1) * sizeof(*g->nodes));
+	v = ARRAY_GROW(g->nodes, g->n_nodes);
 	if (!v)
 		return -ENOMEM;
-	g->nodes = v;
-	g->nodes[g->n_nodes] = (struct nnode){
+	*v = (struct nnode){
 		.pci = pci,
 		.dev64 = dev64_of(&f->pci[pci]),
 		.parent = -1,
 		.cpu = -1,
 		.alias = -1,
 	};
-	g->pci_node[pci] = (int)g->n_nodes;
-	return (int)g->n_nodes++;
+	g->pci_node[pci] = (int)(g->n_nodes - 1);
+	return g->pci_node[pci];
 }
 
 /*
