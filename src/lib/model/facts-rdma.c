@@ -70,15 +70,3 @@ struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num)
 	d->n_ports++;
 	return &v[at];
 }
-
-/* Netlink answered for the port: its state; otherwise sysfs's (a snapshot). */
-const struct fact_int *rdma_port_state(const struct rdma_port *p)
-{
-	return p->nl_state.state != FACT_UNSET ? &p->nl_state : &p->state;
-}
-
-const struct fact_int *rdma_port_phys_state(const struct rdma_port *p)
-{
-	return p->nl_state.state != FACT_UNSET ? &p->nl_phys_state :
-						 &p->phys_state;
-}

@@ -87,6 +87,3 @@ bool rdma_dev_roce_known(const struct rdma_dev *d);
 struct rdma_port *rdma_port_find(const struct rdma_dev *d, unsigned num);
 /* Find or add port @num (kept in ascending order); NULL on -ENOMEM. */
 struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num);
-/* The port state RDMA netlink gave, else sysfs's. */
-const struct fact_int *rdma_port_state(const struct rdma_port *p);
-const struct fact_int *rdma_port_phys_state(const struct rdma_port *p);
