@@ -204,23 +204,48 @@ static int add_gid_netdevs(struct rdma_dev *d)
 	return 0;
 }
 
-/* device/driver, device/physfn, device/net: what the RoCE checks ask of the function. */
+/* Copy a fact: its value, or why there is none. */
+static int fact_str_copy(struct fact_str *to, const struct fact_str *from)
+{
+	if (from->state == FACT_OK)
+		return fact_str_set(to, from->v);
+	to->state = from->state;
+	to->err = from->err;
+	return 0;
+}
+
+/*
+ * device/driver, device/physfn, device/net: what the RoCE checks ask of the
+ * function. The PCI collector already read the driver and physfn links of a
+ * function it listed (@pci); only a function it did not list is read here.
+ */
 static int collect_function(const struct gc_root *root, struct rdma_dev *d,
-			    const char *real)
+			    const char *real, const struct pci_dev *pci)
 {
 	char path[512];
 	int r;
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
-		 d->name);
-	read_link_name(root, path, &d->driver);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/physfn",
-		 d->name);
-	r = root_access(root, path);
-	if (r == 0 || r == -ENOENT)
-		fact_int_set(&d->is_vf, r == 0);
-	else
-		fact_int_fail(&d->is_vf, r);
+	if (pci) {
+		if (fact_str_copy(&d->driver, &pci->driver) < 0)
+			return -ENOMEM;
+		if (pci->physfn.state == FACT_OK)
+			fact_int_set(&d->is_vf, 1);
+		else if (pci->physfn.state == FACT_ABSENT && pci->physfn.err == ENOENT)
+			fact_int_set(&d->is_vf, 0);
+		else
+			fact_int_fail(&d->is_vf, -(pci->physfn.err ? pci->physfn.err : EIO));
+	} else {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
+			 d->name);
+		read_link_name(root, path, &d->driver);
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/physfn",
+			 d->name);
+		r = root_access(root, path);
+		if (r == 0 || r == -ENOENT)
+			fact_int_set(&d->is_vf, r == 0);
+		else
+			fact_int_fail(&d->is_vf, r);
+	}
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net", d->name);
 	r = root_list(root, path, &d->fn_netdevs, NULL);
 	if (r == -ENOMEM)
@@ -280,15 +305,15 @@ static int collect_one_nic(const struct gc_root *root, struct facts *f,
 	STR("board_id", board_id);
 #undef STR
 
-	r = collect_function(root, nic, real);
+	idx = nic->bdf[0] ? facts_find_pci(f, nic->bdf) : -1;
+	nic->pci = idx;
+	r = collect_function(root, nic, real, idx >= 0 ? &f->pci[idx] : NULL);
 	if (r >= 0)
 		r = collect_ports(root, nic);
 	if (r >= 0)
 		r = add_gid_netdevs(nic);
 	if (r < 0)
 		return r;
-	idx = nic->bdf[0] ? facts_find_pci(f, nic->bdf) : -1;
-	nic->pci = idx;
 	if (idx >= 0)
 		nic->numa = f->pci[idx].numa_node;
 	else
