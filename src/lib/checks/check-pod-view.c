@@ -59,14 +59,6 @@ static bool strv_has(char *const *v, const char *s)
 	return false;
 }
 
-static int nic_index(const struct facts *f, const char *name)
-{
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 bool pod_view_has(const struct pod_view *v, const char *name)
 {
 	for (size_t i = 0; i < v->n_nics; i++)
@@ -83,7 +75,7 @@ static void add_nic(const struct facts *f, struct pod_view *v, const char *name,
 	if (pod_view_has(v, name) || v->n_nics >= POD_MAX_NICS)
 		return;
 	n = &v->nics[v->n_nics++];
-	n->nic = nic_index(f, name);
+	n->nic = facts_nic_index(f, name);
 	n->dev = d ? d : n->nic >= 0 ? &f->nics[n->nic] : NULL;
 	n->name = name;
 	n->netdev = netdev;

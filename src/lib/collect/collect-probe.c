@@ -33,18 +33,16 @@ int probe_lib_record(struct probe_lib *l, int rc, const char *reason)
 
 static struct gpu *facts_gpu_by_bdf(struct facts *f, const char *bdf)
 {
-	for (size_t i = 0; i < f->n_gpus; i++)
-		if (bdf_cmp(f->gpus[i].bdf, bdf) == 0)
-			return &f->gpus[i];
-	return NULL;
+	int i = facts_gpu_index(f, bdf);
+
+	return i >= 0 ? &f->gpus[i] : NULL;
 }
 
 static struct rdma_dev *facts_nic_by_name(struct facts *f, const char *name)
 {
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return &f->nics[i];
-	return NULL;
+	int i = facts_nic_index(f, name);
+
+	return i >= 0 ? &f->nics[i] : NULL;
 }
 
 /*

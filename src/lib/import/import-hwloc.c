@@ -130,10 +130,9 @@ static int add_pci(struct hwloc_ctx *c, hwloc_obj_t o)
 
 static struct gpu *gpu_for(struct hwloc_ctx *c, const char *bdf)
 {
-	for (size_t i = 0; i < c->f->n_gpus; i++)
-		if (strcmp(c->f->gpus[i].bdf, bdf) == 0)
-			return &c->f->gpus[i];
-	return NULL;
+	int i = facts_gpu_index(c->f, bdf);
+
+	return i >= 0 ? &c->f->gpus[i] : NULL;
 }
 
 /* One GPU per PCI function, whether found by class, CUDA or NVML. */
@@ -204,10 +203,9 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	if (!pcio || pcio->type != HWLOC_OBJ_PCI_DEVICE)
 		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
 				   "NIC '%s' has no PCI parent", os->name);
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, os->name) == 0)
-			return import_fail(c->err, c->errsz, -EINVAL, c->name,
-					   0, "NIC '%s' listed twice", os->name);
+	if (facts_nic_index(f, os->name) >= 0)
+		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
+				   "NIC '%s' listed twice", os->name);
 	if (f->n_nics >= IMPORT_MAX_DEVICES)
 		return import_fail(c->err, c->errsz, -E2BIG, c->name, 0,
 				   "more than %d NICs", IMPORT_MAX_DEVICES);

@@ -160,10 +160,8 @@ static int gpu_new(struct nccl_ctx *c, xmlNodePtr where, int pci,
 	struct gpu_extra *ex;
 	struct gpu *g;
 
-	for (size_t i = 0; i < f->n_gpus; i++)
-		if (strcmp(f->gpus[i].bdf, p->bdf) == 0)
-			return FAIL(c, where, -EINVAL, "GPU %s listed twice",
-				    p->bdf);
+	if (facts_gpu_index(f, p->bdf) >= 0)
+		return FAIL(c, where, -EINVAL, "GPU %s listed twice", p->bdf);
 	if (f->n_gpus >= IMPORT_MAX_DEVICES)
 		return FAIL(c, where, -E2BIG, "more than %d GPUs",
 			    IMPORT_MAX_DEVICES);
@@ -279,10 +277,8 @@ static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
 	struct facts *f = c->f;
 	struct rdma_dev *v;
 
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return FAIL(c, where, -EINVAL, "NIC '%s' listed twice",
-				    name);
+	if (facts_nic_index(f, name) >= 0)
+		return FAIL(c, where, -EINVAL, "NIC '%s' listed twice", name);
 	if (f->n_nics >= IMPORT_MAX_DEVICES)
 		return FAIL(c, where, -E2BIG, "more than %d NICs",
 			    IMPORT_MAX_DEVICES);

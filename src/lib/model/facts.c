@@ -108,12 +108,27 @@ int facts_find_pci(const struct facts *f, const char *bdf)
 	return -1;
 }
 
-const struct rdma_dev *facts_nic_find(const struct facts *f, const char *name)
+int facts_gpu_index(const struct facts *f, const char *bdf)
+{
+	for (size_t i = 0; bdf && i < f->n_gpus; i++)
+		if (bdf_cmp(f->gpus[i].bdf, bdf) == 0)
+			return (int)i;
+	return -1;
+}
+
+int facts_nic_index(const struct facts *f, const char *name)
 {
 	for (size_t i = 0; name && i < f->n_nics; i++)
 		if (strcmp(f->nics[i].name, name) == 0)
-			return &f->nics[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+const struct rdma_dev *facts_nic_find(const struct facts *f, const char *name)
+{
+	int i = facts_nic_index(f, name);
+
+	return i >= 0 ? &f->nics[i] : NULL;
 }
 
 const struct pci_dev *facts_pci(const struct facts *f, int idx)

@@ -182,6 +182,9 @@ void facts_init(struct facts *f);
 void facts_release(struct facts *f);
 
 int facts_find_pci(const struct facts *f, const char *bdf);
+/* The index of the GPU at @bdf (bdf_cmp) / the RDMA device @name, or -1. */
+int facts_gpu_index(const struct facts *f, const char *bdf);
+int facts_nic_index(const struct facts *f, const char *name);
 /* The RDMA device named @name, or NULL. */
 const struct rdma_dev *facts_nic_find(const struct facts *f, const char *name);
 const struct pci_dev *facts_pci(const struct facts *f, int idx);

@@ -27,22 +27,6 @@ const char *nccllog_moved_name(enum nccllog_moved m)
 	return "unknown";
 }
 
-static int facts_gpu_by_bdf(const struct facts *f, const char *bdf)
-{
-	for (size_t i = 0; i < f->n_gpus; i++)
-		if (bdf_cmp(f->gpus[i].bdf, bdf) == 0)
-			return (int)i;
-	return -1;
-}
-
-static int facts_nic_by_name(const struct facts *f, const char *name)
-{
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 static struct nccllog_node_row *row_add(struct nccllog_node *n, size_t host,
 					int rank)
 {
@@ -79,7 +63,7 @@ static int host_row(struct nccllog_node *n, const struct nccllog *log,
 		const char *missing = NULL;
 
 		for (size_t i = 0; i < h->n_hcas && !missing; i++)
-			if (facts_nic_by_name(f, h->hcas[i].name) < 0)
+			if (facts_nic_index(f, h->hcas[i].name) < 0)
 				missing = h->hcas[i].name;
 		if (!(r = row_add(n, hi, -1)))
 			return -ENOMEM;
@@ -122,7 +106,7 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 		return -ENOMEM;
 	if (hca && !(r->nic = strdup(hca->name)))
 		return -ENOMEM;
-	g = rk->bus_id ? facts_gpu_by_bdf(f, rk->bus_id) : -1;
+	g = rk->bus_id ? facts_gpu_index(f, rk->bus_id) : -1;
 	/* NVML's index is the GPU's place in PCI bus order, as in the facts. */
 	if (g < 0 && rk->nvml_dev >= 0 && (size_t)rk->nvml_dev < f->n_gpus) {
 		g = rk->nvml_dev;
@@ -131,7 +115,7 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 		if (!(r->gpu = strdup(f->gpus[g].bdf)))
 			return -ENOMEM;
 	}
-	nic = hca ? facts_nic_by_name(f, hca->name) : -1;
+	nic = hca ? facts_nic_index(f, hca->name) : -1;
 	if (g < 0 || nic < 0) {
 		r->moved = NCCLLOG_MOVED_UNKNOWN;
 		if (g < 0)

@@ -13,20 +13,24 @@
 
 /*
  * The device an answer is about, among those sysfs listed (the RDMA
- * collector runs first). A name sysfs did not show is counted, not added:
+ * collector runs first). A name sysfs did not show is noted, not added:
  * a device is one record, and its PCI function is only known from sysfs.
  */
-static struct rdma_dev *dev_from(const struct nlattr **tb, struct facts *f)
+static const char *dev_name(const struct nlattr **tb)
 {
 	const char *name = nl_attr_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
 
 	if (!name || !*name || strlen(name) >= RDMA_DEV_NAME_LEN ||
 	    strchr(name, '/'))
 		return NULL;
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return &f->nics[i];
-	return NULL;
+	return name;
+}
+
+static struct rdma_dev *dev_from(const struct nlattr **tb, struct facts *f)
+{
+	int i = facts_nic_index(f, dev_name(tb));
+
+	return i >= 0 ? &f->nics[i] : NULL;
 }
 
 int rdma_sys_reply_cb(const struct nlmsghdr *nlh, void *data)
@@ -53,10 +57,9 @@ int rdma_dev_reply_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	d = dev_from(tb, data);
 	if (!d) {
-		const char *name = nl_attr_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+		const char *name = dev_name(tb);
 
-		if (name && *name && strlen(name) < RDMA_DEV_NAME_LEN &&
-		    facts_note(data, "RDMA netlink answers for '%s', which /sys/class/infiniband does not list: its netlink facts are not kept",
+		if (name && facts_note(data, "RDMA netlink answers for '%s', which /sys/class/infiniband does not list: its netlink facts are not kept",
 			       name) < 0) {
 			errno = ENOMEM;
 			return MNL_CB_ERROR;

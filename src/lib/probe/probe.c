@@ -51,9 +51,7 @@ int probe_select(struct facts *f, const struct topo_report *topo,
 	if (o->gpu >= 0 && (size_t)o->gpu >= f->n_gpus)
 		return -EINVAL;
 	if (o->nic) {
-		for (size_t i = 0; i < f->n_nics; i++)
-			if (strcmp(f->nics[i].name, o->nic) == 0)
-				nic = (int)i;
+		nic = facts_nic_index(f, o->nic);
 		if (nic < 0)
 			return -ENXIO;
 	}

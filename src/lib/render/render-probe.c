@@ -28,22 +28,6 @@ const char *render_probe_outcome(enum probe_outcome o)
 	}
 }
 
-static int gpu_index(const struct facts *f, const char *bdf)
-{
-	for (size_t i = 0; i < f->n_gpus; i++)
-		if (strcmp(f->gpus[i].bdf, bdf) == 0)
-			return (int)i;
-	return -1;
-}
-
-static int nic_index(const struct facts *f, const char *name)
-{
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strcmp(f->nics[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 static json_object *index_json(int i)
 {
 	return i < 0 ? NULL : json_object_new_int(i);
@@ -223,7 +207,7 @@ json_object *render_probe_json(const struct facts *f)
 	for (size_t i = 0; i < p->n_rdma; i++) {
 		json_object *o;
 
-		if (nic_index(f, p->rdma[i].name) >= 0)
+		if (facts_nic_index(f, p->rdma[i].name) >= 0)
 			continue;
 		o = json_object_get(find_by(prdma, "name", p->rdma[i].name));
 		if (o) {
@@ -239,8 +223,8 @@ json_object *render_probe_json(const struct facts *f)
 		json_object *o = json_object_new_object();
 		json_object *src = json_object_array_get_idx(ppairs, i);
 
-		json_object_object_add(o, "gpu", index_json(gpu_index(f, pp->gpu)));
-		json_object_object_add(o, "nic", index_json(nic_index(f, pp->nic)));
+		json_object_object_add(o, "gpu", index_json(facts_gpu_index(f, pp->gpu)));
+		json_object_object_add(o, "nic", index_json(facts_nic_index(f, pp->nic)));
 		json_object_object_add(o, "gpu_bdf", json_object_new_string(pp->gpu));
 		json_object_object_add(o, "nic_name", json_object_new_string(pp->nic));
 		json_object_object_add(o, "path",
@@ -384,7 +368,7 @@ static int probe_text_body(FILE *out, const struct facts *f)
 		fprintf(out, "  no GPU/NIC pair to probe\n");
 	for (size_t i = 0; i < p->n_pairs; i++) {
 		const struct probe_pair *pp = &p->pairs[i];
-		int gi = gpu_index(f, pp->gpu), ni = nic_index(f, pp->nic);
+		int gi = facts_gpu_index(f, pp->gpu), ni = facts_nic_index(f, pp->nic);
 
 		fprintf(out, "  GPU%d %s -> NIC%d %s (%s)\n", gi, pp->gpu, ni,
 			pp->nic, nccl_path_name(pp->path));

@@ -257,10 +257,7 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 /* Whether @bdf is one of the node's GPUs. */
 static bool is_gpu(const struct facts *f, const char *bdf)
 {
-	for (size_t i = 0; i < f->n_gpus; i++)
-		if (strcmp(f->gpus[i].bdf, bdf) == 0)
-			return true;
-	return false;
+	return facts_gpu_index(f, bdf) >= 0;
 }
 
 /* Links of GPU @a that end at @bdf, or (@bdf NULL) at a device that is no GPU: a switch. */
