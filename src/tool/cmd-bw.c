@@ -406,9 +406,9 @@ static int gpu_kind(const struct bw_node *n, const struct bw_cli *c, size_t gi,
 
 static int cuda_ordinal(const struct bw_node *n, size_t gi)
 {
-	const struct probe_gpu *pg = probe_gpu_find(&n->f.probe, n->f.gpus[gi].bdf);
+	const struct gpu_probe *pg = &n->f.gpus[gi].probe;
 
-	return pg && pg->cuda_index.state == FACT_OK ? (int)pg->cuda_index.v : -1;
+	return pg->cuda_index.state == FACT_OK ? (int)pg->cuda_index.v : -1;
 }
 
 /* A side for GPU @gi (or host memory when @gi < 0) on this node. */

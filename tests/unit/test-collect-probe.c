@@ -27,13 +27,32 @@ static void assert_fact(const struct fact_int *v, enum fact_state st, int64_t va
 		assert_int_equal(v->v, val);
 }
 
+/* What NVML and CUDA said of the GPU at @bdf, which must be the node's. */
+static const struct gpu_probe *probed(const struct facts *f, const char *bdf)
+{
+	int i = facts_gpu_index(f, bdf);
+
+	assert_true(i >= 0);
+	return &f->gpus[i].probe;
+}
+
+/* Ports of @d that ibv_query_port was asked about. */
+static size_t verbs_ports(const struct rdma_dev *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_ports; i++)
+		n += d->ports[i].verbs.state.state != FACT_UNSET;
+	return n;
+}
+
 /* ------------------------------------------------------------------ NVML */
 
 static void test_nvml_ok(void **state)
 {
 	struct nvml_table t;
 	struct facts f;
-	const struct probe_gpu *pg;
+	const struct gpu_probe *pg;
 
 	fake_facts(&f, 2, 2);
 	fake_nvml_reset(2);
@@ -48,8 +67,8 @@ static void test_nvml_ok(void **state)
 	assert_string_equal(f.probe.nvml_driver_version.v, "580.95.05");
 	assert_fact(&f.probe.nvml_cuda_driver_version, FACT_OK, 13000);
 	assert_fact(&f.probe.nvml.init, FACT_OK, 1);
-	assert_int_equal(f.probe.n_gpus, 2);
-	pg = probe_gpu_find(&f.probe, "0000:03:00.0");
+	assert_int_equal(f.gpus[1].probe.nvml_name.state, FACT_OK);
+	pg = probed(&f, "0000:03:00.0");
 	assert_non_null(pg);
 	assert_string_equal(pg->nvml_name.v, "NVIDIA H200");
 	assert_fact(&pg->nvml_arch, FACT_OK, NVML_DEVICE_ARCH_HOPPER);
@@ -80,7 +99,7 @@ static void test_nvml_c2c(void **state)
 	fake_nvml_table(&t);
 	assert_int_equal(collect_probe_nvml(&t, &f), 0);
 	assert_fact(&f.gpus[0].c2c_links, FACT_OK, 9);
-	assert_fact(&f.probe.gpus[0].c2c_enabled, FACT_OK, 1);
+	assert_fact(&f.gpus[0].probe.c2c_enabled, FACT_OK, 1);
 	/* One GPU: no NVLink peer. */
 	assert_fact(&f.gpus[0].nvlink_peers, FACT_OK, 0);
 	facts_release(&f);
@@ -134,7 +153,7 @@ static void test_nvml_nonsense(void **state)
 {
 	struct nvml_table t;
 	struct facts f;
-	const struct probe_gpu *pg;
+	const struct gpu_probe *pg;
 
 	fake_facts(&f, 2, 0);
 	fake_nvml_reset(4);
@@ -153,7 +172,7 @@ static void test_nvml_nonsense(void **state)
 	assert_int_equal(collect_probe_nvml(&t, &f), 0);
 	assert_int_equal(f.probe.nvml_driver_version.state, FACT_INVALID);
 	assert_int_equal(f.probe.nvml_cuda_driver_version.state, FACT_INVALID);
-	pg = probe_gpu_find(&f.probe, "0000:03:00.0");
+	pg = probed(&f, "0000:03:00.0");
 	assert_int_equal(pg->nvml_name.state, FACT_INVALID);
 	assert_int_equal(pg->bar1_total.state, FACT_INVALID);
 	assert_int_equal(pg->nvlink_active.state, FACT_UNSUPPORTED);
@@ -170,7 +189,7 @@ static void test_nvml_nonsense(void **state)
 	fake_nvml_reset(0xfffffffbu); /* a negative count seen as unsigned */
 	assert_int_equal(collect_probe_nvml(&t, &f), 0);
 	assert_true(has_note(&f, "nonsense"));
-	assert_int_equal(f.probe.n_gpus, 0);
+	assert_int_equal(f.gpus[0].probe.nvml_name.state, FACT_UNSET);
 	facts_release(&f);
 
 	fake_facts(&f, 1, 0);
@@ -188,7 +207,7 @@ static void test_nvml_old_library(void **state)
 {
 	struct nvml_table t;
 	struct facts f;
-	const struct probe_gpu *pg;
+	const struct gpu_probe *pg;
 
 	fake_facts(&f, 2, 0);
 	fake_nvml_reset(2);
@@ -202,14 +221,14 @@ static void test_nvml_old_library(void **state)
 	t.nvmlDeviceGetFieldValues = NULL;
 	fake_nvml.devs[1].bar1_rc = NVML_ERROR_NOT_SUPPORTED;
 	assert_int_equal(collect_probe_nvml(&t, &f), 0);
-	pg = probe_gpu_find(&f.probe, "0000:03:00.0");
+	pg = probed(&f, "0000:03:00.0");
 	assert_int_equal(f.probe.nvml_cuda_driver_version.state, FACT_UNSUPPORTED);
 	assert_int_equal(pg->nvml_arch.state, FACT_UNSUPPORTED);
 	assert_int_equal(pg->nvlink_active.state, FACT_UNSUPPORTED);
 	assert_int_equal(pg->c2c_enabled.state, FACT_UNSUPPORTED);
 	assert_int_equal(f.gpus[0].c2c_links.state, FACT_UNSUPPORTED);
 	assert_int_equal(f.gpus[0].nvlink_peers.state, FACT_UNSUPPORTED);
-	pg = probe_gpu_find(&f.probe, "0000:13:00.0");
+	pg = probed(&f, "0000:13:00.0");
 	assert_int_equal(pg->bar1_total.state, FACT_UNSUPPORTED);
 	facts_release(&f);
 }
@@ -220,7 +239,7 @@ static void test_cuda_ok(void **state)
 {
 	struct cuda_table t;
 	struct facts f;
-	const struct probe_gpu *pg;
+	const struct gpu_probe *pg;
 
 	fake_facts(&f, 2, 2);
 	fake_cuda_reset(2);
@@ -234,7 +253,7 @@ static void test_cuda_ok(void **state)
 	assert_fact(&f.gpus[0].attr_dmabuf, FACT_OK, 1);
 	assert_fact(&f.gpus[1].attr_dmabuf, FACT_OK, 0);
 	assert_int_equal(f.gpus[1].cc, 90);
-	pg = probe_gpu_find(&f.probe, "0000:13:00.0");
+	pg = probed(&f, "0000:13:00.0");
 	assert_non_null(pg);
 	assert_fact(&pg->cuda_index, FACT_OK, 1);
 	assert_fact(&pg->cc, FACT_OK, 90);
@@ -359,7 +378,7 @@ static void test_cuda_nonsense(void **state)
 	assert_int_equal(collect_probe_cuda(&t, &f), 0);
 	assert_int_equal(f.probe.cuda_driver_version.state, FACT_UNREADABLE);
 	assert_int_equal(f.gpus[0].attr_gdr.state, FACT_UNREADABLE);
-	assert_int_equal(f.probe.gpus[0].cc.state, FACT_INVALID);
+	assert_int_equal(f.gpus[0].probe.cc.state, FACT_INVALID);
 	facts_release(&f);
 
 	fake_facts(&f, 1, 0);
@@ -377,7 +396,7 @@ static void test_verbs_ok(void **state)
 {
 	struct ibv_table t;
 	struct facts f;
-	const struct probe_rdma *d;
+	const struct rdma_dev *d;
 
 	fake_facts(&f, 2, 2);
 	fake_ibv_reset(2);
@@ -385,18 +404,20 @@ static void test_verbs_ok(void **state)
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
 	assert_fact(&f.nics[0].dmabuf_mr, FACT_OK, 1);
 	assert_fact(&f.nics[1].dmabuf_mr, FACT_OK, 1);
-	assert_int_equal(f.probe.n_rdma, 2);
-	d = &f.probe.rdma[0];
+	/* Both devices are the node's: verbs facts on their records. */
+	assert_int_equal(f.probe.n_unlisted, 0);
+	assert_true(rdma_verbs_listed(&f.nics[1].verbs));
+	d = &f.nics[0];
 	assert_string_equal(d->name, "mlx5_0");
-	assert_string_equal(d->fw_ver.v, "28.39.1002");
-	assert_fact(&d->vendor_id, FACT_OK, 0x02c9);
-	assert_fact(&d->max_mr_size, FACT_OK, INT64_MAX);
-	assert_int_equal(d->n_ports, 1);
-	assert_fact(&d->ports[0].state, FACT_OK, IBV_PORT_ACTIVE);
-	assert_fact(&d->ports[0].active_mtu, FACT_OK, 4096);
-	assert_fact(&d->ports[0].link_layer, FACT_OK, IBV_LINK_LAYER_ETHERNET);
-	assert_int_equal(d->dmabuf_probe.outcome, PROBE_WORKS);
-	assert_int_equal(d->dmabuf_probe.err, EBADF);
+	assert_string_equal(d->verbs.fw_ver.v, "28.39.1002");
+	assert_fact(&d->verbs.vendor_id, FACT_OK, 0x02c9);
+	assert_fact(&d->verbs.max_mr_size, FACT_OK, INT64_MAX);
+	assert_int_equal(verbs_ports(d), 1);
+	assert_fact(&d->ports[0].verbs.state, FACT_OK, IBV_PORT_ACTIVE);
+	assert_fact(&d->ports[0].verbs.active_mtu, FACT_OK, 4096);
+	assert_fact(&d->ports[0].verbs.link_layer, FACT_OK, IBV_LINK_LAYER_ETHERNET);
+	assert_int_equal(d->verbs.dmabuf_probe.outcome, PROBE_WORKS);
+	assert_int_equal(d->verbs.dmabuf_probe.err, EBADF);
 	assert_fake_verbs_released();
 	facts_release(&f);
 }
@@ -425,7 +446,7 @@ static void test_verbs_probe_errno(void **state)
 		fake_ibv.devs[0].probe_errno = cases[i].err;
 		assert_int_equal(collect_probe_verbs(&t, &f), 0);
 		assert_fact(&f.nics[0].dmabuf_mr, FACT_OK, cases[i].supported);
-		assert_int_equal(f.probe.rdma[0].dmabuf_probe.outcome,
+		assert_int_equal(f.nics[0].verbs.dmabuf_probe.outcome,
 				 cases[i].outcome);
 		assert_fake_verbs_released();
 		facts_release(&f);
@@ -443,8 +464,8 @@ static void test_verbs_old_rdma_core(void **state)
 	t.reg_dmabuf_mr = NULL;
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
 	assert_fact(&f.nics[0].dmabuf_mr, FACT_OK, 0);
-	assert_int_equal(f.probe.rdma[0].dmabuf_probe.outcome, PROBE_UNSUPPORTED);
-	assert_non_null(strstr(f.probe.rdma[0].dmabuf_probe.detail, "rdma-core < 34"));
+	assert_int_equal(f.nics[0].verbs.dmabuf_probe.outcome, PROBE_UNSUPPORTED);
+	assert_non_null(strstr(f.nics[0].verbs.dmabuf_probe.detail, "rdma-core < 34"));
 	assert_fake_verbs_released();
 	facts_release(&f);
 }
@@ -462,12 +483,12 @@ static void test_verbs_broken_provider(void **state)
 	fake_ibv.devs[2].pd_errno = ENOMEM;
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
 	assert_int_equal(f.nics[0].dmabuf_mr.state, FACT_INVALID);
-	assert_int_equal(f.probe.rdma[0].dmabuf_probe.outcome, PROBE_ERROR);
+	assert_int_equal(f.nics[0].verbs.dmabuf_probe.outcome, PROBE_ERROR);
 	assert_int_equal(f.nics[1].dmabuf_mr.state, FACT_UNREADABLE);
 	assert_int_equal(f.nics[1].dmabuf_mr.err, EACCES);
-	assert_string_equal(f.probe.rdma[1].dmabuf_probe.call, "ibv_open_device");
+	assert_string_equal(f.nics[1].verbs.dmabuf_probe.call, "ibv_open_device");
 	assert_int_equal(f.nics[2].dmabuf_mr.err, ENOMEM);
-	assert_string_equal(f.probe.rdma[2].dmabuf_probe.call, "ibv_alloc_pd");
+	assert_string_equal(f.nics[2].verbs.dmabuf_probe.call, "ibv_alloc_pd");
 	assert_fake_verbs_released();
 	facts_release(&f);
 }
@@ -504,12 +525,14 @@ static void test_verbs_nonsense(void **state)
 	fake_ibv.devs[3].query_errno = EIO;
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
 	assert_true(has_note(&f, "no valid name"));
-	assert_int_equal(f.probe.n_rdma, 2);
-	assert_int_equal(f.probe.rdma[0].fw_ver.state, FACT_INVALID);
-	assert_int_equal(f.probe.rdma[0].ports[0].active_mtu.state, FACT_INVALID);
-	assert_int_equal(f.probe.rdma[0].ports[0].gid_tbl_len.state, FACT_INVALID);
-	assert_int_equal(f.probe.rdma[1].fw_ver.state, FACT_UNREADABLE);
-	assert_int_equal(f.probe.rdma[1].n_ports, 0);
+	/* The two nameless devices are ignored: nics 2 and 3 were probed. */
+	assert_false(rdma_verbs_listed(&f.nics[0].verbs));
+	assert_false(rdma_verbs_listed(&f.nics[1].verbs));
+	assert_int_equal(f.nics[2].verbs.fw_ver.state, FACT_INVALID);
+	assert_int_equal(f.nics[2].ports[0].verbs.active_mtu.state, FACT_INVALID);
+	assert_int_equal(f.nics[2].ports[0].verbs.gid_tbl_len.state, FACT_INVALID);
+	assert_int_equal(f.nics[3].verbs.fw_ver.state, FACT_UNREADABLE);
+	assert_int_equal(verbs_ports(&f.nics[3]), 0);
 	/* The dma-buf probe still ran on the device whose query failed. */
 	assert_fact(&f.nics[3].dmabuf_mr, FACT_OK, 1);
 	assert_fake_verbs_released();
@@ -521,9 +544,13 @@ static void test_verbs_nonsense(void **state)
 	fake_ibv.devs[0].ports = 200; /* capped at 32 */
 	fake_ibv.devs[1].name = "irdma0";
 	assert_int_equal(collect_probe_verbs(&t, &f), 0);
-	assert_int_equal(f.probe.rdma[0].n_ports, 32);
-	assert_int_equal(f.probe.rdma[0].ports[0].state.err, EPERM);
+	assert_int_equal(verbs_ports(&f.nics[0]), 32);
+	assert_int_equal(f.nics[0].ports[0].verbs.state.err, EPERM);
 	assert_true(has_note(&f, "RDMA device irdma0 is not among the NICs"));
+	/* ... and kept apart from the NICs, to be reported. */
+	assert_int_equal(f.probe.n_unlisted, 1);
+	assert_string_equal(f.probe.unlisted[0].name, "irdma0");
+	assert_true(rdma_verbs_listed(&f.probe.unlisted[0].verbs));
 	facts_release(&f);
 
 	fake_facts(&f, 1, 1);

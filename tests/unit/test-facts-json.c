@@ -322,6 +322,52 @@ static void test_v1_rdma_devices(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * Schema 1 kept what NVML, CUDA and libibverbs say of a device in
+ * probe.gpus[] and probe.rdma[]; loading it hangs them on the devices, and a
+ * device verbs listed that sysfs did not show goes to probe.unlisted.
+ */
+static void test_v1_probe(void **state)
+{
+	struct facts f;
+	json_object *doc = json_tokener_parse(
+		"{\"schema\": \"gdrcheck.facts/1\","
+		" \"gpus\": [{\"bdf\": \"0000:03:00.0\"}],"
+		" \"nics\": [{\"name\": \"mlx5_0\", \"ports\": [{\"num\": 1, \"state\": 4}]}],"
+		" \"probe\": {"
+		"   \"gpus\": [{\"bdf\": \"0000:03:00.0\", \"bar1_total\": 1024, \"cuda_index\": 0,"
+		"             \"dmabuf_export\": {\"outcome\": \"works\"}},"
+		"            {\"bdf\": \"0000:99:00.0\", \"cuda_index\": 1}],"
+		"   \"rdma\": [{\"name\": \"mlx5_0\", \"fw_ver\": \"28.39.1002\","
+		"              \"dmabuf_probe\": {\"outcome\": \"works\", \"errno\": 9},"
+		"              \"ports\": [{\"port\": 1, \"state\": 4, \"active_mtu\": 4096},"
+		"                          {\"port\": 2, \"state\": 1}]},"
+		"             {\"name\": \"irdma0\", \"fw_ver\": \"1.80\","
+		"              \"ports\": [{\"port\": 1, \"state\": 4}]}]}}");
+
+	(void)state;
+	assert_non_null(doc);
+	load(doc, &f, 0);
+	assert_int_equal(f.gpus[0].probe.bar1_total.v, 1024);
+	assert_int_equal(f.gpus[0].probe.cuda_index.v, 0);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_WORKS);
+	assert_string_equal(f.nics[0].verbs.fw_ver.v, "28.39.1002");
+	assert_int_equal(f.nics[0].verbs.dmabuf_probe.err, 9);
+	assert_int_equal(f.nics[0].n_ports, 2);
+	assert_int_equal(f.nics[0].ports[0].state.v, 4);
+	assert_int_equal(f.nics[0].ports[0].verbs.active_mtu.v, 4096);
+	assert_int_equal(f.nics[0].ports[1].verbs.state.v, 1);
+	assert_int_equal(f.probe.n_unlisted, 1);
+	assert_string_equal(f.probe.unlisted[0].name, "irdma0");
+	assert_string_equal(f.probe.unlisted[0].verbs.fw_ver.v, "1.80");
+	assert_int_equal(f.probe.unlisted[0].ports[0].verbs.state.v, 4);
+	/* The GPU sysfs did not show: said, not kept. */
+	assert_non_null(f.notes);
+	assert_non_null(strstr(f.notes[0], "0000:99:00.0"));
+	facts_release(&f);
+	json_object_put(doc);
+}
+
 static void test_unknown_fields_noted_once(void **state)
 {
 	struct facts f;
@@ -374,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_v1_rdma_devices),
+		cmocka_unit_test(test_v1_probe),
 		cmocka_unit_test(test_unknown_fields_noted_once),
 		cmocka_unit_test(test_wrong_types),
 	};

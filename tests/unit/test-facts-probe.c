@@ -46,57 +46,80 @@ static void probed(struct facts *f)
 	assert_int_equal(probe_run(&ibv, &cuda, f, &all), 0);
 }
 
+/* A facts document without its "source": a loaded file says "facts". */
+static char *facts_text(const struct facts *f)
+{
+	json_object *o;
+	char *s;
+
+	assert_int_equal(facts_to_json(f, &o), 0);
+	json_object_object_del(o, "source");
+	s = strdup(json_object_to_json_string(o));
+	json_object_put(o);
+	return s;
+}
+
 static void test_roundtrip(void **state)
 {
-	struct facts f;
-	struct probe_facts back = { 0 };
-	json_object *o, *o2;
-	const char *s1;
+	struct facts f, back;
+	json_object *o;
+	char err[256] = "";
+	char *s1, *s2;
 
 	probed(&f);
-	o = facts_json_probe(&f.probe);
-	assert_int_equal(facts_json_load_probe(o, &back), 0);
-	assert_int_equal(back.n_gpus, 2);
-	assert_int_equal(back.n_rdma, 3);
-	assert_int_equal(back.n_pairs, 2);
-	assert_int_equal(back.pairs[0].dmabuf.outcome, PROBE_WORKS);
-	assert_int_equal(back.pairs[0].peermem.outcome, PROBE_REFUSED);
-	assert_int_equal(back.pairs[0].peermem.err, EFAULT);
-	assert_int_equal(back.pairs[1].dmabuf.err, EINVAL);
-	assert_int_equal(back.pairs[1].path, PATH_PIX);
-	assert_string_equal(back.rdma[0].fw_ver.v, "28.39.1002");
-	assert_int_equal(back.rdma[0].ports[0].active_mtu.v, 4096);
-	assert_int_equal(back.gpus[0].bar1_total.v, (int64_t)256 << 30);
-	assert_int_equal(back.cuda.loaded.v, 1);
-	assert_true(back.notes && back.notes[0]);
-	/* Written again, it is the same document. */
-	s1 = json_object_to_json_string(o);
-	o2 = facts_json_probe(&back);
-	assert_string_equal(s1, json_object_to_json_string(o2));
+	assert_int_equal(facts_to_json(&f, &o), 0);
+	facts_init(&back);
+	assert_int_equal(facts_from_json(o, &back, err, sizeof(err)), 0);
 	json_object_put(o);
-	json_object_put(o2);
-	probe_facts_release(&back);
+	/* The probe's per-device facts travel on the devices' records. */
+	assert_int_equal(back.probe.n_unlisted, 1);
+	assert_string_equal(back.probe.unlisted[0].name, "irdma0");
+	assert_int_equal(back.probe.n_pairs, 2);
+	assert_int_equal(back.probe.pairs[0].dmabuf.outcome, PROBE_WORKS);
+	assert_int_equal(back.probe.pairs[0].peermem.outcome, PROBE_REFUSED);
+	assert_int_equal(back.probe.pairs[0].peermem.err, EFAULT);
+	assert_int_equal(back.probe.pairs[1].dmabuf.err, EINVAL);
+	assert_int_equal(back.probe.pairs[1].path, PATH_PIX);
+	assert_string_equal(back.nics[0].verbs.fw_ver.v, "28.39.1002");
+	assert_int_equal(back.nics[0].ports[0].verbs.active_mtu.v, 4096);
+	assert_int_equal(back.gpus[0].probe.bar1_total.v, (int64_t)256 << 30);
+	assert_int_equal(back.gpus[1].probe.nvml_name.state, FACT_OK);
+	assert_int_equal(back.probe.cuda.loaded.v, 1);
+	assert_true(back.probe.notes && back.probe.notes[0]);
+	/* Written again, it is the same document. */
+	s1 = facts_text(&f);
+	s2 = facts_text(&back);
+	assert_string_equal(s1, s2);
+	free(s1);
+	free(s2);
+	facts_release(&back);
 	facts_release(&f);
 }
 
 static void test_load_rejects(void **state)
 {
+	/* The probe section of a facts file. */
 	static const char *const bad[] = {
 		"[]",
 		"{\"cuda_driver_version\": \"x\"}",
 		"{\"libraries\": []}",
 		"{\"libraries\": {\"cuda\": {\"loaded\": \"yes\"}}}",
-		"{\"gpus\": {}}",
-		"{\"gpus\": [{}]}",
-		"{\"gpus\": [{\"bdf\": \"0000:00:00.0-way-too-long-for-a-bdf\"}]}",
-		"{\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"dmabuf_export\": {\"outcome\": \"maybe\"}}]}",
-		"{\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"dmabuf_export\": {\"outcome\": \"works\", \"errno\": -1}}]}",
-		"{\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"dmabuf_export\": {\"outcome\": \"works\", \"call\": 7}}]}",
-		"{\"rdma\": [{\"name\": \"mlx5_0\", \"ports\": [{\"port\": 0}]}]}",
-		"{\"rdma\": [{\"name\": \"mlx5_0\", \"ports\": [7]}]}",
 		"{\"pairs\": [{\"gpu\": \"0000:03:00.0\"}]}",
 		"{\"pairs\": [{\"gpu\": \"0000:03:00.0\", \"nic\": \"m\", \"path\": 99}]}",
 		"{\"notes\": [1]}",
+		"{\"unlisted_nics\": [{}]}",
+	};
+	/* What the probe says of one device, on its record in the document. */
+	static const char *const bad_doc[] = {
+		"\"gpus\": {}",
+		"\"gpus\": [{}]",
+		"\"gpus\": [{\"bdf\": \"0000:00:00.0-way-too-long-for-a-bdf\"}]",
+		"\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"probe\": {\"dmabuf_export\": {\"outcome\": \"maybe\"}}}]",
+		"\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"probe\": {\"dmabuf_export\": {\"outcome\": \"works\", \"errno\": -1}}}]",
+		"\"gpus\": [{\"bdf\": \"0000:03:00.0\", \"probe\": {\"dmabuf_export\": {\"outcome\": \"works\", \"call\": 7}}}]",
+		"\"nics\": [{\"name\": \"mlx5_0\", \"ports\": [{\"num\": 1, \"verbs\": {\"state\": \"x\"}}]}]",
+		"\"nics\": [{\"name\": \"mlx5_0\", \"ports\": [7]}]",
+		"\"nics\": [{\"name\": \"mlx5_0\", \"verbs\": {\"dmabuf_probe\": {\"outcome\": \"maybe\"}}}]",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -106,6 +129,20 @@ static void test_load_rejects(void **state)
 		assert_non_null(o);
 		assert_true(facts_json_load_probe(o, &p) < 0);
 		probe_facts_release(&p);
+		json_object_put(o);
+	}
+	for (size_t i = 0; i < sizeof(bad_doc) / sizeof(bad_doc[0]); i++) {
+		char text[512], err[256] = "";
+		struct facts f;
+		json_object *o;
+
+		snprintf(text, sizeof(text), "{\"schema\": \"gdrcheck.facts/2\", %s}", bad_doc[i]);
+		o = json_tokener_parse(text);
+		assert_non_null(o);
+		facts_init(&f);
+		if (facts_from_json(o, &f, err, sizeof(err)) >= 0)
+			fail_msg("accepted: %s", text);
+		facts_release(&f);
 		json_object_put(o);
 	}
 }

@@ -119,7 +119,7 @@ static void test_dmabuf_works_peermem_absent(void **state)
 	assert_string_equal(render_probe_outcome(pp->peermem.outcome),
 			    "not available");
 	assert_int_equal(probe_pair_works(pp), 1);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_WORKS);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_WORKS);
 	/* The export covers whole host pages; the MR the buffer inside them. */
 	assert_int_equal(fake_cuda.export_ptr % (cu_deviceptr)page, 0);
 	assert_int_equal(fake_cuda.export_len % (size_t)page, 0);
@@ -207,7 +207,7 @@ static void test_export_refused(void **state)
 	fake_cuda.export_rc = CUDA_ERROR_NOT_SUPPORTED;
 	setup_node(&f, 1, 1, &all);
 	assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_REFUSED);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_REFUSED);
 	assert_int_equal(f.probe.pairs[0].dmabuf.outcome, PROBE_REFUSED);
 	assert_string_equal(f.probe.pairs[0].dmabuf.call,
 			    "cuMemGetHandleForAddressRange");
@@ -222,7 +222,7 @@ static void test_export_refused(void **state)
 	fake_cuda.export_bad_fd = true;
 	setup_node(&f, 1, 1, &all);
 	assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_ERROR);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_ERROR);
 	assert_int_equal(f.probe.pairs[0].dmabuf.outcome, PROBE_ERROR);
 	assert_clean();
 	facts_release(&f);
@@ -247,8 +247,8 @@ static void test_export_unsupported(void **state)
 	fake_cuda.driver_version = 11060;
 	setup_node(&f, 1, 1, &all);
 	assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_UNSUPPORTED);
-	assert_string_equal(f.probe.gpus[0].dmabuf_export.call, "cuDriverGetVersion");
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_UNSUPPORTED);
+	assert_string_equal(f.gpus[0].probe.dmabuf_export.call, "cuDriverGetVersion");
 	assert_clean();
 	facts_release(&f);
 
@@ -283,7 +283,7 @@ static void test_c2c_pcie_mapping(void **state)
 	assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
 	assert_int_equal(fake_cuda.export_flags,
 			 CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
-	assert_non_null(strstr(f.probe.gpus[0].dmabuf_export.detail, "PCIe"));
+	assert_non_null(strstr(f.gpus[0].probe.dmabuf_export.detail, "PCIe"));
 	assert_clean();
 	facts_release(&f);
 
@@ -318,8 +318,8 @@ static void test_cuda_setup_fails(void **state)
 		else
 			fake_cuda.get_rc = CUDA_ERROR_INVALID_DEVICE;
 		assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
-		assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_ERROR);
-		assert_string_equal(f.probe.gpus[0].dmabuf_export.call, calls[i]);
+		assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_ERROR);
+		assert_string_equal(f.gpus[0].probe.dmabuf_export.call, calls[i]);
 		/* No buffer: neither registration could be tried. */
 		assert_int_equal(f.probe.pairs[0].dmabuf.outcome, PROBE_ERROR);
 		assert_int_equal(f.probe.pairs[0].peermem.outcome, PROBE_ERROR);
@@ -379,7 +379,7 @@ static void test_verbs_unusable(void **state)
 	setup_node(&f, 1, 1, &all);
 	assert_int_equal(probe_lib_record(&f.probe.ibverbs, -ENOENT, "gone"), 0);
 	assert_int_equal(probe_run(NULL, &cuda, &f, &all), 0);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_WORKS);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_WORKS);
 	assert_string_equal(f.probe.pairs[0].dmabuf.call, "dlopen(libibverbs.so.1)");
 	assert_string_equal(f.probe.pairs[0].peermem.detail, "gone");
 	assert_clean();
@@ -433,7 +433,7 @@ static void test_no_nic(void **state)
 	setup_node(&f, 1, 0, &all);
 	assert_int_equal(f.probe.n_pairs, 0);
 	assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
-	assert_int_equal(f.probe.gpus[0].dmabuf_export.outcome, PROBE_WORKS);
+	assert_int_equal(f.gpus[0].probe.dmabuf_export.outcome, PROBE_WORKS);
 	probe_summarise(&f.probe, &s);
 	assert_int_equal(s.pairs, 0);
 	assert_clean();

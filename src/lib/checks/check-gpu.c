@@ -315,10 +315,9 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 
 	for (size_t i = 0; i < f->n_gpus; i++) {
 		const struct gpu *g = &f->gpus[i];
-		const struct probe_gpu *pg = probe_gpu_find(&f->probe, g->bdf);
 		/* NVML's BAR1 total, when probed, is the driver's own answer. */
 		const struct fact_int *bar1 =
-			pg && fact_ok(&pg->bar1_total) ? &pg->bar1_total : &g->bar1_bytes;
+			fact_ok(&g->probe.bar1_total) ? &g->probe.bar1_total : &g->bar1_bytes;
 		long long m = memory_from_name(g->name);
 
 		nvml |= bar1 != &g->bar1_bytes;

@@ -109,6 +109,7 @@ static const struct json_field gpu_fields[] = {
 	JFI("c2c_links", struct gpu, c2c_links),
 	JFI("nvlink_peers", struct gpu, nvlink_peers),
 	JFIELD("nvlink_remote", struct gpu, nvlink_remote, JK_STRV, .flags = JF_OMIT_EMPTY),
+	JOBJ("probe", struct gpu, probe, &facts_gpu_probe_desc, .flags = JF_OMIT_EMPTY),
 };
 static JSON_DESC(gpu_desc, gpu_fields, .init = gpu_init);
 
@@ -142,6 +143,8 @@ static const struct json_field port_fields[] = {
 	JFS("default_roce_mode", P, roce_mode),
 	JFI("default_roce_tos", P, roce_tos),
 	JFI("traffic_class", P, traffic_class),
+	/* libibverbs ibv_query_port */
+	JOBJ("verbs", P, verbs, &facts_port_verbs_desc, .flags = JF_OMIT_EMPTY),
 };
 #undef P
 static JSON_DESC(port_desc, port_fields, .init = NULL);
@@ -174,9 +177,10 @@ static const struct json_field nic_fields[] = {
 	JFI("nl_node_type", struct rdma_dev, nl_node_type),
 	JFS("nl_fw", struct rdma_dev, nl_fw),
 	/* A NIC has a few ports; an RDMA port number is a u8. */
+	JOBJ("verbs", struct rdma_dev, verbs, &facts_rdma_verbs_desc, .flags = JF_OMIT_EMPTY),
 	JARR("ports", struct rdma_dev, ports, n_ports, &port_desc, .cap = 256),
 };
-static JSON_DESC(nic_desc, nic_fields, .init = nic_init);
+JSON_DESC(facts_nic_desc, nic_fields, .init = nic_init);
 
 static void netfn_init(void *p)
 {
@@ -247,7 +251,7 @@ static const struct json_field facts_fields[] = {
 	JFIELD("pci_tree", struct facts, tree, JK_ENUM, .names = &tree_enum),
 	JARR("pci", struct facts, pci, n_pci, &pci_desc, .flags = JF_ALLOC),
 	JARR("gpus", struct facts, gpus, n_gpus, &gpu_desc, .flags = JF_ALLOC),
-	JARR("nics", struct facts, nics, n_nics, &nic_desc, .flags = JF_ALLOC),
+	JARR("nics", struct facts, nics, n_nics, &facts_nic_desc, .flags = JF_ALLOC),
 	JARR("netfns", struct facts, netfns, n_netfns, &netfn_desc, .flags = JF_ALLOC),
 	JARR("numa", struct facts, numa, n_numa, &numa_desc, .flags = JF_ALLOC),
 	JOBJ("host", struct facts, host, &facts_host_desc, .flags = 0),

@@ -24,6 +24,11 @@ int facts_from_json(json_object *doc, struct facts *f, char *err,
 /* The descriptors of the sections, for the whole document and for tests. */
 extern const struct json_desc facts_host_desc, facts_roce_desc,
 	facts_probe_desc, facts_pod_desc;
+/* One RDMA device (nics[], probe.unlisted_nics[]). */
+extern const struct json_desc facts_nic_desc;
+/* What the probe says of a GPU, an RDMA device, a port (facts-probe-json.c). */
+extern const struct json_desc facts_gpu_probe_desc, facts_rdma_verbs_desc,
+	facts_port_verbs_desc;
 
 /* Sections on their own: host (facts-host.h), roce, probe, pod. */
 json_object *facts_json_host(const struct host_facts *h);

@@ -52,9 +52,8 @@ static const struct json_field libs_fields[] = {
 };
 static JSON_DESC(libs_desc, libs_fields, .init = NULL);
 
-#define G struct probe_gpu
+#define G struct gpu_probe
 static const struct json_field gpu_fields[] = {
-	JFIELD("bdf", G, bdf, JK_CHARS, .size = PROBE_BDF_LEN, .flags = JF_REQUIRED),
 	JFS("nvml_name", G, nvml_name),
 	JFI("nvml_arch", G, nvml_arch),
 	JFI("bar1_total", G, bar1_total),
@@ -66,35 +65,32 @@ static const struct json_field gpu_fields[] = {
 	JOBJ("dmabuf_export", G, dmabuf_export, &attempt_desc, .flags = 0),
 };
 #undef G
-static JSON_DESC(gpu_desc, gpu_fields, .init = NULL);
+JSON_DESC(facts_gpu_probe_desc, gpu_fields, .init = NULL);
 
+#define PV struct rdma_port_verbs
 static const struct json_field port_fields[] = {
-	JFIELD("port", struct probe_port, num, JK_UINT, .min = 1, .max = 255,
-	       .flags = JF_REQUIRED),
-	JFI("state", struct probe_port, state),
-	JFI("phys_state", struct probe_port, phys_state),
-	JFI("link_layer", struct probe_port, link_layer),
-	JFI("active_mtu", struct probe_port, active_mtu),
-	JFI("gid_tbl_len", struct probe_port, gid_tbl_len),
+	JFI("state", PV, state),
+	JFI("phys_state", PV, phys_state),
+	JFI("link_layer", PV, link_layer),
+	JFI("active_mtu", PV, active_mtu),
+	JFI("gid_tbl_len", PV, gid_tbl_len),
 };
-static JSON_DESC(port_desc, port_fields, .init = NULL);
+#undef PV
+JSON_DESC(facts_port_verbs_desc, port_fields, .init = NULL);
 
-#define R struct probe_rdma
-static const struct json_field rdma_fields[] = {
-	JFIELD("name", R, name, JK_CHARS, .size = PROBE_NAME_LEN, .flags = JF_REQUIRED),
-	JFS("fw_ver", R, fw_ver),
-	JFI("vendor_id", R, vendor_id),
-	JFI("vendor_part_id", R, vendor_part_id),
-	JFI("hw_ver", R, hw_ver),
-	JFI("phys_port_cnt", R, phys_port_cnt),
-	JFI("max_mr_size", R, max_mr_size),
-	JFI("max_mr", R, max_mr),
-	JOBJ("dmabuf_probe", R, dmabuf_probe, &attempt_desc, .flags = 0),
-	/* Port numbers are a u8. */
-	JARR("ports", R, ports, n_ports, &port_desc, .cap = 256),
+#define V struct rdma_verbs
+static const struct json_field verbs_fields[] = {
+	JFS("fw_ver", V, fw_ver),
+	JFI("vendor_id", V, vendor_id),
+	JFI("vendor_part_id", V, vendor_part_id),
+	JFI("hw_ver", V, hw_ver),
+	JFI("phys_port_cnt", V, phys_port_cnt),
+	JFI("max_mr_size", V, max_mr_size),
+	JFI("max_mr", V, max_mr),
+	JOBJ("dmabuf_probe", V, dmabuf_probe, &attempt_desc, .flags = 0),
 };
-#undef R
-static JSON_DESC(rdma_desc, rdma_fields, .init = NULL);
+#undef V
+JSON_DESC(facts_rdma_verbs_desc, verbs_fields, .init = NULL);
 
 static void pair_init(void *p)
 {
@@ -118,8 +114,7 @@ static const struct json_field probe_fields[] = {
 	JFS("nvml_driver_version", P, nvml_driver_version),
 	JFI("nvml_cuda_driver_version", P, nvml_cuda_driver_version),
 	JGROUP("libraries", &libs_desc, .flags = 0),
-	JARR("gpus", P, gpus, n_gpus, &gpu_desc, .flags = 0),
-	JARR("rdma", P, rdma, n_rdma, &rdma_desc, .flags = 0),
+	JARR("unlisted_nics", P, unlisted, n_unlisted, &facts_nic_desc, .flags = JF_OMIT_EMPTY),
 	JARR("pairs", P, pairs, n_pairs, &pair_desc, .flags = 0),
 	JFIELD("notes", P, notes, JK_STRV, .max = PROBE_MAX_STR),
 };

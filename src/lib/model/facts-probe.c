@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-probe.h"
+#include "facts-rdma.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -90,11 +91,22 @@ static void lib_release(struct probe_lib *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void rdma_release(struct probe_rdma *r)
+void gpu_probe_release(struct gpu_probe *g)
 {
-	fact_str_release(&r->fw_ver);
-	free(r->ports);
-	probe_attempt_release(&r->dmabuf_probe);
+	fact_str_release(&g->nvml_name);
+	probe_attempt_release(&g->dmabuf_export);
+}
+
+void rdma_verbs_release(struct rdma_verbs *v)
+{
+	fact_str_release(&v->fw_ver);
+	probe_attempt_release(&v->dmabuf_probe);
+}
+
+bool rdma_verbs_listed(const struct rdma_verbs *v)
+{
+	/* verbs_one() sets both for every device the list names. */
+	return v->fw_ver.state != FACT_UNSET || v->dmabuf_probe.outcome != PROBE_NOT_RUN;
 }
 
 void probe_facts_release(struct probe_facts *p)
@@ -103,14 +115,9 @@ void probe_facts_release(struct probe_facts *p)
 	lib_release(&p->ibverbs);
 	lib_release(&p->cuda);
 	lib_release(&p->nvml);
-	for (size_t i = 0; i < p->n_gpus; i++) {
-		fact_str_release(&p->gpus[i].nvml_name);
-		probe_attempt_release(&p->gpus[i].dmabuf_export);
-	}
-	free(p->gpus);
-	for (size_t i = 0; i < p->n_rdma; i++)
-		rdma_release(&p->rdma[i]);
-	free(p->rdma);
+	for (size_t i = 0; i < p->n_unlisted; i++)
+		rdma_dev_release(&p->unlisted[i]);
+	free(p->unlisted);
 	for (size_t i = 0; i < p->n_pairs; i++) {
 		probe_attempt_release(&p->pairs[i].dmabuf);
 		probe_attempt_release(&p->pairs[i].peermem);
@@ -118,44 +125,6 @@ void probe_facts_release(struct probe_facts *p)
 	free(p->pairs);
 	strv_free(p->notes);
 	memset(p, 0, sizeof(*p));
-}
-
-const struct probe_gpu *probe_gpu_find(const struct probe_facts *p,
-				       const char *bdf)
-{
-	for (size_t i = 0; i < p->n_gpus; i++)
-		if (strcasecmp(p->gpus[i].bdf, bdf) == 0)
-			return &p->gpus[i];
-	return NULL;
-}
-
-/* Pointers returned earlier are invalid after the array grows. */
-struct probe_gpu *probe_gpu_get(struct probe_facts *p, const char *bdf)
-{
-	struct probe_gpu *v;
-
-	for (size_t i = 0; i < p->n_gpus; i++)
-		if (strcasecmp(p->gpus[i].bdf, bdf) == 0)
-			return &p->gpus[i];
-	v = ARRAY_GROW(p->gpus, p->n_gpus);
-	if (!v)
-		return NULL;
-	snprintf(v->bdf, sizeof(v->bdf), "%s", bdf);
-	return v;
-}
-
-struct probe_rdma *probe_rdma_get(struct probe_facts *p, const char *name)
-{
-	struct probe_rdma *v;
-
-	for (size_t i = 0; i < p->n_rdma; i++)
-		if (strcmp(p->rdma[i].name, name) == 0)
-			return &p->rdma[i];
-	v = ARRAY_GROW(p->rdma, p->n_rdma);
-	if (!v)
-		return NULL;
-	snprintf(v->name, sizeof(v->name), "%s", name);
-	return v;
 }
 
 int probe_note(struct probe_facts *p, const char *fmt, ...)

@@ -8,11 +8,11 @@
 
 /*
  * Facts learnt from the vendor libraries (libcuda, libnvidia-ml, libibverbs)
- * when asked (--nvml, gdrcheck probe). The per-GPU and per-NIC results the
- * topology engine and the checks read (CUDA attributes 116/124, active C2C
- * links, NVLink peers, the fd -1 dma-buf probe) live in struct gpu and
- * struct rdma_dev; this holds the library-wide ones, what NVML and verbs say
- * beyond that, and the outcome of every registration attempt.
+ * when asked (--nvml, gdrcheck probe). What they say of one GPU or one RDMA
+ * device hangs on that device's record (struct gpu.probe, struct
+ * rdma_dev.verbs, struct rdma_port.verbs); this holds the library-wide
+ * facts, the outcome of every registration attempt of a GPU/NIC pair, and
+ * the RDMA devices verbs lists that sysfs did not show.
  */
 
 #define PROBE_BDF_LEN 16
@@ -45,9 +45,8 @@ struct probe_lib {
 	struct fact_int init;   /* cuInit / nvmlInit_v2: 1 ok; UNREADABLE otherwise */
 };
 
-/* One GPU as NVML and CUDA see it, keyed by PCI address. */
-struct probe_gpu {
-	char bdf[PROBE_BDF_LEN];   /* "0000:18:00.0" */
+/* What NVML and CUDA say of one GPU (struct gpu.probe); UNSET when not probed. */
+struct gpu_probe {
 	struct fact_str nvml_name;
 	struct fact_int nvml_arch; /* nvmlDeviceArchitecture_t (9 Hopper) */
 	struct fact_int bar1_total, bar1_used; /* bytes */
@@ -59,8 +58,18 @@ struct probe_gpu {
 	struct probe_attempt dmabuf_export;
 };
 
-struct probe_port {
-	unsigned num;
+/* What libibverbs says of one RDMA device (struct rdma_dev.verbs). */
+struct rdma_verbs {
+	struct fact_str fw_ver;
+	struct fact_int vendor_id, vendor_part_id, hw_ver;
+	struct fact_int phys_port_cnt;
+	struct fact_int max_mr_size, max_mr;
+	/* NCCL's probe: ibv_reg_dmabuf_mr(pd, 0, 0, 0, fd = -1, 0). */
+	struct probe_attempt dmabuf_probe;
+};
+
+/* ibv_query_port of one port (struct rdma_port.verbs). */
+struct rdma_port_verbs {
 	struct fact_int state;       /* enum ibv_port_state: 4 ACTIVE */
 	struct fact_int phys_state;  /* 5 LinkUp */
 	struct fact_int link_layer;  /* 1 InfiniBand, 2 Ethernet */
@@ -68,18 +77,7 @@ struct probe_port {
 	struct fact_int gid_tbl_len;
 };
 
-/* One RDMA device as libibverbs sees it. */
-struct probe_rdma {
-	char name[PROBE_NAME_LEN];
-	struct fact_str fw_ver;
-	struct fact_int vendor_id, vendor_part_id, hw_ver;
-	struct fact_int phys_port_cnt;
-	struct fact_int max_mr_size, max_mr;
-	struct probe_port *ports;
-	size_t n_ports;
-	/* NCCL's probe: ibv_reg_dmabuf_mr(pd, 0, 0, 0, fd = -1, 0). */
-	struct probe_attempt dmabuf_probe;
-};
+struct rdma_dev;
 
 /* GPU memory registered on a NIC, both ways. */
 struct probe_pair {
@@ -95,10 +93,13 @@ struct probe_facts {
 	struct fact_str nvml_driver_version; /* "580.95.05" */
 	struct fact_int nvml_cuda_driver_version; /* nvmlSystemGetCudaDriverVersion_v2 */
 	struct probe_lib ibverbs, cuda, nvml;
-	struct probe_gpu *gpus;
-	size_t n_gpus;
-	struct probe_rdma *rdma;
-	size_t n_rdma;
+	/*
+	 * RDMA devices libibverbs lists that /sys/class/infiniband did not
+	 * show (a tree that is not this node, a sysfs the pod cannot read):
+	 * not part of the node's NICs, kept to be reported.
+	 */
+	struct rdma_dev *unlisted;
+	size_t n_unlisted;
 	struct probe_pair *pairs;
 	size_t n_pairs;
 	char **notes; /* what the probes could not do, one line each */
@@ -109,11 +110,10 @@ void probe_attempt_release(struct probe_attempt *a);
 /* Set an attempt; @call and @detail are copied. 0 or -ENOMEM. */
 int probe_attempt_set(struct probe_attempt *a, enum probe_outcome o, int err,
 		      const char *call, const char *detail);
-/* Find or add the entry of a GPU / RDMA device; NULL on -ENOMEM. */
-struct probe_gpu *probe_gpu_get(struct probe_facts *p, const char *bdf);
-struct probe_rdma *probe_rdma_get(struct probe_facts *p, const char *name);
-const struct probe_gpu *probe_gpu_find(const struct probe_facts *p,
-				       const char *bdf);
+void gpu_probe_release(struct gpu_probe *g);
+void rdma_verbs_release(struct rdma_verbs *v);
+/* libibverbs listed the device (its verbs facts were looked at). */
+bool rdma_verbs_listed(const struct rdma_verbs *v);
 int probe_note(struct probe_facts *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "EOPNOTSUPP" for the errnos the probes meet, NULL for others. */

@@ -32,6 +32,7 @@ void rdma_dev_release(struct rdma_dev *d)
 	fact_str_release(&d->driver);
 	fact_str_release(&d->protocol);
 	fact_str_release(&d->nl_fw);
+	rdma_verbs_release(&d->verbs);
 	for (size_t i = 0; i < d->n_ports; i++)
 		port_release(&d->ports[i]);
 	free(d->ports);

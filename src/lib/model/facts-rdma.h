@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fact.h"
+#include "facts-probe.h"
 
 /*
  * One RDMA device (/sys/class/infiniband/<name>) and its ports: what sysfs,
@@ -44,6 +45,8 @@ struct rdma_port {
 	struct fact_int roce_tos;
 	/* MLNX_OFED mlx5: /sys/class/infiniband/<dev>/tc/<p>/traffic_class. */
 	struct fact_int traffic_class;
+	/* libibverbs ibv_query_port (live probe). */
+	struct rdma_port_verbs verbs;
 };
 
 struct rdma_dev {
@@ -72,6 +75,7 @@ struct rdma_dev {
 	struct fact_int gdr_support;
 	/* Live probe: ibv_reg_dmabuf_mr(fd = -1); 1 supported, 0 not. */
 	struct fact_int dmabuf_mr;
+	struct rdma_verbs verbs; /* the rest of what libibverbs says */
 	struct rdma_port *ports;
 	size_t n_ports;
 };

@@ -73,6 +73,7 @@ void facts_release(struct facts *f)
 		strv_free(f->gpus[i].nvlink_remote);
 		free(f->gpus[i].name);
 		fact_str_release(&f->gpus[i].model);
+		gpu_probe_release(&f->gpus[i].probe);
 	}
 	free(f->gpus);
 	for (size_t i = 0; i < f->n_nics; i++)

@@ -79,6 +79,7 @@ struct gpu {
 	 * link). NULL when NVML was not asked.
 	 */
 	char **nvlink_remote;
+	struct gpu_probe probe; /* the rest of what NVML and CUDA say */
 };
 
 /* A network PCI function (class 0x02) with no RDMA device on top of it. */

@@ -288,8 +288,15 @@ static bool field_json(const struct json_field *fd, const void *obj,
 		return true;
 	case JK_OBJECT:
 		*ret = json_codec_save(fd->desc, p);
+		if (*ret && (fd->flags & JF_OMIT_EMPTY) &&
+		    json_object_object_length(*ret) == 0) {
+			json_object_put(*ret);
+			*ret = NULL;
+		}
 		return *ret != NULL;
 	case JK_ARRAY:
+		if ((fd->flags & JF_OMIT_EMPTY) && !*(const size_t *)CAT(obj, fd->count))
+			return false;
 		*ret = json_object_new_array();
 		for (size_t i = 0; i < *(const size_t *)CAT(obj, fd->count); i++)
 			json_object_array_add(*ret, json_codec_save(

@@ -380,15 +380,12 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 		     struct ibv_device **list, int n_dev)
 {
 	struct probe_facts *p = &f->probe;
-	const struct gpu *g = &f->gpus[gi];
+	struct gpu *g = &f->gpus[gi];
 	struct gpu_mem m = { .cuda = cuda, .fd = -1, .size = size };
 	struct probe_attempt exp = { 0 };
-	struct probe_gpu *pg;
+	struct gpu_probe *pg = &g->probe;
 	int ordinal, r = 0;
 
-	pg = probe_gpu_get(p, g->bdf);
-	if (!pg)
-		return -ENOMEM;
 	if (!cuda || p->cuda.init.state != FACT_OK) {
 		r = probe_attempt_set(&exp, PROBE_ERROR, p->cuda.loaded.err ?
 							 p->cuda.loaded.err :

@@ -33,19 +33,6 @@ static json_object *index_json(int i)
 	return i < 0 ? NULL : json_object_new_int(i);
 }
 
-/* The facts section's per-item objects, with the facts model's fields added. */
-static json_object *find_by(json_object *arr, const char *key, const char *v)
-{
-	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		json_object *o = json_object_array_get_idx(arr, i), *k;
-
-		if (json_object_object_get_ex(o, key, &k) &&
-		    strcmp(json_object_get_string(k), v) == 0)
-			return o;
-	}
-	return NULL;
-}
-
 static void move_key(json_object *from, json_object *to, const char *key)
 {
 	json_object *v;
@@ -139,11 +126,43 @@ static int one_type(json_object *o)
 	return r;
 }
 
+/* Add @extra's keys to @o and drop @extra. */
+static void merge_keys(json_object *o, json_object *extra)
+{
+	if (!extra)
+		return;
+	json_object_object_foreach(extra, k, v)
+		json_object_object_add(o, k, json_object_get(v));
+	json_object_put(extra);
+}
+
+/* What libibverbs said of @d (when it listed it), its ports last. */
+static void verbs_json(json_object *o, const struct rdma_dev *d)
+{
+	json_object *ports;
+
+	if (!rdma_verbs_listed(&d->verbs))
+		return;
+	merge_keys(o, json_codec_save(&facts_rdma_verbs_desc, &d->verbs));
+	ports = json_object_new_array();
+	for (size_t i = 0; i < d->n_ports; i++) {
+		json_object *po;
+
+		if (d->ports[i].verbs.state.state == FACT_UNSET)
+			continue;
+		po = json_object_new_object();
+		json_object_object_add(po, "port", json_object_new_int((int)d->ports[i].num));
+		merge_keys(po, json_codec_save(&facts_port_verbs_desc, &d->ports[i].verbs));
+		json_object_array_add(ports, po);
+	}
+	json_object_object_add(o, "ports", ports);
+}
+
 json_object *render_probe_json(const struct facts *f)
 {
 	const struct probe_facts *p = &f->probe;
 	json_object *doc = json_object_new_object(), *sec = facts_json_probe(p);
-	json_object *pgpus = NULL, *prdma = NULL, *ppairs = NULL, *a;
+	json_object *ppairs = NULL, *a;
 
 	json_object_object_add(doc, "schema",
 			       json_object_new_string("gdrcheck.probe/1"));
@@ -152,8 +171,6 @@ json_object *render_probe_json(const struct facts *f)
 	move_key(sec, doc, "cuda_driver_version");
 	move_key(sec, doc, "nvml_driver_version");
 	move_key(sec, doc, "nvml_cuda_driver_version");
-	json_object_object_get_ex(sec, "gpus", &pgpus);
-	json_object_object_get_ex(sec, "rdma", &prdma);
 	json_object_object_get_ex(sec, "pairs", &ppairs);
 
 	a = json_object_new_array();
@@ -170,14 +187,8 @@ json_object *render_probe_json(const struct facts *f)
 		fact_int_add(o, "attr_dmabuf", &g->attr_dmabuf);
 		fact_int_add(o, "c2c_links", &g->c2c_links);
 		fact_int_add(o, "nvlink_peers", &g->nvlink_peers);
-		extra = find_by(pgpus, "bdf", g->bdf);
-		if (extra) {
-			json_object_object_foreach(extra, k, v)
-			{
-				if (strcmp(k, "bdf"))
-					json_object_object_add(o, k, json_object_get(v));
-			}
-		}
+		extra = json_codec_save(&facts_gpu_probe_desc, &g->probe);
+		merge_keys(o, extra);
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "gpus", a);
@@ -185,7 +196,7 @@ json_object *render_probe_json(const struct facts *f)
 	a = json_object_new_array();
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *n = &f->nics[i];
-		json_object *o = json_object_new_object(), *extra;
+		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "index", json_object_new_int((int)i));
 		json_object_object_add(o, "name", json_object_new_string(n->name));
@@ -193,27 +204,17 @@ json_object *render_probe_json(const struct facts *f)
 							 json_object_new_string(n->bdf) :
 							 NULL);
 		fact_int_add(o, "dmabuf_mr", &n->dmabuf_mr);
-		extra = find_by(prdma, "name", n->name);
-		if (extra) {
-			json_object_object_foreach(extra, k, v)
-			{
-				if (strcmp(k, "name"))
-					json_object_object_add(o, k, json_object_get(v));
-			}
-		}
+		verbs_json(o, n);
 		json_object_array_add(a, o);
 	}
 	/* RDMA devices verbs lists but sysfs did not show. */
-	for (size_t i = 0; i < p->n_rdma; i++) {
-		json_object *o;
+	for (size_t i = 0; i < p->n_unlisted; i++) {
+		json_object *o = json_object_new_object();
 
-		if (facts_nic_index(f, p->rdma[i].name) >= 0)
-			continue;
-		o = json_object_get(find_by(prdma, "name", p->rdma[i].name));
-		if (o) {
-			json_object_object_add(o, "index", NULL);
-			json_object_array_add(a, o);
-		}
+		json_object_object_add(o, "name", json_object_new_string(p->unlisted[i].name));
+		verbs_json(o, &p->unlisted[i]);
+		json_object_object_add(o, "index", NULL);
+		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "nics", a);
 
@@ -308,6 +309,22 @@ static const char *port_state_name(int64_t s)
 	return s >= 0 && s < 6 ? names[s] : "?";
 }
 
+/* One RDMA device as libibverbs saw it; nothing when verbs did not list it. */
+static void print_verbs(FILE *out, const struct rdma_dev *d)
+{
+	if (!rdma_verbs_listed(&d->verbs))
+		return;
+	fprintf(out, "\nRDMA %s", d->name);
+	if (fact_str_ok(&d->verbs.fw_ver))
+		fprintf(out, " fw %s", d->verbs.fw_ver.v);
+	for (size_t k = 0; k < d->n_ports; k++)
+		if (fact_ok(&d->ports[k].verbs.state))
+			fprintf(out, ", port %u %s", d->ports[k].num,
+				port_state_name(d->ports[k].verbs.state.v));
+	fprintf(out, "\n");
+	print_attempt(out, "dma-buf MR probe (fd -1)", &d->verbs.dmabuf_probe);
+}
+
 static int probe_text_body(FILE *out, const struct facts *f)
 {
 	const struct probe_facts *p = &f->probe;
@@ -326,7 +343,7 @@ static int probe_text_body(FILE *out, const struct facts *f)
 
 	for (size_t i = 0; i < f->n_gpus; i++) {
 		const struct gpu *g = &f->gpus[i];
-		const struct probe_gpu *pg = probe_gpu_find(p, g->bdf);
+		const struct gpu_probe *pg = &g->probe;
 
 		fprintf(out, "\nGPU%zu %s %s (%s)\n  ", i, g->bdf,
 			g->name ? g->name : "", gpu_arch_name(g->arch));
@@ -334,7 +351,7 @@ static int probe_text_body(FILE *out, const struct facts *f)
 		fprintf(out, "; ");
 		print_fact(out, "dma-buf attribute (124):", &g->attr_dmabuf);
 		fprintf(out, "\n");
-		if (pg && pg->bar1_total.state == FACT_OK)
+		if (pg->bar1_total.state == FACT_OK)
 			fprintf(out, "  BAR1 %" PRId64 " MiB, %" PRId64 " MiB used\n",
 				pg->bar1_total.v >> 20,
 				pg->bar1_used.state == FACT_OK ? pg->bar1_used.v >> 20 : 0);
@@ -345,23 +362,14 @@ static int probe_text_body(FILE *out, const struct facts *f)
 			print_fact(out, "active C2C links", &g->c2c_links);
 			fprintf(out, "\n");
 		}
-		if (pg && pg->dmabuf_export.outcome != PROBE_NOT_RUN)
+		if (pg->dmabuf_export.outcome != PROBE_NOT_RUN)
 			print_attempt(out, "dma-buf export",
 				      &pg->dmabuf_export);
 	}
-	for (size_t i = 0; i < p->n_rdma; i++) {
-		const struct probe_rdma *d = &p->rdma[i];
-
-		fprintf(out, "\nRDMA %s", d->name);
-		if (fact_str_ok(&d->fw_ver))
-			fprintf(out, " fw %s", d->fw_ver.v);
-		for (size_t k = 0; k < d->n_ports; k++)
-			if (fact_ok(&d->ports[k].state))
-				fprintf(out, ", port %u %s", d->ports[k].num,
-					port_state_name(d->ports[k].state.v));
-		fprintf(out, "\n");
-		print_attempt(out, "dma-buf MR probe (fd -1)", &d->dmabuf_probe);
-	}
+	for (size_t i = 0; i < f->n_nics; i++)
+		print_verbs(out, &f->nics[i]);
+	for (size_t i = 0; i < p->n_unlisted; i++)
+		print_verbs(out, &p->unlisted[i]);
 
 	fprintf(out, "\nRegistration of GPU memory:\n");
 	if (!p->n_pairs)
