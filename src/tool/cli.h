@@ -132,6 +132,11 @@ void cli_analysis_release(struct cli_analysis *a);
  */
 int cmd_topo(int argc, char **argv, unsigned needs);
 int cmd_check(int argc, char **argv, unsigned needs);
+/*
+ * The COLLECT_* bits a check report reads: the report of @gate_mask
+ * (GATE_BIT()s), with the node picture when @picture (check-needs.c).
+ */
+unsigned check_needs(unsigned gate_mask, bool picture);
 int cmd_collect(int argc, char **argv, unsigned needs);
 int cmd_probe(int argc, char **argv, unsigned needs);
 int cmd_bw(int argc, char **argv, unsigned needs);

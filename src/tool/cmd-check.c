@@ -123,11 +123,6 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
 				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
-			/* The pod gate asks about the container this runs in. */
-			if (mask == GATE_BIT(GATE_POD))
-				in.needs |= COLLECT_POD;
-			else
-				in.needs = needs;
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)
@@ -176,6 +171,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		return EXIT_USAGE;
 	}
 	json |= fmt == CLI_FMT_JSON;
+	in.needs |= check_needs(mask, fmt == CLI_FMT_HTML);
 
 	rc = cli_prepare(&an, &in, mask);
 	if (rc)

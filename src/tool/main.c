@@ -30,12 +30,12 @@ struct command {
  * tomorrow. The first entry runs when no command is named.
  */
 static const struct command commands[] = {
-	/* Every gate and the node summary read the whole node. */
-	{ "check", cmd_check, COLLECT_NODE, "node readiness report, gate by gate, with the fix for every finding (default)" },
+	/* What a report reads depends on its gates and format: check_needs(). */
+	{ "check", cmd_check, 0, "node readiness report, gate by gate, with the fix for every finding (default)" },
 	{ "topo", cmd_topo, NEEDS_TOPO, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
 	{ "collect", cmd_collect, COLLECT_NODE, "save this node's facts as JSON, for --facts elsewhere" },
-	/* The pod gate compares the container with the node around it. */
-	{ "pod", cmd_pod, COLLECT_NODE | COLLECT_POD, "inside a container: what it can do with the GPU and NIC it was given" },
+	/* check --gate pod: the container against the node around it. */
+	{ "pod", cmd_pod, 0, "inside a container: what it can do with the GPU and NIC it was given" },
 	{ "probe", cmd_probe, COLLECT_NODE, "register GPU memory on the NICs for real: dma-buf and peermem" },
 	{ "bw", cmd_bw, COLLECT_NODE, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
 	/* The log against the node's topology verdicts and hostname. */

@@ -4,6 +4,7 @@
 # exit codes; check is the default command.
 set -u
 bin=$1
+fixtures=$2
 . "${0%/*}/lib.sh"
 
 mkdir -p "$tmp/root/sys/bus/pci/devices" "$tmp/root/proc" "$tmp/root/dev"
@@ -56,4 +57,27 @@ grep -q '^Gate 1' "$tmp/out" && fail "--gate 3 shows gate 1"
 "$bin" check --root "$tmp/does-not-exist" >/dev/null 2>&1
 [ $? -eq 3 ] || fail "missing root: want exit 3"
 "$bin" check --help | grep -q 'gdrcheck.report/1' || fail "--help"
+
+# What check --gate collects (check-needs.c): every node gate's facts, since
+# the advice picks the gate to work on first from gates 1 to 3, so gate 1
+# still reads the RoCE fabric (the RoCE collector notes a FIFO among the
+# recordings); the NUMA nodes only for the picture of --format html.
+mkdir "$tmp/nl" && mkfifo "$tmp/nl/rdma-dev.nl" || fail "cannot make a FIFO"
+seed2=$fixtures/seed2-b300-e810/root
+"$bin" check --gate 1 --root "$seed2" --netlink-replay "$tmp/nl" >"$tmp/out" 2>&1 ||
+	fail "--gate 1 on seed2: exit $?, want 0"
+grep -q "netlink recording '$tmp/nl/rdma-dev.nl' is not a regular file" "$tmp/out" ||
+	fail "--gate 1: the RoCE collector did not run"
+grep -q "work on gate 3 (Direct) first" "$tmp/out" || fail "--gate 1: advice not from every gate"
+if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace: a sanitizer build skips its leak check here.
+	for fmt in text html; do
+		env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$tmp/$fmt.trace" \
+			-e trace=openat,openat2 "$bin" check --gate 1 --format $fmt --root "$seed2" >/dev/null 2>&1 ||
+			fail "--gate 1 --format $fmt under strace: exit $?"
+	done
+	grep -q 'etc/nccl.conf' "$tmp/text.trace" || fail "strace: check read no nccl.conf (trace broken?)"
+	! grep -q 'system/node/node0' "$tmp/text.trace" || fail "check --gate 1 read the NUMA nodes"
+	grep -q 'system/node/node0/cpulist' "$tmp/html.trace" || fail "check --format html read no NUMA node"
+fi
 echo ok
