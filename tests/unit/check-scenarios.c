@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/collect.h"
+#include "util/root.h"
 #include "util/strv.h"
 
 /* Test setup must not vanish under NDEBUG. */
@@ -76,7 +78,7 @@ static struct pci_dev *pci_of(struct facts *f, const char *bdf)
 
 static void sc_gpu(struct facts *f, const char *bdf, const char *parent,
 		   int numa, const char *host, int dev, const char *name,
-		   enum gpu_arch arch, int cc, bool geforce, long long bar1)
+		   enum gpu_arch arch, int cc, long long bar1)
 {
 	struct gpu *g;
 	struct pci_dev *p;
@@ -92,7 +94,6 @@ static void sc_gpu(struct facts *f, const char *bdf, const char *parent,
 	g->name = strdup(name);
 	g->arch = arch;
 	g->cc = cc;
-	g->geforce = geforce;
 	sset(&g->model, name);
 	fact_int_set(&g->minor, (int64_t)f->n_gpus);
 	fact_int_set(&g->bar1_bytes, bar1);
@@ -122,7 +123,7 @@ static void sc_nic(struct facts *f, const char *name, const char *bdf,
 	if (netdev)
 		must(strv_push(&n->netdevs, NULL, netdev) == 0);
 	sset(&n->node_type, "1: CA");
-	sset(&n->fw_ver, ven == 0x15b3 ? "28.39.1002" : "1.3429.0");
+	sset(&n->fw_ver, "1.3429.0");
 	n->ports = calloc(1, sizeof(*n->ports));
 	must(n->ports);
 	n->n_ports = 1;
@@ -153,17 +154,6 @@ struct kmod *sc_mod(struct facts *f, const char *name, bool present)
 	m->present = present;
 	fact_str_fail(&m->version, -ENOENT);
 	return m;
-}
-
-void sc_nccl(struct facts *f, const char *name, const char *value)
-{
-	struct nccl_setting *s;
-
-	f->nccl = xrealloc(f->nccl, (f->n_nccl + 1) * sizeof(*f->nccl));
-	s = &f->nccl[f->n_nccl++];
-	s->name = strdup(name);
-	s->value = strdup(value);
-	s->source = strdup("environment");
 }
 
 void sc_name_list(struct name_list *l, const char *const *names)
@@ -229,8 +219,8 @@ static void sc_devnodes(struct facts *f)
 	sc_chardevs(&h->umad, "umad", f);
 }
 
-/* ACS of every bridge: capability present, control @ctrl. */
-static void sc_acs_all(struct facts *f, int ctrl, bool readable)
+/* ACS of every bridge: capability present with redirect off. */
+static void sc_acs_all(struct facts *f)
 {
 	struct host_facts *h = &f->host;
 
@@ -243,31 +233,24 @@ static void sc_acs_all(struct facts *f, int ctrl, bool readable)
 		a = &h->acs[h->n_acs++];
 		memset(a, 0, sizeof(*a));
 		snprintf(a->bdf, sizeof(a->bdf), "%s", f->pci[i].bdf);
-		if (!readable) {
-			fact_int_fail(&a->cap, -EACCES);
-			fact_int_fail(&a->ctrl, -EACCES);
-		} else if (!f->pci[i].parent[0]) {
+		if (!f->pci[i].parent[0]) {
 			/* root ports here carry no ACS capability */
 			fact_int_fail(&a->cap, -EOPNOTSUPP);
 			fact_int_fail(&a->ctrl, -EOPNOTSUPP);
 		} else {
 			fact_int_set(&a->cap, 0x5f);
-			fact_int_set(&a->ctrl, ctrl);
+			fact_int_set(&a->ctrl, 0);
 		}
 	}
 }
 
-/* Every GPU and NIC in its own IOMMU group of @type (NULL: no IOMMU). */
-static void sc_iommu(struct facts *f, const char *type)
+/* Every GPU and NIC in its own IOMMU group, passthrough (iommu=pt). */
+static void sc_iommu_identity(struct facts *f)
 {
 	struct host_facts *h = &f->host;
 	static const char *const dmar[] = { "dmar0", "dmar1", NULL };
 	int id = 10;
 
-	if (!type) {
-		sc_name_list(&h->iommu_units, NULL);
-		return;
-	}
 	sc_name_list(&h->iommu_units, dmar);
 	for (size_t i = 0; i < f->n_pci; i++) {
 		struct pci_dev *p = &f->pci[i];
@@ -283,7 +266,7 @@ static void sc_iommu(struct facts *f, const char *type)
 		g = &h->iommu_groups[h->n_iommu_groups++];
 		memset(g, 0, sizeof(*g));
 		g->id = strdup(buf);
-		sset(&g->type, type);
+		sset(&g->type, "identity");
 	}
 }
 
@@ -326,14 +309,15 @@ static void sc_finish(struct facts *f)
 }
 
 #define OPEN_580 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 25 00:00:00 UTC 2025"
-#define OPEN_570 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.195.03  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Sat Sep 20 00:47:16 UTC 2025"
-#define PROP_535 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.216.03  Thu Apr  3 01:14:19 UTC 2025"
 #define PROP_470 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  Thu May  2 14:37:44 UTC 2024"
 
 /*
- * The seed PoC node: RHEL 10.2, 8x B300 (each under its own PCIe switch),
- * one dual-port E810 (ice + irdma) on a CPU root port of socket 0, inbox
- * rdma-core, open module R580.
+ * The seed PoC node as first seen: RHEL 10.2, 8x B300 (each under its own
+ * PCIe switch), one dual-port E810 (ice + irdma) on a CPU root port of
+ * socket 0, inbox rdma-core, open module R580. No fixture tree has this
+ * layout (tests/fixtures/seed2-b300-e810 has two E810s, each under a GPU's
+ * switch, and a bond), so it is described here: every GPU reaches the NIC
+ * only through the CPU (NODE or SYS).
  */
 static void build_seed2(struct facts *f)
 {
@@ -356,7 +340,7 @@ static void build_seed2(struct facts *f)
 		sc_bridge(f, up, rp[i], numa, rp[i]);
 		sc_bridge(f, down, up, numa, rp[i]);
 		sc_gpu(f, gpu, down, numa, rp[i], 0x3182, "NVIDIA B300 SXM6 AC",
-		       GPU_ARCH_BLACKWELL, 103, false, 512LL << 30);
+		       GPU_ARCH_BLACKWELL, 103, 512LL << 30);
 	}
 	sc_bridge(f, "0000:6a:01.0", NULL, 0, "0000:6a:01.0");
 	sc_nic(f, "irdma0", "0000:6b:00.0", "0000:6a:01.0", 0, "0000:6a:01.0",
@@ -370,134 +354,60 @@ static void build_seed2(struct facts *f)
 	sc_name_list(&f->host.rdma_providers, prov);
 	sc_finish(f);
 	sc_devnodes(f);
-	sc_acs_all(f, 0, true);
-	sc_iommu(f, "identity");
+	sc_acs_all(f);
+	sc_iommu_identity(f);
 }
 
-/* Turn the RDMA devices into plain network functions (no RDMA driver). */
-void sc_drop_nics(struct facts *f, bool as_netfns)
+/*
+ * The machines a fixture tree describes are collected from it
+ * (tests/fixtures/<name>/root, no netlink: as `gdrcheck check --root`
+ * sees it); a scenario adds only where it differs from the tree.
+ */
+static void sc_collect(struct facts *f, const char *fixture)
 {
-	for (size_t i = 0; i < f->n_nics; i++) {
-		struct rdma_dev *n = &f->nics[i];
+	static char *const env[] = { NULL };
+	struct gc_root *root = NULL;
+	char dir[4096];
 
-		if (as_netfns) {
-			struct netfn *nf;
-			const struct pci_dev *p = facts_pci(f, n->pci);
-
-			f->netfns = xrealloc(f->netfns, (f->n_netfns + 1) * sizeof(*f->netfns));
-			nf = &f->netfns[f->n_netfns++];
-			memset(nf, 0, sizeof(*nf));
-			snprintf(nf->bdf, sizeof(nf->bdf), "%s", n->bdf);
-			nf->pci = n->pci;
-			nf->netdevs = strv_copy(n->netdevs);
-			if (p && fact_str_ok(&p->driver))
-				sset(&nf->driver, p->driver.v);
-		}
-		strv_free(n->netdevs);
-		fact_str_release(&n->node_type);
-		fact_str_release(&n->fw_ver);
-		for (size_t k = 0; k < n->n_ports; k++) {
-			fact_str_release(&n->ports[k].link_layer);
-			fact_str_release(&n->ports[k].rate);
-		}
-		free(n->ports);
-	}
-	free(f->nics);
-	f->nics = NULL;
-	f->n_nics = 0;
+	snprintf(dir, sizeof(dir), "%s/%s/root", FIXTURE_DIR, fixture);
+	must(root_open(dir, &root) == 0);
+	facts_init(f);
+	must(collect_node(&(const struct collect_ctx){ .root = root, .envp = env,
+						       .wanted = COLLECT_NODE }, f) == 0);
+	root_free(root);
+	/* the report names its input: not a path of this checkout */
+	free(f->source_path);
+	f->source_path = strdup("scenario");
+	must(f->source_path);
 }
 
 static void build_irdma_missing(struct facts *f)
 {
-	build_seed2(f);
-	sc_mod(f, "irdma", false);
-	sc_drop_nics(f, true);
-	/* no RDMA device: no uverbs/umad either */
-	for (size_t i = 0; i < f->host.uverbs.n; i++) {
-		free(f->host.uverbs.v[i].name);
-		fact_str_release(&f->host.uverbs.v[i].ibdev);
-	}
-	f->host.uverbs.n = 0;
+	sc_collect(f, "e810-no-irdma");
 }
 
-/*
- * HGX H100: 8 GPUs, each sharing a PCIe switch with a ConnectX-7 (PIX),
- * Ubuntu 22.04, DOCA-OFED, open module R570, nvidia_peermem loaded.
- */
-static void build_hgx(struct facts *f, const char *nvver, bool doca)
-{
-	static const char *const prov[] = { "mlx5", NULL };
-
-	facts_init(f);
-	sc_host(f, "hgx-h100-01", "ubuntu", "22.04", "5.15.0-122-generic", nvver);
-	for (int i = 0; i < 8; i++) {
-		char rpb[16], up[16], d1[16], d2[16], gpu[16], nic[16], name[16], nd[16];
-		int bus = 0x10 + i * 0x20, numa = i < 4 ? 0 : 1;
-
-		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", bus);
-		snprintf(up, sizeof(up), "0000:%02x:00.0", bus + 1);
-		snprintf(d1, sizeof(d1), "0000:%02x:00.0", bus + 2);
-		snprintf(d2, sizeof(d2), "0000:%02x:01.0", bus + 2);
-		snprintf(gpu, sizeof(gpu), "0000:%02x:00.0", bus + 3);
-		snprintf(nic, sizeof(nic), "0000:%02x:00.0", bus + 4);
-		snprintf(name, sizeof(name), "mlx5_%d", i);
-		snprintf(nd, sizeof(nd), "ibp%ds0", bus + 4);
-		sc_bridge(f, rpb, NULL, numa, rpb);
-		sc_bridge(f, up, rpb, numa, rpb);
-		sc_bridge(f, d1, up, numa, rpb);
-		sc_bridge(f, d2, up, numa, rpb);
-		sc_gpu(f, gpu, d1, numa, rpb, 0x2330, "NVIDIA H100 80GB HBM3",
-		       GPU_ARCH_HOPPER, 90, false, 128LL << 30);
-		sc_nic(f, name, nic, d2, numa, rpb, 0x15b3, 0x1021, "mlx5_core", nd,
-		       "InfiniBand", "400 Gb/sec (4X NDR)", 400);
-	}
-	sc_mod(f, "mlx5_core", true);
-	sc_mod(f, "mlx5_ib", true);
-	if (doca) {
-		struct kmod *m = sc_mod(f, "mlx_compat", true);
-
-		(void)m;
-		sset(&sc_mod(f, "mlx5_core", true)->version, "24.10-1.1.4");
-		fact_int_set(&f->host.peer_api, 1);
-		sset(&f->host.peer_api_module, "ib_core");
-		fact_int_set(&f->host.memory_peers, 1);
-		sc_mod(f, "nvidia_peermem", true);
-		fact_int_set(&f->host.peer_module, 1);
-		fact_int_set(&f->host.peer_nv_mem, 1);
-	} else {
-		fact_int_set(&f->host.peer_api, 0);
-	}
-	sset(&f->host.rdma_core_version, doca ? "2410mlnx54.0" : "50.0");
-	sc_name_list(&f->host.rdma_providers, prov);
-	sset(&f->host.libibverbs, "/usr/lib/x86_64-linux-gnu/libibverbs.so.1");
-	sc_finish(f);
-	sc_devnodes(f);
-	sc_acs_all(f, 0, true);
-	sc_iommu(f, NULL);
-}
-
+/* HGX H100 + ConnectX-7, DOCA-OFED, open R570, nvidia_peermem: every gate passes. */
 static void build_hgx_doca(struct facts *f)
 {
-	build_hgx(f, OPEN_570, true);
+	sc_collect(f, "hgx-h100-healthy");
 }
 
 /* Hopper on the proprietary module, inbox mlx5: no DMA-BUF, no peermem. */
 static void build_hopper_proprietary(struct facts *f)
 {
-	build_hgx(f, PROP_535, false);
+	sc_collect(f, "hopper-proprietary");
 }
 
 /* nvidia_peermem present while ib_core is the inbox one. */
 static void build_peermem_inbox(struct facts *f)
 {
-	build_hgx(f, PROP_535, false);
-	sc_mod(f, "nvidia_peermem", true);
-	fact_int_set(&f->host.peer_module, 1);
+	sc_collect(f, "peermem-inbox");
 }
 
 /* The HGX node with V100s on the R470 proprietary driver (pre-Turing). */
 static void make_volta(struct facts *f)
 {
+	must(fact_str_set(&f->host.nvidia_version, PROP_470) == 0);
 	for (size_t i = 0; i < f->n_gpus; i++) {
 		struct gpu *g = &f->gpus[i];
 
@@ -505,114 +415,56 @@ static void make_volta(struct facts *f)
 		g->cc = 70;
 		free(g->name);
 		g->name = strdup("Tesla V100-SXM2-32GB");
+		must(g->name);
 		if (g->pci >= 0)
 			fact_int_set(&f->pci[g->pci].device, 0x1db5);
 	}
 }
 
+/* Inbox RDMA stack: hopper-proprietary's node with V100s on R470. */
 static void build_volta_r470(struct facts *f)
 {
-	build_hgx(f, PROP_470, false);
+	sc_collect(f, "hopper-proprietary");
 	make_volta(f);
 }
 
+/* DOCA-OFED with nvidia_peermem: hgx-h100-healthy's node with V100s on R470. */
 static void build_volta_r470_doca(struct facts *f)
 {
-	build_hgx(f, PROP_470, true);
+	sc_collect(f, "hgx-h100-healthy");
 	make_volta(f);
 }
 
 static void build_acs_redirect(struct facts *f)
 {
-	build_hgx(f, OPEN_570, true);
-	/* Request + Completion redirect (and SV, UF) on the switch ports */
-	for (size_t i = 0; i < f->host.n_acs; i++)
-		if (f->host.acs[i].ctrl.state == FACT_OK)
-			f->host.acs[i].ctrl.v = 0x1d;
+	sc_collect(f, "acs-redirect");
 }
 
+/* hgx-h100-healthy read without root: config space past 64 bytes is hidden. */
 static void build_acs_nonroot(struct facts *f)
 {
-	build_hgx(f, OPEN_570, true);
-	free(f->host.acs);
-	f->host.acs = NULL;
-	f->host.n_acs = 0;
-	sc_acs_all(f, 0, false);
+	sc_collect(f, "hgx-h100-healthy");
+	for (size_t i = 0; i < f->host.n_acs; i++) {
+		fact_int_fail(&f->host.acs[i].cap, -EACCES);
+		fact_int_fail(&f->host.acs[i].ctrl, -EACCES);
+	}
 }
 
 static void build_iommu_dma(struct facts *f)
 {
-	build_hgx(f, OPEN_570, true);
-	sset(&f->host.cmdline, "BOOT_IMAGE=/vmlinuz ro intel_iommu=on");
-	sc_iommu(f, "DMA-FQ");
+	sc_collect(f, "iommu-dma");
 }
 
 /* PCIe server: 4 L40S and 2 ConnectX-7, each on its own CPU root port. */
 static void build_phb_only(struct facts *f)
 {
-	static const char *const prov[] = { "mlx5", NULL };
-
-	facts_init(f);
-	sc_host(f, "pcie-l40s-01", "ubuntu", "24.04", "6.8.0-45-generic", OPEN_570);
-	for (int i = 0; i < 4; i++) {
-		char rpb[16], gpu[16];
-
-		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", 0x10 + i * 0x10);
-		snprintf(gpu, sizeof(gpu), "0000:%02x:00.0", 0x11 + i * 0x10);
-		sc_bridge(f, rpb, NULL, 0, "0000:00:00.0");
-		sc_gpu(f, gpu, rpb, 0, "0000:00:00.0", 0x26b9, "NVIDIA L40S",
-		       GPU_ARCH_ADA, 89, false, 64LL << 30);
-	}
-	for (int i = 0; i < 2; i++) {
-		char rpb[16], nic[16], name[16], nd[16];
-
-		snprintf(rpb, sizeof(rpb), "0000:%02x:01.0", 0x60 + i * 0x10);
-		snprintf(nic, sizeof(nic), "0000:%02x:00.0", 0x61 + i * 0x10);
-		snprintf(name, sizeof(name), "mlx5_%d", i);
-		snprintf(nd, sizeof(nd), "ens%df0np0", i + 1);
-		sc_bridge(f, rpb, NULL, 0, "0000:00:00.0");
-		sc_nic(f, name, nic, rpb, 0, "0000:00:00.0", 0x15b3, 0x1021,
-		       "mlx5_core", nd, "Ethernet", "200 Gb/sec (4X HDR)", 200);
-	}
-	sc_mod(f, "mlx5_core", true);
-	sc_mod(f, "mlx5_ib", true);
-	fact_int_set(&f->host.peer_api, 0);
-	sset(&f->host.rdma_core_version, "50.0");
-	sc_name_list(&f->host.rdma_providers, prov);
-	sc_finish(f);
-	sc_devnodes(f);
-	sc_acs_all(f, 0, true);
-	sc_iommu(f, NULL);
+	sc_collect(f, "phb-only");
 }
 
 /* A GeForce box: 2x RTX 4090 sharing a switch with a ConnectX-6. */
 static void build_geforce(struct facts *f)
 {
-	static const char *const prov[] = { "mlx5", NULL };
-
-	facts_init(f);
-	sc_host(f, "rtx-box", "ubuntu", "24.04", "6.8.0-45-generic", OPEN_570);
-	sc_bridge(f, "0000:00:01.0", NULL, 0, "0000:00:01.0");
-	sc_bridge(f, "0000:01:00.0", "0000:00:01.0", 0, "0000:00:01.0");
-	sc_bridge(f, "0000:02:00.0", "0000:01:00.0", 0, "0000:00:01.0");
-	sc_bridge(f, "0000:02:01.0", "0000:01:00.0", 0, "0000:00:01.0");
-	sc_bridge(f, "0000:02:02.0", "0000:01:00.0", 0, "0000:00:01.0");
-	sc_gpu(f, "0000:03:00.0", "0000:02:00.0", 0, "0000:00:01.0", 0x2684,
-	       "NVIDIA GeForce RTX 4090", GPU_ARCH_ADA, 89, true, 256LL << 20);
-	sc_gpu(f, "0000:04:00.0", "0000:02:01.0", 0, "0000:00:01.0", 0x2684,
-	       "NVIDIA GeForce RTX 4090", GPU_ARCH_ADA, 89, true, 256LL << 20);
-	sc_nic(f, "mlx5_0", "0000:05:00.0", "0000:02:02.0", 0, "0000:00:01.0",
-	       0x15b3, 0x101d, "mlx5_core", "enp5s0f0np0", "Ethernet",
-	       "100 Gb/sec (4X EDR)", 100);
-	sc_mod(f, "mlx5_core", true);
-	sc_mod(f, "mlx5_ib", true);
-	fact_int_set(&f->host.peer_api, 0);
-	sset(&f->host.rdma_core_version, "50.0");
-	sc_name_list(&f->host.rdma_providers, prov);
-	sc_finish(f);
-	sc_devnodes(f);
-	sc_acs_all(f, 0, true);
-	sc_iommu(f, NULL);
+	sc_collect(f, "geforce-rtx4090");
 }
 
 /* No GPU, no RDMA NIC: a plain VM. */

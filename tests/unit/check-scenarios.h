@@ -6,9 +6,11 @@
 #include "model/facts.h"
 
 /*
- * Hand-built facts for the check tests: the machines the readiness report
- * must judge (the seed PoC node, a healthy HGX, broken variants). Each
- * builder fills @f completely; release it with facts_release().
+ * Facts for the check tests: the machines the readiness report must judge
+ * (the seed PoC node, a healthy HGX, broken variants). Those a fixture tree
+ * describes are collected from it (tests/fixtures/<name>/root), with the
+ * scenario's differences applied on top; the others are built in memory.
+ * Each builder fills @f completely; release it with facts_release().
  */
 
 typedef void (*scenario_fn)(struct facts *f);
@@ -27,6 +29,4 @@ void scenario_build(const char *name, struct facts *f);
 
 /* Helpers the tests use to vary a scenario. */
 struct kmod *sc_mod(struct facts *f, const char *name, bool present);
-void sc_nccl(struct facts *f, const char *name, const char *value);
-void sc_drop_nics(struct facts *f, bool as_netfns);
 void sc_name_list(struct name_list *l, const char *const *names);

@@ -15,6 +15,7 @@
 #include "check-run.h"
 #include "model/facts-json.h"
 #include "check-scenarios.h"
+#include "fixture-builder.h"
 #include "render/render.h"
 #include "util/strv.h"
 
@@ -304,7 +305,8 @@ static void test_hgx_healthy(void **state)
 	assert_int_equal(run.r.advice.path, REG_PATH_DMABUF);
 	assert_int_equal(run.r.advice.first_gate, 0);
 	assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
-	assert_true(run_mentions(&run, "direct.path", "nvidia-smi PIX"));
+	/* a two-level Broadcom Gen5 switch: NCCL flattens it to PIX */
+	assert_true(run_mentions(&run, "direct.path", "nvidia-smi PXB, NCCL PIX"));
 	assert_true(run_mentions(&run, "nic.driver", "MLNX_OFED/DOCA-OFED"));
 	assert_int_equal(STATUS(&run, "direct.gpu-gdr"), ST_INFO);
 	run_release(&run);
@@ -460,8 +462,8 @@ static void test_direct_checks(void **state)
 	run_release(&run);
 
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "LOC");
-	sc_nccl(&run.f, "NCCL_DMABUF_ENABLE", "0");
+	tb_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "LOC");
+	tb_nccl(&run.f, "NCCL_DMABUF_ENABLE", "0");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
 	assert_true(run_mentions(&run, "direct.nccl-env", "unset NCCL_NET_GDR_LEVEL (environment)"));
@@ -470,21 +472,21 @@ static void test_direct_checks(void **state)
 	run_release(&run);
 
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_IB_HCA", "^mlx5_0");
+	tb_nccl(&run.f, "NCCL_IB_HCA", "^mlx5_0");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
 	assert_true(run_mentions(&run, "direct.nccl-env", "excludes the nearest NIC of 1 GPU (first: mlx5_0)"));
 	run_release(&run);
 
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_IB_HCA", "mlx5");
+	tb_nccl(&run.f, "NCCL_IB_HCA", "mlx5");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_PASS);
 	run_release(&run);
 
 	/* "=" asks for exact names: =mlx5 matches nothing */
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_IB_HCA", "=mlx5");
+	tb_nccl(&run.f, "NCCL_IB_HCA", "=mlx5");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
 	assert_true(run_mentions(&run, "direct.nccl-env", "nearest NIC of 8 GPUs"));
@@ -492,13 +494,13 @@ static void test_direct_checks(void **state)
 
 	/* a port that does not exist leaves the NIC unused */
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_IB_HCA", "mlx5_0:2,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7");
+	tb_nccl(&run.f, "NCCL_IB_HCA", "mlx5_0:2,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_FAIL);
 	run_release(&run);
 
 	begin(&run, "hgx-h100-doca");
-	sc_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "node");
+	tb_nccl(&run.f, "NCCL_NET_GDR_LEVEL", "node");
 	run_facts(&run);
 	assert_int_equal(STATUS(&run, "direct.nccl-env"), ST_WARN);
 	run_release(&run);
@@ -554,7 +556,7 @@ static void test_pxn_needs_p2p(void **state)
 
 		load_seed2_nvml(&run, NULL);
 		if (i < sizeof(off) / sizeof(off[0]))
-			sc_nccl(&run.f, off[i][0], off[i][1]);
+			tb_nccl(&run.f, off[i][0], off[i][1]);
 		run_facts(&run);
 		if (i == sizeof(off) / sizeof(off[0])) {
 			assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
