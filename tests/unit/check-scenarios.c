@@ -375,9 +375,9 @@ static void sc_collect(struct facts *f, const char *fixture)
 	must(collect_node(&(const struct collect_ctx){ .root = root, .envp = env,
 						       .wanted = COLLECT_NODE }, f) == 0);
 	root_free(root);
-	/* the report names its input: not a path of this checkout */
+	/* the report names its input as the fixture runs do: "root" */
 	free(f->source_path);
-	f->source_path = strdup("scenario");
+	f->source_path = strdup("root");
 	must(f->source_path);
 }
 
@@ -484,20 +484,20 @@ static void build_empty(struct facts *f)
 }
 
 const struct scenario scenarios[] = {
-	{ "seed2-b300-e810", build_seed2 },
-	{ "irdma-missing", build_irdma_missing },
-	{ "hopper-proprietary", build_hopper_proprietary },
-	{ "peermem-inbox", build_peermem_inbox },
-	{ "acs-redirect", build_acs_redirect },
-	{ "acs-nonroot", build_acs_nonroot },
-	{ "iommu-dma", build_iommu_dma },
-	{ "phb-only", build_phb_only },
-	{ "geforce", build_geforce },
-	{ "hgx-h100-doca", build_hgx_doca },
-	{ "empty", build_empty },
-	{ "volta-r470", build_volta_r470 },
-	{ "volta-r470-doca", build_volta_r470_doca },
-	{ NULL, NULL },
+	{ "seed2-b300-e810", build_seed2, NULL },
+	{ "irdma-missing", build_irdma_missing, "e810-no-irdma" },
+	{ "hopper-proprietary", build_hopper_proprietary, "hopper-proprietary" },
+	{ "peermem-inbox", build_peermem_inbox, "peermem-inbox" },
+	{ "acs-redirect", build_acs_redirect, "acs-redirect" },
+	{ "acs-nonroot", build_acs_nonroot, NULL },
+	{ "iommu-dma", build_iommu_dma, "iommu-dma" },
+	{ "phb-only", build_phb_only, "phb-only" },
+	{ "geforce", build_geforce, "geforce-rtx4090" },
+	{ "hgx-h100-doca", build_hgx_doca, "hgx-h100-healthy" },
+	{ "empty", build_empty, NULL },
+	{ "volta-r470", build_volta_r470, NULL },
+	{ "volta-r470-doca", build_volta_r470_doca, NULL },
+	{ NULL, NULL, NULL },
 };
 
 const struct scenario *scenario_find(const char *name)

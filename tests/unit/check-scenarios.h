@@ -18,6 +18,11 @@ typedef void (*scenario_fn)(struct facts *f);
 struct scenario {
 	const char *name;
 	scenario_fn build;
+	/*
+	 * The fixture tree it is, unchanged: its golden reports are the
+	 * tree's own (tests/fixtures/<tree>/expected/check-{txt,json}.out).
+	 */
+	const char *tree;
 };
 
 /* All scenarios, NULL-terminated by name. */

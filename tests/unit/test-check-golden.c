@@ -16,8 +16,11 @@
 
 /*
  * Golden reports: every scenario rendered as text and JSON and compared
- * with tests/data/check/<scenario>.{txt,json}. GDRCHECK_UPDATE_GOLDEN=1
- * rewrites the files instead (review the diff before committing).
+ * with tests/data/check/<scenario>.{txt,json}, or, for a scenario that is
+ * a fixture tree unchanged, with that tree's own goldens (the CLI's run on
+ * it: one golden per machine). GDRCHECK_UPDATE_GOLDEN=1 rewrites the
+ * files under tests/data/check instead (review the diff before committing);
+ * the fixture tests rewrite the trees' goldens.
  */
 
 static char *render(const struct run *run, bool json)
@@ -58,7 +61,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void compare(const char *name, const char *ext, const char *got)
+static void compare(const struct scenario *sc, bool json, const char *got)
 {
 	const char *src = getenv("GDRCHECK_SRCDIR");
 	const char *upd = getenv("GDRCHECK_UPDATE_GOLDEN");
@@ -66,8 +69,13 @@ static void compare(const char *name, const char *ext, const char *got)
 	char *want;
 
 	assert_non_null(src);
-	snprintf(path, sizeof(path), "%s/tests/data/check/%s.%s", src, name, ext);
-	if (upd && strcmp(upd, "1") == 0) {
+	if (sc->tree)
+		snprintf(path, sizeof(path), "%s/tests/fixtures/%s/expected/check-%s.out",
+			 src, sc->tree, json ? "json" : "txt");
+	else
+		snprintf(path, sizeof(path), "%s/tests/data/check/%s.%s", src,
+			 sc->name, json ? "json" : "txt");
+	if (upd && strcmp(upd, "1") == 0 && !sc->tree) {
 		FILE *fp = fopen(path, "we");
 
 		assert_non_null(fp);
@@ -98,8 +106,8 @@ static void test_golden(void **state)
 		run_scenario(&run, scenarios[i].name);
 		txt = render(&run, false);
 		json = render(&run, true);
-		compare(scenarios[i].name, "txt", txt);
-		compare(scenarios[i].name, "json", json);
+		compare(&scenarios[i], false, txt);
+		compare(&scenarios[i], true, json);
 		free(txt);
 		free(json);
 		run_release(&run);
