@@ -305,6 +305,21 @@ const struct check check_gpu_kernel_release = {
 
 /* gpu.driver-build --------------------------------------------------- */
 
+/* A presence fact as the evidence says it; "not collected" when unset (an older facts file). */
+static const char *presence(const struct fact_int *f)
+{
+	switch (f->state) {
+	case FACT_OK:
+		return "present";
+	case FACT_UNSET:
+		return "not collected";
+	case FACT_ABSENT:
+		return "absent";
+	default:
+		return "not readable";
+	}
+}
+
 enum driver_source { SRC_NONE, SRC_HOST, SRC_CONTAINER, SRC_UNSEEN };
 
 static enum driver_source driver_source(const struct facts *f, bool loaded)
@@ -419,8 +434,7 @@ static int driver_build(const struct check_ctx *ctx, struct finding *out)
 	TRY(finding_evidence(out, "/sys/module/nvidia: %s%s%s", loaded ? "loaded" : "absent",
 			     *ver ? ", version " : "", ver));
 	TRY(finding_evidence(out, "/run/nvidia/driver/usr/bin/nvidia-smi (the GPU Operator's driver container root): %s; /usr/bin/nvidia-smi (a host install): %s",
-			     fact_ok(&p->driver_root) ? "present" : "absent",
-			     fact_ok(&p->host_smi) ? "present" : "absent"));
+			     presence(&p->driver_root), presence(&p->host_smi)));
 	if (fact_ok(&p->validated_host_driver))
 		TRY(finding_evidence(out, "/run/nvidia/validations/driver-ready: IS_HOST_DRIVER=%s, NVIDIA_DRIVER_ROOT=%s",
 				     p->validated_host_driver.v ? "true" : "false",
@@ -435,14 +449,27 @@ static int driver_build(const struct check_ctx *ctx, struct finding *out)
 	build_needs(f, m, *ver ? ver : "<version>", need, sizeof(need), fix, sizeof(fix));
 	if (src == SRC_HOST) {
 		TRY(finding_evidence(out, "kernel-devel for %s (/lib/modules/%s/build): %s", krel, krel,
-				     fact_ok(&p->kernel_devel) ? "installed" : "not installed"));
+				     fact_ok(&p->kernel_devel) ? "installed" :
+				     p->kernel_devel.state == FACT_UNSET ? "not collected" : "not installed"));
 		return finding_set(out, ST_INFO, "the NVIDIA driver%s%s is installed on the host, not by the GPU Operator (which then runs with driver.enabled=false); after a kernel update the host's driver packages must provide the module for the new kernel",
 				   *ver ? " " : "", ver);
 	}
 	if (pc) {
+		char rb[16];
+		int ex = branch;
+
+		/* The example tag uses the running branch only when the table lists it. */
+		snprintf(rb, sizeof(rb), "R%d", branch);
+		if (branch <= 0 || !strstr(pc->branches, rb))
+			ex = atoi(pc->branches + 1);
 		driver_os_tag(f, m, tag, sizeof(tag));
-		TRY(finding_evidence(out, "precompiled image: driver:<branch>-%s-%s (for example %d-%s-%s), no kernel packages and no package mirror needed; mirror that image",
-				     krel, tag, branch > 0 ? branch : 580, krel, tag));
+		if (branch > 0 && ex != branch)
+			snprintf(rb, sizeof(rb), "R%d", branch);
+		else
+			rb[0] = '\0';
+		TRY(finding_evidence(out, "precompiled image: driver:<branch>-%s-%s (for example %d-%s-%s), no kernel packages and no package mirror needed; mirror that image%s%s%s",
+				     krel, tag, ex, krel, tag, *rb ? "; the running " : "", rb,
+				     *rb ? " is not among the table's branches" : ""));
 	} else {
 		TRY(finding_evidence(out, "%s (%s; %s)", need, SRC_DRIVER_CTR, SRC_AIRGAP));
 	}
@@ -456,6 +483,9 @@ static int driver_build(const struct check_ctx *ctx, struct finding *out)
 		return finding_fix(out, "kubectl logs -n gpu-operator -l app=nvidia-driver-daemonset -c nvidia-driver-ctr; %s",
 				   pc ? "with a precompiled image, --set driver.usePrecompiled=true --set driver.version=<branch>" : fix);
 	}
+	if (src == SRC_UNSEEN && p->driver_root.state == FACT_UNSET && p->host_smi.state == FACT_UNSET)
+		return finding_set(out, ST_INFO, "nvidia %s is loaded for kernel %s; where it came from was not collected (facts without host.platform)",
+				   ver, krel);
 	if (src == SRC_UNSEEN)
 		return finding_set(out, ST_INFO, "nvidia %s is loaded for kernel %s, but neither the GPU Operator's driver root (/run/nvidia/driver) nor a host install (/usr/bin/nvidia-smi) is visible; %s",
 				   ver, krel, pc ? "NVIDIA publishes precompiled driver images for this kernel's flavour and version" :

@@ -160,9 +160,9 @@ int collect_host(const struct collect_ctx *c, struct facts *f)
 	}
 
 	read_presence_fact(root, "/sys/kernel/mm/memory_peers/nv_mem/version",
-		 &h->peer_nv_mem);
+			   &h->peer_nv_mem);
 	read_presence_fact(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
-		 &h->peer_nv_mem_nc);
+			   &h->peer_nv_mem_nc);
 	r = collect_modules(root, h);
 	if (r < 0)
 		return r;
