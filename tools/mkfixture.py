@@ -495,6 +495,17 @@ class Builder:
                 t.line("proc/sys/kernel/osrelease", osr["kernel"])
             if osr.get("cmdline"):
                 t.line("proc/cmdline", osr["cmdline"])
+            if osr.get("redhat_release"):
+                t.line("etc/redhat-release", osr["redhat_release"])
+            if osr.get("proc_version"):
+                t.line("proc/version", osr["proc_version"])
+            for k in osr.get("kernels", []):
+                t.file("lib/modules/%s/modules.order" % k["release"], "")
+                if k.get("devel"):
+                    t.file("usr/src/kernels/%s/Makefile" % k["release"], "")
+                    t.link("lib/modules/%s/build" % k["release"], "usr/src/kernels/%s" % k["release"])
+        self.driver_packaging(s)
+        self.gds(s.get("gds"))
         # NVIDIA driver
         nv = s.get("nvidia")
         gpus = sorted(self.gpus, key=lambda g: g[0])
@@ -598,6 +609,44 @@ class Builder:
             t.file(p, content)
         if s.get("pod"):
             self.pod(s["pod"])
+
+    # ---------- how the NVIDIA driver got here, GPUDirect Storage ----------
+    def driver_packaging(self, s):
+        """`driver_container`: the GPU Operator's driver container root and its
+        validator's status file (gpu-operator cmd/nvidia-validator); `host_driver`:
+        nvidia-smi installed on the host."""
+        t = self.t
+        dc = s.get("driver_container")
+        if dc is not None:
+            t.file("run/nvidia/driver/usr/bin/nvidia-smi", "")
+            if dc.get("validated", True):
+                t.file("run/nvidia/validations/.driver-ctr-ready", "")
+                t.file("run/nvidia/validations/driver-ready",
+                       "IS_HOST_DRIVER=false\nNVIDIA_DRIVER_ROOT=/run/nvidia/driver\n"
+                       "DRIVER_ROOT_CTR_PATH=/driver-root\nNVIDIA_DEV_ROOT=/run/nvidia/driver\n"
+                       "DEV_ROOT_CTR_PATH=/driver-root\n")
+        if s.get("host_driver"):
+            t.file("usr/bin/nvidia-smi", "")
+
+    def gds(self, g):
+        """/proc/driver/nvidia-fs as gds-nvidia-fs writes it (nvfs-proc.c, nvfs-stat.c)."""
+        if not g:
+            return
+        t = self.t
+        d = "proc/driver/nvidia-fs/"
+        ver = g.get("version", "2.28.4")
+        t.line(d + "version", "version: %s" % ".".join(ver.split(".")[:2]))
+        t.file(d + "stats", "".join(l + "\n" for l in [
+            "GDS Version: %s " % g.get("gds", "1.17.1.22"),
+            "NVFS statistics(ver: 4.0)",
+            "NVFS Driver(version: %s)" % ver,
+            "Mellanox PeerDirect Supported: %s" % ("True" if g.get("peerdirect") else "False"),
+            "IO stats: Disabled, peer IO stats: Disabled",
+            "Logging level: info",
+            "",
+            "Active Shadow-Buffer (MiB): 0",
+            "Active Process: 0"]))
+        t.file(d + "modules", "".join("%s: %s\n" % (k, v) for k, v in g.get("modules", {}).items()))
 
     # ---------- the view from inside a container ----------
     def drop(self, pred):

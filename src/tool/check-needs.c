@@ -10,7 +10,8 @@
  */
 static const unsigned gate_needs[] = {
 	/* Driver, module flavour and CUDA from the host; /dev/nvidia*. */
-	[GATE_GPU] = COLLECT_PCI | COLLECT_GPUS | COLLECT_HOST | COLLECT_DEVNODES,
+	[GATE_GPU] = COLLECT_PCI | COLLECT_GPUS | COLLECT_HOST | COLLECT_DEVNODES |
+		     COLLECT_PLATFORM,
 	/*
 	 * Drivers and the OFED stack (modules, memory_peers), rdma-core,
 	 * /dev/infiniband, the RoCE fabric and the NCCL GID settings.
@@ -21,7 +22,7 @@ static const unsigned gate_needs[] = {
 	/* Topology, ACS and IOMMU, the registration path, NCCL's settings. */
 	[GATE_DIRECT] = COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_HOST |
 			COLLECT_KERNEL | COLLECT_IOMMU | COLLECT_USERSPACE |
-			COLLECT_NCCL_ENV,
+			COLLECT_NCCL_ENV | COLLECT_PLATFORM | COLLECT_STORAGE,
 	/* The container against the node's devices, files and RoCE ports. */
 	[GATE_POD] = COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_HOST |
 		     COLLECT_DEVNODES | COLLECT_NCCL_ENV | COLLECT_ROCE | COLLECT_POD,

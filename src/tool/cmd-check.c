@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../lib/checks/checks.h"
+#include "../lib/checks/platform-matrix.h"
 #include "../lib/collect/collect.h"
 #include "../lib/render/render.h"
 #include "../lib/topo/topo.h"
@@ -20,12 +21,16 @@ enum {
 	OPT_ROCE_PRIO,
 	OPT_PROBE,
 	OPT_FORMAT,
+	OPT_K8S_VERSION,
+	OPT_OPERATOR_VERSION,
+	OPT_STORAGE,
 };
 
 static void check_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe] [INPUT]\n"
+		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe]\n"
+		"                [--k8s-version V] [--gpu-operator-version V] [--storage P] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -50,6 +55,15 @@ static void check_help(FILE *out)
 		"                        summaries and the top blockers\n"
 		"      --roce-dscp N     DSCP the RoCE traffic uses (default 24)\n"
 		"      --roce-prio N     802.1p priority that DSCP maps to (default 3)\n"
+		"      --k8s-version V   the cluster's Kubernetes version (1.33)\n"
+		"      --gpu-operator-version V\n"
+		"                        the GPU Operator version installed or planned (26.3.3);\n"
+		"                        neither is a node fact: gpu.support-matrix matches them\n"
+		"                        against NVIDIA's tables and says 'unknown' without them\n"
+		"      --storage P       the protocol the storage node serves: gds (cuFile\n"
+		"                        and nvidia-fs), s3-rdma (S3 over RDMA, cuObject) or\n"
+		"                        tcp; direct.storage judges that path (default: what\n"
+		"                        the node is set up for)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink peers, C2C links,\n"
 		"                        driver version) to live facts; never loads libcuda\n"
 		"      --probe           run the live probe first (what 'gdrcheck probe' does:\n"
@@ -99,6 +113,9 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
+		{ "k8s-version", required_argument, NULL, OPT_K8S_VERSION },
+		{ "gpu-operator-version", required_argument, NULL, OPT_OPERATOR_VERSION },
+		{ "storage", required_argument, NULL, OPT_STORAGE },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -139,6 +156,25 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		case OPT_ROCE_PRIO:
 			if (parse_small(optarg, 7, &an.copts.roce_prio) < 0)
 				return cli_usage("check", "--roce-prio takes 0-7, not '%s'", optarg);
+			break;
+		case OPT_K8S_VERSION:
+			if (matrix_k8s_minor(optarg) < 0)
+				return cli_usage("check", "--k8s-version takes a Kubernetes version such as 1.33, not '%s'", optarg);
+			an.copts.k8s_version = optarg;
+			break;
+		case OPT_OPERATOR_VERSION: {
+			char major[16];
+
+			if (matrix_operator_major(optarg, major, sizeof(major)) < 0)
+				return cli_usage("check", "--gpu-operator-version takes a version such as 26.3.3, not '%s'", optarg);
+			an.copts.gpu_operator_version = optarg;
+			break;
+		}
+		case OPT_STORAGE:
+			if (strcmp(optarg, "gds") != 0 && strcmp(optarg, "s3-rdma") != 0 &&
+			    strcmp(optarg, "tcp") != 0)
+				return cli_usage("check", "--storage takes gds, s3-rdma or tcp, not '%s'", optarg);
+			an.copts.storage = optarg;
 			break;
 		case OPT_FORMAT:
 			fmt = cli_parse_format(optarg);

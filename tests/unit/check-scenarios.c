@@ -363,7 +363,7 @@ static void build_seed2(struct facts *f)
  * (tests/fixtures/<name>/root, no netlink: as `gdrcheck check --root`
  * sees it); a scenario adds only where it differs from the tree.
  */
-static void sc_collect(struct facts *f, const char *fixture)
+void sc_collect(struct facts *f, const char *fixture)
 {
 	static char *const env[] = { NULL };
 	struct gc_root *root = NULL;

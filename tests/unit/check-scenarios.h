@@ -35,3 +35,5 @@ void scenario_build(const char *name, struct facts *f);
 /* Helpers the tests use to vary a scenario. */
 struct kmod *sc_mod(struct facts *f, const char *name, bool present);
 void sc_name_list(struct name_list *l, const char *const *names);
+/* Collect tests/fixtures/<fixture>/root as `gdrcheck check --root` does. */
+void sc_collect(struct facts *f, const char *fixture);

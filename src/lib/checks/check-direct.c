@@ -753,13 +753,3 @@ static int direct_gdrcopy(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_gdrcopy = {
 	"direct.gdrcopy", GATE_DIRECT, "GDRCopy (gdrdrv), informational", direct_gdrcopy,
 };
-
-static int direct_gds(const struct check_ctx *ctx, struct finding *out)
-{
-	return info_module(out, ctx->f, "nvidia_fs",
-			   "GPUDirect Storage (storage to GPU memory)", "gds.enabled");
-}
-
-const struct check check_direct_gds = {
-	"direct.gds", GATE_DIRECT, "GPUDirect Storage (nvidia_fs), informational", direct_gds,
-};

@@ -61,6 +61,14 @@ struct check_opts {
 	int roce_dscp; /* DSCP the RoCE traffic uses: 24 */
 	int roce_prio; /* 802.1p priority it maps to: 3 */
 	bool is_root;  /* ran as root: facts needing root were readable */
+	/*
+	 * Not node facts, given on the command line (NULL: not given): the
+	 * cluster's Kubernetes and GPU Operator versions ("1.33", "26.3.3"),
+	 * and the protocol the storage node serves ("gds", "s3-rdma", "tcp").
+	 */
+	const char *k8s_version;
+	const char *gpu_operator_version;
+	const char *storage;
 };
 
 void check_opts_init(struct check_opts *o);

@@ -9,6 +9,7 @@
 #include "../util/strv.h"
 #include "advice.h"
 #include "checks-internal.h"
+#include "checks-platform.h"
 #include "checks-pod.h"
 #include "checks-roce.h"
 #include "plan-order.h"
@@ -27,6 +28,9 @@ static const struct check *const checks[] = {
 	&check_gpu_devnodes,
 	&check_gpu_bar1,
 	&check_gpu_cuda_driver,
+	&check_gpu_kernel_release,
+	&check_gpu_driver_build,
+	&check_gpu_support_matrix,
 	/* Gate 2, RDMA */
 	&check_nic_present,
 	&check_nic_driver,
@@ -59,6 +63,8 @@ static const struct check *const checks[] = {
 	&check_direct_nccl_env,
 	&check_direct_gdrcopy,
 	&check_direct_gds,
+	&check_direct_validated,
+	&check_direct_storage,
 	/* The pod gate: only on facts collected inside a container */
 	&check_pod_mode,
 	&check_pod_rdma_visible,

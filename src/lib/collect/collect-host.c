@@ -123,17 +123,6 @@ static int collect_virt(const struct gc_root *root, struct host_facts *h)
 	return 0;
 }
 
-static void presence(const struct gc_root *root, const char *path,
-		     struct fact_int *f)
-{
-	int r = root_access(root, path);
-
-	if (r == 0)
-		fact_int_set(f, 1);
-	else
-		fact_int_fail(f, r);
-}
-
 int collect_host(const struct collect_ctx *c, struct facts *f)
 {
 	const struct gc_root *root = c->root;
@@ -170,10 +159,10 @@ int collect_host(const struct collect_ctx *c, struct facts *f)
 			return -ENOMEM;
 	}
 
-	presence(root, "/sys/kernel/mm/memory_peers/nv_mem/version",
-		 &h->peer_nv_mem);
-	presence(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
-		 &h->peer_nv_mem_nc);
+	read_presence_fact(root, "/sys/kernel/mm/memory_peers/nv_mem/version",
+			   &h->peer_nv_mem);
+	read_presence_fact(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
+			   &h->peer_nv_mem_nc);
 	r = collect_modules(root, h);
 	if (r < 0)
 		return r;
@@ -189,7 +178,7 @@ int collect_host(const struct collect_ctx *c, struct facts *f)
 			fact_int_set(&h->peer_module, 1);
 		return 0;
 	}
-	presence(root, "/sys/module/nvidia_peermem/version", &h->peer_module);
+	read_presence_fact(root, "/sys/module/nvidia_peermem/version", &h->peer_module);
 	return 0;
 }
 

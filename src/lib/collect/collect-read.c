@@ -89,3 +89,14 @@ bool pci_is_nvidia_gpu(const struct pci_dev *p)
 	       p->class_code.state == FACT_OK &&
 	       ((p->class_code.v >> 16) & 0xff) == 0x03;
 }
+
+void read_presence_fact(const struct gc_root *root, const char *path,
+			struct fact_int *f)
+{
+	int r = root_access(root, path);
+
+	if (r == 0)
+		fact_int_set(f, 1);
+	else
+		fact_int_fail(f, r);
+}

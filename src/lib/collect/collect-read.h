@@ -24,6 +24,9 @@ void read_bool_fact(const struct gc_root *root, const char *path,
 /* A link's target basename: "../../../bus/pci/drivers/nvidia" → "nvidia". */
 void read_link_name(const struct gc_root *root, const char *path,
 		    struct fact_str *f);
+/* 1 when @path exists under the root (links followed), else its state. */
+void read_presence_fact(const struct gc_root *root, const char *path,
+			struct fact_int *f);
 
 /* An NVIDIA display-class function (vendor 0x10de, class 0x03xxxx). */
 bool pci_is_nvidia_gpu(const struct pci_dev *p);

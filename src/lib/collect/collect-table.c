@@ -36,6 +36,9 @@ static const struct collector collectors[] = {
 	{ "roce", collect_roce, COLLECT_ROCE, COLLECT_NICS },
 	/* Device files against the host's; P_Keys of the RoCE ports. */
 	{ "pod", collect_pod, COLLECT_POD, COLLECT_DEVNODES | COLLECT_ROCE },
+	/* kernel-devel is looked up for the running kernel's release. */
+	{ "platform", collect_platform, COLLECT_PLATFORM, COLLECT_HOST },
+	{ "storage", collect_storage, COLLECT_STORAGE, 0 },
 };
 
 unsigned collect_closure(unsigned wanted)

@@ -25,8 +25,10 @@ enum collect_need {
 	COLLECT_NCCL_ENV = 1u << 9,  /* NCCL_* from the environment and conf files */
 	COLLECT_ROCE = 1u << 10,     /* RoCE fabric: links, bonds, DCB (netlink) */
 	COLLECT_POD = 1u << 11,      /* inside a container: what it was given */
+	COLLECT_PLATFORM = 1u << 12, /* OS release vs kernel, driver packaging */
+	COLLECT_STORAGE = 1u << 13,  /* nvidia-fs, cuFile/cuObject config, mounts */
 	/* Everything about the node (not the container it may run in). */
-	COLLECT_NODE = (1u << 11) - 1,
+	COLLECT_NODE = ((1u << 11) - 1) | COLLECT_PLATFORM | COLLECT_STORAGE,
 };
 
 /*
@@ -73,5 +75,13 @@ int collect_nccl_env(const struct collect_ctx *c, struct facts *f);
  * Live, it also mlocks 64 MiB once and opens each device file.
  */
 int collect_pod(const struct collect_ctx *c, struct facts *f);
+/*
+ * /etc/redhat-release, /proc/version, /lib/modules and where the NVIDIA
+ * driver came from: the host, or the GPU Operator's driver container
+ * (/run/nvidia/driver, /run/nvidia/validations/driver-ready).
+ */
+int collect_platform(const struct collect_ctx *c, struct facts *f);
+/* /proc/driver/nvidia-fs, /etc/cufile.json, /etc/cuobj.json, /proc/mounts. */
+int collect_storage(const struct collect_ctx *c, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);

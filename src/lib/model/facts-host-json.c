@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
+#include "facts-platform-json.h"
 
 /*
  * Section "host": owned by the checks area (struct host_facts). Every field
@@ -80,6 +81,8 @@ static const struct json_field host_fields[] = {
 	JFS("libibverbs", H, libibverbs),
 	JFS("rdma_core_version", H, rdma_core_version),
 	JOBJ("rdma_providers", H, rdma_providers, &name_list_desc, .flags = 0),
+	JOBJ("platform", H, platform, &facts_platform_desc, .flags = JF_OMIT_EMPTY),
+	JOBJ("storage", H, storage, &facts_storage_desc, .flags = JF_OMIT_EMPTY),
 };
 #undef H
 JSON_DESC(facts_host_desc, host_fields, .init = NULL);

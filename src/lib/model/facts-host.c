@@ -67,6 +67,8 @@ void host_facts_release(struct host_facts *h)
 	fact_str_release(&h->libibverbs);
 	fact_str_release(&h->rdma_core_version);
 	name_list_release(&h->rdma_providers);
+	platform_facts_release(&h->platform);
+	storage_facts_release(&h->storage);
 }
 
 const struct kmod *host_kmod(const struct host_facts *h, const char *name)

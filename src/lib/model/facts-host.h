@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "fact.h"
+#include "facts-platform.h"
 
 /* A kernel module of interest: /sys/module/<name>. */
 struct kmod {
@@ -112,6 +113,11 @@ struct host_facts {
 	struct fact_str libibverbs;        /* path of libibverbs.so.1 */
 	struct fact_str rdma_core_version; /* "50.0", from libibverbs.so.1.14.50.0 */
 	struct name_list rdma_providers;   /* "irdma", "mlx5": lib<p>-rdmav<N>.so */
+
+	/* OS release, kernel build, driver packaging (collect-platform.c). */
+	struct platform_facts platform;
+	/* GPUDirect Storage and storage clients (collect-storage.c). */
+	struct storage_facts storage;
 };
 
 void host_facts_release(struct host_facts *h);
