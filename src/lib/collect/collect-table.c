@@ -36,6 +36,7 @@ static const struct collector collectors[] = {
 	{ "roce", collect_roce, COLLECT_ROCE, COLLECT_NICS },
 	/* Device files against the host's; P_Keys of the RoCE ports. */
 	{ "pod", collect_pod, COLLECT_POD, COLLECT_DEVNODES | COLLECT_ROCE },
+	{ "cni", collect_cni, COLLECT_CNI, 0 },
 };
 
 unsigned collect_closure(unsigned wanted)

@@ -27,6 +27,7 @@ enum collect_need {
 	COLLECT_POD = 1u << 11,      /* inside a container: what it was given */
 	/* Everything about the node (not the container it may run in). */
 	COLLECT_NODE = (1u << 11) - 1,
+	COLLECT_CNI = 1u << 12,      /* pod networks: CNI configs, Multus, device plugins */
 };
 
 /*
@@ -73,5 +74,7 @@ int collect_nccl_env(const struct collect_ctx *c, struct facts *f);
  * Live, it also mlocks 64 MiB once and opens each device file.
  */
 int collect_pod(const struct collect_ctx *c, struct facts *f);
+/* CNI configurations and binaries, Multus, nv-ipam, device plugins (collect-cni.c). */
+int collect_cni(const struct collect_ctx *c, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
