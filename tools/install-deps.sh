@@ -19,6 +19,8 @@ esac
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
 zlib1g-dev libyaml-dev"
+# labels --listen: libmicrohttpd's header (the library is loaded with dlopen).
+pkgs="$pkgs libmicrohttpd-dev"
 
 if [ "$what" = test ]; then
 	# The suite's own tools: valgrind, ip, /usr/bin/time.
