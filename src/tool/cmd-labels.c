@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../lib/http/metrics-server.h"
+#include "../lib/k8s/k8s-fit.h"
+#include "../lib/render/render-k8s.h"
 #include "../lib/render/render.h"
 #include "../lib/render/render-labels.h"
 #include "../lib/util/atomic-file.h"
@@ -23,12 +25,14 @@ enum {
 	OPT_HOST_ROOT,
 	OPT_LISTEN,
 	OPT_PROBE,
+	OPT_NODE_FEATURE,
 };
 
 struct labels_opts {
 	struct cli_input in;
 	const char *nfd, *prom;
 	const char *listen; /* --listen ADDR:PORT */
+	const char *node_feature; /* --node-feature FILE */
 	long interval_ms; /* 0: run once */
 	bool json;
 	struct metrics_server *server;
@@ -51,7 +55,7 @@ static void on_stop(int sig)
 static void labels_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT]\n"
+		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT] [--node-feature FILE]\n"
 		"                      [--interval DURATION] [--nvml] [--probe] [--json]\n"
 		"                      [--host-root DIR | INPUT]\n"
 		"\n"
@@ -81,6 +85,10 @@ static void labels_help(FILE *out)
 		"                        \"[::1]:9402\"); read-only and bounded (16\n"
 		"                        connections, 4 per client, 10 s, 16 KiB of request\n"
 		"                        head). Runs the loop (every 5m without --interval)\n"
+		"      --node-feature FILE  write the labels as an NFD NodeFeature object\n"
+		"                        (nfd.k8s-sigs.io/v1alpha1) for 'kubectl apply -f', for\n"
+		"                        nodes without the DaemonSet (the node name is the\n"
+		"                        hostname in lower case, as the kubelet registers it)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink, C2C; live only)\n"
 		"      --probe           run the live registration probe each time (GPU\n"
 		"                        memory, the RDMA devices, IPC_LOCK; live only)\n"
@@ -171,6 +179,33 @@ static int publish(const char *path, int (*render)(FILE *, const struct labels_r
 	return r;
 }
 
+/* The labels as a NodeFeature object, for the node the facts name. */
+static int publish_node_feature(const struct labels_opts *o, const struct labels_run *run)
+{
+	char node[64], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (!run->f || k8s_node_name(run->f, node, sizeof(node)) < 0) {
+		cli_error("cannot write '%s': %s", o->node_feature,
+			  run->f ? "the hostname is not a Kubernetes node name" : "the node could not be read");
+		return -EINVAL;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	r = render_k8s_node_feature(mem, run, node);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = atomic_write_file(o->node_feature, buf, len, 0644);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot write '%s': %s", o->node_feature, strerror(-r));
+	return r;
+}
+
 /* The metrics, for the HTTP server: fresh until three intervals and a minute. */
 static int serve(struct labels_opts *o, const struct labels_run *run)
 {
@@ -255,7 +290,9 @@ static int run_once(struct labels_opts *o)
 		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
 	run.duration_s = since(&t0);
 	o->runs++;
-	if (!o->nfd && !o->prom && !o->server && print_labels(o, &run) < 0)
+	if (o->node_feature && publish_node_feature(o, &run) < 0)
+		rc = EXIT_INPUT;
+	if (!o->nfd && !o->prom && !o->server && !o->node_feature && print_labels(o, &run) < 0)
 		rc = EXIT_INPUT;
 	if (o->nfd) {
 		if (publish(o->nfd, render_nfd_labels, &run) < 0)
@@ -340,6 +377,7 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "host-root", required_argument, NULL, OPT_HOST_ROOT },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "node-feature", required_argument, NULL, OPT_NODE_FEATURE },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "json", no_argument, NULL, 'j' },
@@ -373,6 +411,9 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 			break;
 		case OPT_LISTEN:
 			o.listen = optarg;
+			break;
+		case OPT_NODE_FEATURE:
+			o.node_feature = optarg;
 			break;
 		case OPT_NVML:
 			o.in.nvml = true;

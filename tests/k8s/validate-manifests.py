@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import jsonschema
 import yaml
@@ -368,6 +369,19 @@ def main():
                     if yaml.safe_load(text) != v["values"]:
                         errors.append(f"{name}: --helm-values {v['chart']} differs from --json")
                     counted += 1
+        # labels --node-feature: an NFD NodeFeature for nodes without the DaemonSet.
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"),
+                                                 ["hgx-h100-healthy", "seed2-b300-e810", "no-gpu"]):
+                path = os.path.join(tmp, "nf.yaml")
+                p = k8slib.run([gdrcheck, "labels", "--node-feature", path] + args, cwd=d)
+                if p.returncode != 0:
+                    errors.append(f"{name}: labels --node-feature exited {p.returncode}: {p.stderr}")
+                    continue
+                with open(path) as f:
+                    for doc in load_all(f.read()):
+                        validate(schemas, doc, f"{name}: labels --node-feature", errors)
+                        counted += 1
     for e in errors:
         print(e)
     print(f"{counted} objects validated, {len(errors)} errors")

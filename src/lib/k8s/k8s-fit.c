@@ -701,6 +701,21 @@ static bool label_value_ok(const char *v)
 	return true;
 }
 
+int k8s_node_name(const struct facts *f, char *buf, size_t size)
+{
+	const struct fact_str *h = &f->host.hostname;
+	size_t n;
+
+	if (!fact_str_ok(h) || (n = strlen(h->v)) >= size || n > 63)
+		return -EINVAL;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = (char)tolower((unsigned char)h->v[i]);
+	/* A DNS subdomain: [a-z0-9] at the ends, [-.a-z0-9] inside. */
+	if (!label_value_ok(buf) || strchr(buf, '_'))
+		return -EINVAL;
+	return 0;
+}
+
 /*
  * The node by its kubernetes.io/hostname label, which the kubelet sets to
  * the hostname in lower case; else every node with this NIC vendor.
@@ -708,16 +723,9 @@ static bool label_value_ok(const char *v)
 static json_object *node_selector(struct fit *fit, struct k8s_notes *w, const char *vendor)
 {
 	json_object *sel = json_object_new_object();
-	const struct fact_str *h = &fit->f->host.hostname;
 	char key[80], name[64];
 
-	if (fact_str_ok(h) && strlen(h->v) < sizeof(name)) {
-		for (size_t i = 0; i <= strlen(h->v); i++)
-			name[i] = (char)tolower((unsigned char)h->v[i]);
-	} else {
-		name[0] = '\0';
-	}
-	if (label_value_ok(name)) {
+	if (k8s_node_name(fit->f, name, sizeof(name)) == 0) {
 		set(sel, "kubernetes.io/hostname", str(name));
 		note(fit, w, "nodeSelector kubernetes.io/hostname: the node's hostname in lower case, as the kubelet labels it (/proc/sys/kernel/hostname)",
 		     "%s", name);

@@ -92,6 +92,14 @@ struct k8s_plan {
 	bool unfit;
 };
 
+/*
+ * The node's name as the kubelet registers it: the hostname in lower case
+ * (kubernetes pkg/util/node GetHostname). -EINVAL when the input has no
+ * hostname or it is not a DNS-1123 subdomain of at most 63 bytes (a label
+ * value too).
+ */
+int k8s_node_name(const struct facts *f, char *buf, size_t size);
+
 /* Returns 0 or -ENOMEM; @ret is always safe to release. */
 int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 		   const struct node_summary *sum, const struct k8s_opts *o,

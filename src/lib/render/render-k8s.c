@@ -110,3 +110,33 @@ json_object *render_k8s_json(const struct facts *f, const struct k8s_plan *p)
 	json_object_object_add(doc, "helm_values", values);
 	return doc;
 }
+
+int render_k8s_node_feature(FILE *out, const struct labels_run *run, const char *node)
+{
+	json_object *labels = render_labels_json(run), *l, *o, *meta, *ml, *spec;
+	char name[80], comment[] = "gdrcheck labels: this node's GPUDirect RDMA labels for nfd-master (kubectl apply -f)";
+	char *comments[] = { comment, NULL };
+	int r;
+
+	if (!labels)
+		return -ENOMEM;
+	o = json_object_new_object();
+	meta = json_object_new_object();
+	ml = json_object_new_object();
+	spec = json_object_new_object();
+	snprintf(name, sizeof(name), "gdrcheck-%s", node);
+	json_object_object_add(o, "apiVersion", json_object_new_string("nfd.k8s-sigs.io/v1alpha1"));
+	json_object_object_add(o, "kind", json_object_new_string("NodeFeature"));
+	json_object_object_add(meta, "name", json_object_new_string(name));
+	/* nfd-master takes a NodeFeature's node from this label. */
+	json_object_object_add(ml, "nfd.node.kubernetes.io/node-name", json_object_new_string(node));
+	json_object_object_add(meta, "labels", ml);
+	json_object_object_add(o, "metadata", meta);
+	json_object_object_get_ex(labels, "labels", &l);
+	json_object_object_add(spec, "labels", json_object_get(l));
+	json_object_object_add(o, "spec", spec);
+	json_object_put(labels);
+	r = render_yaml_doc(out, o, comments);
+	json_object_put(o);
+	return r;
+}
