@@ -373,8 +373,13 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"),
                                                  ["hgx-h100-healthy", "seed2-b300-e810", "no-gpu"]):
-                path = os.path.join(tmp, "nf.yaml")
+                path = os.path.join(tmp, f"{name}.yaml")
                 p = k8slib.run([gdrcheck, "labels", "--node-feature", path] + args, cwd=d)
+                if name == "no-gpu":
+                    # No hostname in the tree: no node to name, no object, exit 3.
+                    if p.returncode != 3 or os.path.exists(path):
+                        errors.append(f"{name}: labels --node-feature without a hostname exited {p.returncode}")
+                    continue
                 if p.returncode != 0:
                     errors.append(f"{name}: labels --node-feature exited {p.returncode}: {p.stderr}")
                     continue
