@@ -113,6 +113,10 @@ def check_output(gdrcheck, args, cwd, what, kubectl, hostile):
     if p.returncode not in (0, 1):
         return [f"{what}: k8s exited {p.returncode}: {p.stderr.decode(errors='replace')[:300]}"]
     j = subprocess.run([gdrcheck, "k8s", "--json"] + args, cwd=cwd, capture_output=True)
+    for r in (p, j):
+        err = r.stderr.decode(errors="replace")
+        if any(s in err for s in k8slib.SANITIZER):
+            return [f"{what}: sanitizer report: {err[-1500:]}"]
     if j.returncode != p.returncode:
         errs.append(f"{what}: --json exited {j.returncode}, the YAML {p.returncode}")
     try:

@@ -610,7 +610,9 @@ static void shared_network(struct fit *fit)
 			spec = json_object_new_object();
 			set(spec, "networkNamespace", str(NET_NAMESPACE));
 			set(spec, "master", ustr(master));
-			set(spec, "ipam", str(to_json_text(ipam(fit))));
+			conf = ipam(fit);
+			set(spec, "ipam", str(to_json_text(conf)));
+			json_object_put(conf);
 			set(o, "spec", spec);
 		} else {
 			conf = cni_conf("gdrcheck-macvlan", "ipoib");
