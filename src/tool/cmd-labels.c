@@ -9,6 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/http/metrics-server.h"
+#include "../lib/k8s/k8s-fit.h"
+#include "../lib/render/render-k8s.h"
 #include "../lib/render/render.h"
 #include "../lib/render/render-labels.h"
 #include "../lib/util/atomic-file.h"
@@ -20,14 +23,25 @@ enum {
 	OPT_PROM,
 	OPT_INTERVAL,
 	OPT_HOST_ROOT,
+	OPT_LISTEN,
+	OPT_PROBE,
+	OPT_NODE_FEATURE,
 };
 
 struct labels_opts {
 	struct cli_input in;
 	const char *nfd, *prom;
+	const char *listen; /* --listen ADDR:PORT */
+	const char *node_feature; /* --node-feature FILE */
 	long interval_ms; /* 0: run once */
 	bool json;
+	struct metrics_server *server;
+	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
+	unsigned long runs;
 };
+
+/* The loop's interval when --listen is given without --interval. */
+#define LISTEN_DEFAULT_INTERVAL_MS (5 * 60 * 1000L)
 
 /* Set by SIGTERM/SIGINT; the loop ends after the file it is writing. */
 static volatile sig_atomic_t stop_requested;
@@ -41,7 +55,8 @@ static void on_stop(int sig)
 static void labels_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--interval DURATION] [--json]\n"
+		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT] [--node-feature FILE]\n"
+		"                      [--interval DURATION] [--nvml] [--probe] [--json]\n"
 		"                      [--host-root DIR | INPUT]\n"
 		"\n"
 		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
@@ -49,8 +64,9 @@ static void labels_help(FILE *out)
 		"labels under " LABEL_PREFIX ", and a Prometheus\n"
 		"textfile for node_exporter's textfile collector (gdrcheck_check_status and\n"
 		"friends, docs/labels.md). Each file is replaced atomically: a reader sees the\n"
-		"old content or the new, never a part. Without --nfd and --prom the labels\n"
-		"are printed.\n"
+		"old content or the new, never a part. --listen serves the same metrics\n"
+		"over HTTP instead of (or as well as) the textfile. Without --nfd, --prom\n"
+		"and --listen the labels are printed.\n"
 		"\n"
 		"Options:\n"
 		"      --nfd FILE        write the NFD feature file FILE\n"
@@ -60,7 +76,22 @@ static void labels_help(FILE *out)
 		"                        read the node writes gdrcheck_collect_success 0 and\n"
 		"                        the error, and the loop goes on. SIGTERM or SIGINT\n"
 		"                        ends it between writes. The NFD file then carries an\n"
-		"                        expiry time of three intervals (plus two minutes)\n"
+		"                        expiry time of three intervals (plus two minutes).\n"
+		"                        Each run logs one line on stderr; when the loop\n"
+		"                        stops it removes the files it wrote\n"
+		"      --listen ADDR:PORT  serve GET/HEAD /metrics (Prometheus text) and\n"
+		"                        /healthz (503 once the last run is older than three\n"
+		"                        intervals) on ADDR:PORT (\":9402\", \"10.0.0.5:9402\",\n"
+		"                        \"[::1]:9402\"); read-only and bounded (16\n"
+		"                        connections, 4 per client, 10 s, 16 KiB of request\n"
+		"                        head). Runs the loop (every 5m without --interval)\n"
+		"      --node-feature FILE  write the labels as an NFD NodeFeature object\n"
+		"                        (nfd.k8s-sigs.io/v1alpha1) for 'kubectl apply -f', for\n"
+		"                        nodes without the DaemonSet (the node name is the\n"
+		"                        hostname in lower case, as the kubelet registers it)\n"
+		"      --nvml            add what NVML knows (BAR1, NVLink, C2C; live only)\n"
+		"      --probe           run the live registration probe each time (GPU\n"
+		"                        memory, the RDMA devices, IPC_LOCK; live only)\n"
 		"      --host-root DIR   the node's / is mounted at DIR (a container: the\n"
 		"                        host's /sys, /proc, /dev, /usr under DIR) and this\n"
 		"                        process is in the node's network namespace\n"
@@ -113,13 +144,11 @@ static double since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Render into memory, then replace @path in one rename. */
-static int publish(const char *path, int (*render)(FILE *, const struct labels_run *),
-		   const struct labels_run *run)
+/* Render into memory (*ret, *ret_len; free it). */
+static int render_mem(int (*render)(FILE *, const struct labels_run *), const struct labels_run *run,
+		      char **ret, size_t *ret_len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	FILE *mem = open_memstream(ret, ret_len);
 	int r;
 
 	if (!mem)
@@ -127,12 +156,93 @@ static int publish(const char *path, int (*render)(FILE *, const struct labels_r
 	r = render(mem, run);
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
+	if (r < 0) {
+		free(*ret);
+		*ret = NULL;
+	}
+	return r;
+}
+
+/* Render into memory, then replace @path in one rename. */
+static int publish(const char *path, int (*render)(FILE *, const struct labels_run *),
+		   const struct labels_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r = render_mem(render, run, &buf, &len);
+
 	if (r >= 0)
 		r = atomic_write_file(path, buf, len, 0644);
 	free(buf);
 	if (r < 0)
 		cli_error("cannot write '%s': %s", path, strerror(-r));
 	return r;
+}
+
+/* The labels as a NodeFeature object, for the node the facts name. */
+static int publish_node_feature(const struct labels_opts *o, const struct labels_run *run)
+{
+	char node[64], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (!run->f || k8s_node_name(run->f, node, sizeof(node)) < 0) {
+		cli_error("cannot write '%s': %s", o->node_feature,
+			  run->f ? "the hostname is not a Kubernetes node name" : "the node could not be read");
+		return -EINVAL;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	r = render_k8s_node_feature(mem, run, node);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = atomic_write_file(o->node_feature, buf, len, 0644);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot write '%s': %s", o->node_feature, strerror(-r));
+	return r;
+}
+
+/* The metrics, for the HTTP server: fresh until three intervals and a minute. */
+static int serve(struct labels_opts *o, const struct labels_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r = render_mem(render_prom_metrics, run, &buf, &len);
+
+	if (r >= 0)
+		r = metrics_server_publish(o->server, buf, len,
+					   run->started + 3 * (o->interval_ms / 1000) + 60);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot publish the metrics: %s", strerror(-r));
+	return r;
+}
+
+/* One line per run on stderr: what kubectl logs shows of the DaemonSet. */
+static void log_run(const struct labels_opts *o, const struct labels_run *run, int rc)
+{
+	char when[32];
+	struct tm tm;
+
+	if (!o->interval_ms)
+		return;
+	gmtime_r(&run->started, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(stderr, "gdrcheck labels: run %lu at %s, %.0f ms: ", o->runs, when, run->duration_s * 1000);
+	if (run->sum) {
+		for (int g = 0; g < N_GATES; g++)
+			fprintf(stderr, "%sgate %s %s", g ? ", " : "", gate_key((enum gate)(g + 1)),
+				check_status_name(run->sum->gate[g]));
+		fprintf(stderr, "; regpath %s", reg_path_name(run->sum->regpath));
+	} else {
+		fprintf(stderr, "cannot read the node (see the error above)");
+	}
+	fprintf(stderr, "; %s\n", rc ? "a file could not be written" : "published");
+	fflush(stderr);
 }
 
 static int print_labels(const struct labels_opts *o, const struct labels_run *run)
@@ -155,7 +265,7 @@ static int print_labels(const struct labels_opts *o, const struct labels_run *ru
 }
 
 /* One run: read the node, analyse, write. Returns an exit status. */
-static int run_once(const struct labels_opts *o)
+static int run_once(struct labels_opts *o)
 {
 	struct labels_run run = { .version = GDRCHECK_VERSION };
 	struct cli_analysis an;
@@ -179,12 +289,26 @@ static int run_once(const struct labels_opts *o)
 	if (o->interval_ms)
 		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
 	run.duration_s = since(&t0);
-	if (!o->nfd && !o->prom && print_labels(o, &run) < 0)
+	o->runs++;
+	if (o->node_feature && publish_node_feature(o, &run) < 0)
 		rc = EXIT_INPUT;
-	if (o->nfd && publish(o->nfd, render_nfd_labels, &run) < 0)
+	if (!o->nfd && !o->prom && !o->server && !o->node_feature && print_labels(o, &run) < 0)
 		rc = EXIT_INPUT;
-	if (o->prom && publish(o->prom, render_prom_metrics, &run) < 0)
+	if (o->nfd) {
+		if (publish(o->nfd, render_nfd_labels, &run) < 0)
+			rc = EXIT_INPUT;
+		else
+			o->wrote_nfd = true;
+	}
+	if (o->prom) {
+		if (publish(o->prom, render_prom_metrics, &run) < 0)
+			rc = EXIT_INPUT;
+		else
+			o->wrote_prom = true;
+	}
+	if (o->server && serve(o, &run) < 0)
 		rc = EXIT_INPUT;
+	log_run(o, &run, rc == EXIT_INPUT && run.sum ? 1 : 0);
 out:
 	cli_analysis_release(&an);
 	return rc;
@@ -199,22 +323,49 @@ static void sleep_ms(long ms)
 		;
 }
 
-static int run_loop(const struct labels_opts *o)
+/*
+ * What the loop wrote goes when it stops: NFD then drops the labels and the
+ * staleness alert does not fire for a node gdrcheck was removed from.
+ */
+static void remove_files(const struct labels_opts *o)
+{
+	if (o->wrote_nfd && unlink(o->nfd) < 0 && errno != ENOENT)
+		cli_error("cannot remove '%s': %s", o->nfd, strerror(errno));
+	if (o->wrote_prom && unlink(o->prom) < 0 && errno != ENOENT)
+		cli_error("cannot remove '%s': %s", o->prom, strerror(errno));
+}
+
+static int run_loop(struct labels_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
+	char why[256] = "";
+	int r;
 
 	/* No SA_RESTART: the signal cuts the sleep short; a write in progress completes. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	if (o->listen) {
+		r = metrics_server_start(o->listen, &o->server, why, sizeof(why));
+		if (r < 0) {
+			cli_error("cannot serve on '%s': %s", o->listen, why);
+			return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
+		}
+		fprintf(stderr, "gdrcheck labels: serving /metrics and /healthz on port %u\n",
+			metrics_server_port(o->server));
+	}
 	while (!stop_requested) {
 		int rc = run_once(o);
 
 		/* Usage errors do not mend themselves; everything else is retried. */
-		if (rc == EXIT_USAGE)
+		if (rc == EXIT_USAGE) {
+			metrics_server_stop(o->server);
 			return rc;
+		}
 		sleep_ms(o->interval_ms);
 	}
+	metrics_server_stop(o->server);
+	remove_files(o);
 	return EXIT_CLEAN;
 }
 
@@ -225,6 +376,10 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "host-root", required_argument, NULL, OPT_HOST_ROOT },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "node-feature", required_argument, NULL, OPT_NODE_FEATURE },
+		{ "nvml", no_argument, NULL, OPT_NVML },
+		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
@@ -254,6 +409,18 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 			o.in.root = optarg;
 			o.in.host_root = true;
 			break;
+		case OPT_LISTEN:
+			o.listen = optarg;
+			break;
+		case OPT_NODE_FEATURE:
+			o.node_feature = optarg;
+			break;
+		case OPT_NVML:
+			o.in.nvml = true;
+			break;
+		case OPT_PROBE:
+			o.in.probe = true;
+			break;
 		case 'j':
 			o.json = true;
 			break;
@@ -266,8 +433,10 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 	}
 	if (cli_no_operands("labels", argc, argv))
 		return EXIT_USAGE;
-	if (o.interval_ms && !o.nfd && !o.prom) {
-		cli_error("--interval needs --nfd or --prom: a loop that prints would never end");
+	if (o.listen && !o.interval_ms)
+		o.interval_ms = LISTEN_DEFAULT_INTERVAL_MS;
+	if (o.interval_ms && !o.nfd && !o.prom && !o.listen) {
+		cli_error("--interval needs --nfd, --prom or --listen: a loop that prints would never end");
 		return EXIT_USAGE;
 	}
 	return o.interval_ms ? run_loop(&o) : run_once(&o);

@@ -65,8 +65,14 @@ def need(prog):
     return path
 
 
+SANITIZER = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+
 def run(argv, cwd=None, check_rc=None, **kw):
     p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, **kw)
+    # Under ASan a leak exits 1, which k8s also means: read the report instead.
+    if any(s in (p.stderr or "") for s in SANITIZER):
+        raise SystemExit(f"{' '.join(argv)} (in {cwd}): sanitizer report:\n{p.stderr[-2000:]}")
     if check_rc is not None and p.returncode not in check_rc:
         raise SystemExit(f"{' '.join(argv)} (in {cwd}) exited {p.returncode}:\n{p.stderr}")
     return p

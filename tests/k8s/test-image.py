@@ -8,6 +8,11 @@ a bind-mounted output directory):
   gdrcheck --version, gdrcheck check --root on a fixture (output identical to
   the build tree's binary), gdrcheck labels writing into the bind mount, the
   DaemonSet's labels --host-root, and the example pods' gdrcheck pod.
+Every container under deploy/ that adds IPC_LOCK runs with its securityContext
+as containerd's CRI sets it and must hold CAP_IPC_LOCK in CapEff (the image's
+non-root user, the control, must not). The archive's io.containerd.image.name
+is the image every manifest names, and, with containerd installed, 'ctr images
+import' into a private containerd stores it under that name.
 The runtime is runc, else crun, else unshare + chroot; it says which ran
 (GDRCHECK_IMAGE_RUNTIMES=crun,chroot narrows the list).
 Skips (exit 77) with a line saying why when the tools, root or user
@@ -69,7 +74,100 @@ def build_image(gdrcheck, src, out):
     return version
 
 
-def bundle_config(bundle, args, uid, mounts, rootless):
+def deploy_images(src):
+    """(file, image) of every container under deploy/ that runs gdrcheck (the chart's templates aside)."""
+    import yaml
+    out = []
+    for dirpath, _, files in sorted(os.walk(os.path.join(src, "deploy"))):
+        for fn in sorted(files):
+            if not fn.endswith((".yaml", ".yml")) or "templates" in dirpath:
+                continue
+            with open(os.path.join(dirpath, fn)) as f:
+                for doc in yaml.safe_load_all(f):
+                    for c in containers(doc):
+                        if "gdrcheck" in c.get("image", ""):
+                            out.append((os.path.relpath(os.path.join(dirpath, fn), src), c["image"]))
+    return out
+
+
+def containers(doc):
+    if not isinstance(doc, dict):
+        return []
+    spec = doc.get("spec", {}) or {}
+    if doc.get("kind") == "Pod":
+        return spec.get("containers", [])
+    pod = (spec.get("template") or {}).get("spec") or {}
+    return pod.get("containers", [])
+
+
+def import_name_errors(out, src, version):
+    """The archive's name is the manifests' image, and containerd imports it under it."""
+    errs = []
+    with open(os.path.join(out, "oci", "index.json")) as f:
+        names = {m.get("annotations", {}).get("io.containerd.image.name") for m in json.load(f)["manifests"]}
+    if len(names) != 1 or None in names:
+        return [f"the OCI index names the image {names}, not one io.containerd.image.name"]
+    name = names.pop()
+    refs = deploy_images(src)
+    if not refs:
+        errs.append("no gdrcheck container under deploy/")
+    for path, image in refs:
+        if image != name:
+            errs.append(f"{path} runs {image}, the archive imports as {name}")
+    if name != f"localhost/gdrcheck:{version}":
+        errs.append(f"the archive's name {name} is not localhost/gdrcheck:{version}")
+    containerd, ctr = shutil.which("containerd"), shutil.which("ctr")
+    if not containerd or not ctr or os.geteuid() != 0:
+        print("containerd import: skipped (needs root, containerd and ctr); the annotation was checked")
+        return errs
+    # The README's command against a containerd of our own (no CRI, a private root and socket).
+    with tempfile.TemporaryDirectory() as tmp:
+        sock = os.path.join(tmp, "containerd.sock")
+        with open(os.path.join(tmp, "config.toml"), "w") as f:
+            f.write('version = 2\ndisabled_plugins = ["io.containerd.grpc.v1.cri"]\n')
+        d = subprocess.Popen([containerd, "--config", os.path.join(tmp, "config.toml"), "--root",
+                              os.path.join(tmp, "root"), "--state", os.path.join(tmp, "state"),
+                              "--address", sock], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                if os.path.exists(sock):
+                    break
+                time.sleep(0.1)
+            base = [ctr, "--address", sock, "-n", "k8s.io"]
+            p = subprocess.run(base + ["images", "import", os.path.join(out, f"gdrcheck-{version}.oci.tar")],
+                               capture_output=True, text=True, timeout=300)
+            ls = subprocess.run(base + ["images", "ls", "-q"], capture_output=True, text=True, timeout=60)
+            if p.returncode != 0:
+                errs.append(f"ctr images import failed: {p.stderr[-300:]}")
+            elif name not in ls.stdout.split():
+                errs.append(f"ctr images import stored {ls.stdout.split()}, the manifests pull {name}")
+            else:
+                print(f"containerd import: {name}, the image the manifests name")
+        finally:
+            d.terminate()
+            try:
+                d.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                d.kill()
+    return errs
+
+
+# containerd's CRI (pkg/cri/opts/spec_linux.go WithCapabilities, and the
+# 1.6.18 fix for GHSA-c9cp-9c75-9v8c) puts a container's capabilities in the
+# bounding, effective and permitted sets, none in inheritable or ambient.
+def cri_caps(sc):
+    caps = [] if "ALL" in (sc.get("capabilities", {}).get("drop") or []) else DEFAULT_CAPS
+    caps = sorted(set(caps) | {"CAP_" + c for c in sc.get("capabilities", {}).get("add") or []})
+    return {"bounding": caps, "effective": caps, "permitted": caps, "inheritable": [], "ambient": []}
+
+
+DEFAULT_CAPS = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW",
+                "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
+                "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"]
+CAP_IPC_LOCK = 14
+
+
+def bundle_config(bundle, args, uid, mounts, rootless, caps=None):
     with open(os.path.join(bundle, "config.json")) as f:
         cfg = json.load(f)
     proc = cfg["process"]
@@ -77,8 +175,8 @@ def bundle_config(bundle, args, uid, mounts, rootless):
     proc["terminal"] = False
     proc["user"] = {"uid": uid, "gid": uid}
     proc["noNewPrivileges"] = True
-    # capabilities: drop ALL, as the DaemonSet's securityContext.
-    proc["capabilities"] = {k: [] for k in ("bounding", "effective", "inheritable", "permitted", "ambient")}
+    # capabilities: drop ALL, as the DaemonSet's securityContext (or a pod's, as containerd sets them).
+    proc["capabilities"] = caps or {k: [] for k in ("bounding", "effective", "inheritable", "permitted", "ambient")}
     cfg["root"]["readonly"] = True
     # hostNetwork: the host's network namespace.
     cfg["linux"]["namespaces"] = [n for n in cfg["linux"]["namespaces"] if n["type"] != "network"]
@@ -91,10 +189,10 @@ def bundle_config(bundle, args, uid, mounts, rootless):
         json.dump(cfg, f)
 
 
-def run_in(runtime, bundle, rootfs, args, uid, mounts, rootless, state):
+def run_in(runtime, bundle, rootfs, args, uid, mounts, rootless, state, caps=None):
     """(returncode, stdout, stderr) of @args in the image."""
     if runtime in ("runc", "crun"):
-        bundle_config(bundle, args, uid, mounts, rootless)
+        bundle_config(bundle, args, uid, mounts, rootless, caps)
         cid = f"gdrcheck-test-{os.getpid()}-{time.monotonic_ns()}"
         p = subprocess.run([runtime, "--root", state, "run", "--bundle", bundle, cid],
                            capture_output=True, text=True, timeout=120)
@@ -210,6 +308,35 @@ def main():
                             rootless, state)
         if rc not in (0, 1) or "pod.mode" not in so:
             errors.append(f"gdrcheck pod in the image: exit {rc}: {se}{so[-300:]}")
+        # Every shipped container that adds IPC_LOCK holds it in its effective set, run as
+        # containerd runs it; the image's own non-root user with the same context would not.
+        if runtime in ("runc", "crun") and not rootless:
+            import yaml
+            for path in sorted({p for p, _ in deploy_images(src)}):
+                with open(os.path.join(src, path)) as f:
+                    for doc in yaml.safe_load_all(f):
+                        for c in containers(doc):
+                            sc = c.get("securityContext") or {}
+                            if "IPC_LOCK" not in (sc.get("capabilities", {}).get("add") or []):
+                                continue
+                            uid = sc.get("runAsUser", image_uid)
+                            rc, so, se = run_in(runtime, bundle, rootfs, ["/bin/grep", "CapEff", "/proc/self/status"],
+                                                uid, mounts, rootless, state, cri_caps(sc))
+                            eff = int(so.split()[1], 16) if rc == 0 and so.startswith("CapEff") else None
+                            if eff is None or not eff >> CAP_IPC_LOCK & 1:
+                                errors.append(f"{path}: container {c['name']} (uid {uid}) has CapEff {so.strip()} "
+                                              "without CAP_IPC_LOCK")
+                            else:
+                                print(f"{path}: {c['name']} runs with CAP_IPC_LOCK effective (uid {uid})")
+                            # The control: the image's non-root user, the same capabilities.
+                            rc, so, _ = run_in(runtime, bundle, rootfs, ["/bin/grep", "CapEff", "/proc/self/status"],
+                                               image_uid, mounts, rootless, state, cri_caps(sc))
+                            if rc == 0 and int(so.split()[1], 16):
+                                errors.append(f"the runtime gives a non-root process CapEff {so.strip()}: "
+                                              "the test no longer shows why the pods run as uid 0")
+        else:
+            print("CapEff of the shipped pods: skipped (needs runc or crun as root)")
+        errors += import_name_errors(out, os.path.abspath(src), version)
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(out, "oci", "blobs"))
                    for f in fs)
         print(f"image size: {size / 2**20:.1f} MiB compressed (OCI blobs)")

@@ -8,11 +8,13 @@ for every fixture and allocation mode.
 
 Usage: validate-manifests.py GDRCHECK SOURCE_ROOT SCHEMA_DIR
 """
+import concurrent.futures
 import copy
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import jsonschema
 import yaml
@@ -20,6 +22,7 @@ import yaml
 import k8slib
 
 MODES = ["shared", "hostdev", "sriov", "hostnetwork"]
+INSTALLS = ["operator", "standalone"]
 
 
 class StrictLoader(yaml.SafeLoader):
@@ -121,11 +124,25 @@ def payload_errors(doc):
                 errs.append("spec.config: a CNI config needs cniVersion and type or plugins")
         except ValueError as e:
             errs.append(f"spec.config: not JSON: {e}")
+    for key in ("ipam", "metaPlugins"):
+        if isinstance(doc.get("spec"), dict) and key in doc["spec"]:
+            try:
+                json.loads(doc["spec"][key])
+            except ValueError as e:
+                errs.append(f"spec.{key}: not JSON: {e}")
+    configs = []
     if kind == "ConfigMap" and "config.json" in doc.get("data", {}):
+        configs.append(("data.config.json", doc["data"]["config.json"]))
+    if kind == "NicClusterPolicy":
+        for plugin in ("rdmaSharedDevicePlugin", "sriovDevicePlugin"):
+            if "config" in doc.get("spec", {}).get(plugin, {}):
+                configs.append((f"spec.{plugin}.config", doc["spec"][plugin]["config"]))
+    for where, text in configs:
         try:
-            conf = json.loads(doc["data"]["config.json"])
+            conf = json.loads(text)
         except ValueError as e:
-            return [f"data.config.json: not JSON: {e}"]
+            errs.append(f"{where}: not JSON: {e}")
+            continue
         # k8s-rdma-shared-dev-plugin (configList) or sriov-network-device-plugin (resourceList).
         for key, allowed, sel in [("configList", {"resourceName", "resourcePrefix", "rdmaHcaMax", "selectors", "devices"},
                                    {"vendors", "deviceIDs", "drivers", "ifNames", "linkTypes"}),
@@ -133,13 +150,15 @@ def payload_errors(doc):
                                                     "excludeTopology"},
                                    {"vendors", "devices", "drivers", "pfNames", "rootDevices", "linkTypes",
                                     "isRdma", "needVhostNet", "ddpProfiles", "pciAddresses", "acpiIndexes"})]:
-            for i, entry in enumerate(conf.get(key, [])):
-                for k in set(entry) - allowed:
-                    errs.append(f"data.config.json.{key}[{i}].{k}: unknown field")
-                sels = entry.get("selectors", {})
-                for s in sels if isinstance(sels, list) else [sels]:
-                    for k in set(s) - sel:
-                        errs.append(f"data.config.json.{key}[{i}].selectors.{k}: unknown field")
+                for i, entry in enumerate(conf.get(key, [])):
+                    for k in set(entry) - allowed:
+                        errs.append(f"{where}.{key}[{i}].{k}: unknown field")
+                    sels = entry.get("selectors", {})
+                    for s in sels if isinstance(sels, list) else [sels]:
+                        for k in set(s) - sel:
+                            errs.append(f"{where}.{key}[{i}].selectors.{k}: unknown field")
+                        if not any(s.get(k) for k in ("vendors", "deviceIDs", "devices", "pciAddresses")):
+                            errs.append(f"{where}.{key}[{i}].selectors: selects nothing")
     return errs
 
 
@@ -234,34 +253,45 @@ def offered(docs):
     resources, networks = set(), set()
     for d in docs:
         kind, meta = d["kind"], d.get("metadata", {})
+        confs = []
         if kind == "ConfigMap" and "config.json" in d.get("data", {}):
-            conf = json.loads(d["data"]["config.json"])
+            confs.append(d["data"]["config.json"])
+        if kind == "NicClusterPolicy":
+            confs += [d["spec"][p]["config"] for p in ("rdmaSharedDevicePlugin", "sriovDevicePlugin")
+                      if "config" in d["spec"].get(p, {})]
+        for text in confs:
+            conf = json.loads(text)
             for e in conf.get("configList", []):
                 resources.add(f"{e.get('resourcePrefix', 'rdma')}/{e['resourceName']}")
             for e in conf.get("resourceList", []):
                 resources.add(f"{e.get('resourcePrefix', 'intel.com')}/{e['resourceName']}")
-        elif kind == "SriovNetworkNodePolicy":
+        if kind == "SriovNetworkNodePolicy":
             resources.add(f"nvidia.com/{d['spec']['resourceName']}")
-        if kind in ("MacvlanNetwork", "HostDeviceNetwork", "NetworkAttachmentDefinition"):
+        if kind in ("MacvlanNetwork", "HostDeviceNetwork", "IPoIBNetwork", "NetworkAttachmentDefinition",
+                    "SriovNetwork", "SriovIBNetwork"):
             networks.add(meta["name"])
     return resources, networks
 
 
 def example_errors(src, gdrcheck):
-    """Each example pod asks for what 'gdrcheck k8s --mode' of its mode provides."""
+    """Each example pod asks for what 'gdrcheck k8s --mode' of its mode provides, in either install model."""
     errs = []
     name, d, args = k8slib.fixtures(os.path.join(src, "tests", "fixtures"), ["hgx-h100-healthy"])[0]
     for mode in MODES:
         with open(os.path.join(src, "deploy", "examples", f"pod-{mode}.yaml")) as f:
             pod = yaml.safe_load(f)
-        docs = list(yaml.safe_load_all(k8slib.run([gdrcheck, "k8s", "--mode", mode] + args, cwd=d).stdout))
-        resources, networks = offered([x for x in docs if x])
-        wanted = {r for c in pod["spec"]["containers"] for r in c["resources"]["limits"] if r != "nvidia.com/gpu"}
-        for r in wanted - resources:
-            errs.append(f"pod-{mode}.yaml requests {r}, which 'gdrcheck k8s --mode {mode}' does not provide")
-        net = pod["metadata"].get("annotations", {}).get("k8s.v1.cni.cncf.io/networks")
-        if net and net not in networks:
-            errs.append(f"pod-{mode}.yaml attaches network {net}, which 'gdrcheck k8s --mode {mode}' does not define")
+        for inst in INSTALLS:
+            docs = list(yaml.safe_load_all(k8slib.run([gdrcheck, "k8s", "--mode", mode, "--install", inst] + args,
+                                                      cwd=d).stdout))
+            resources, networks = offered([x for x in docs if x])
+            wanted = {r for c in pod["spec"]["containers"] for r in c["resources"]["limits"] if r != "nvidia.com/gpu"}
+            for r in wanted - resources:
+                errs.append(f"pod-{mode}.yaml requests {r}, which 'gdrcheck k8s --mode {mode} --install {inst}' "
+                            "does not provide")
+            net = pod["metadata"].get("annotations", {}).get("k8s.v1.cni.cncf.io/networks")
+            if net and net not in networks:
+                errs.append(f"pod-{mode}.yaml attaches network {net}, which 'gdrcheck k8s --mode {mode} "
+                            f"--install {inst}' does not define")
     return errs
 
 
@@ -273,6 +303,9 @@ def main():
     deploy = os.path.join(src, "deploy")
 
     for dirpath, _, files in sorted(os.walk(deploy)):
+        # The Helm chart is templates: test-helm.py validates what helm renders.
+        if os.path.relpath(dirpath, deploy).split(os.sep)[0] == "helm":
+            continue
         for fn in sorted(files):
             if not fn.endswith((".yaml", ".yml")):
                 continue
@@ -297,32 +330,63 @@ def main():
 
     if k8slib.run([gdrcheck, "k8s", "--help"]).returncode == 0:
         errors += example_errors(src, gdrcheck)
-        for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures")):
-            for mode in MODES:
-                p = k8slib.run([gdrcheck, "k8s", "--mode", mode] + args, cwd=d)
+        jobs = [(name, d, args, ["--mode", m, "--install", i])
+                for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"))
+                for m in MODES for i in INSTALLS]
+
+        def both(job):
+            name, d, args, sel = job
+            return (k8slib.run([gdrcheck, "k8s"] + sel + args, cwd=d),
+                    k8slib.run([gdrcheck, "k8s", "--json"] + sel + args, cwd=d))
+
+        # The runs wait on processes: a few at a time, whatever the cores.
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(both, jobs))
+        for (name, d, args, sel), (p, pj) in zip(jobs, results):
+                mode, inst = sel[1], sel[3]
                 if p.returncode not in (0, 1):
-                    errors.append(f"{name}: gdrcheck k8s --mode {mode} exited {p.returncode}: {p.stderr}")
+                    errors.append(f"{name}: gdrcheck k8s {' '.join(sel)} exited {p.returncode}: {p.stderr}")
                     continue
                 docs = load_all(p.stdout)
                 for doc in docs:
-                    validate(schemas, doc, f"{name}: k8s --mode {mode}", errors)
+                    validate(schemas, doc, f"{name}: k8s {' '.join(sel)}", errors)
                     counted += 1
-                out = json.loads(k8slib.run([gdrcheck, "k8s", "--json", "--mode", mode] + args, cwd=d).stdout)
+                out = json.loads(pj.stdout)
+                if out["unfit"] and (docs or p.returncode != 1):
+                    errors.append(f"{name}: k8s {' '.join(sel)}: nothing fits, yet objects or exit 0")
                 # libyaml's output reads back as the very objects --json prints (quoting, block scalars).
                 if docs != [x["object"] for x in out["documents"]]:
-                    errors.append(f"{name}: k8s --mode {mode}: the YAML does not read back as the --json objects")
+                    errors.append(f"{name}: k8s {' '.join(sel)}: the YAML does not read back as the --json objects")
                 for v in out["helm_values"]:
                     with open(os.path.join(data, f"{v['chart']}-values.yaml")) as f:
                         chart = yaml.safe_load(f)
-                    errors += [f"{name}: k8s --mode {mode}: {v['chart']} values: {e}"
+                    errors += [f"{name}: k8s {' '.join(sel)}: {v['chart']} values: {e}"
                                for e in helm_errors(chart, v["values"])]
-                    if mode != "sriov":
+                    if mode != "sriov" or inst != "operator":
                         continue
                     text = k8slib.run([gdrcheck, "k8s", "--helm-values", v["chart"], "--mode", mode] + args,
                                       cwd=d).stdout
                     if yaml.safe_load(text) != v["values"]:
                         errors.append(f"{name}: --helm-values {v['chart']} differs from --json")
                     counted += 1
+        # labels --node-feature: an NFD NodeFeature for nodes without the DaemonSet.
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"),
+                                                 ["hgx-h100-healthy", "seed2-b300-e810", "no-gpu"]):
+                path = os.path.join(tmp, f"{name}.yaml")
+                p = k8slib.run([gdrcheck, "labels", "--node-feature", path] + args, cwd=d)
+                if name == "no-gpu":
+                    # No hostname in the tree: no node to name, no object, exit 3.
+                    if p.returncode != 3 or os.path.exists(path):
+                        errors.append(f"{name}: labels --node-feature without a hostname exited {p.returncode}")
+                    continue
+                if p.returncode != 0:
+                    errors.append(f"{name}: labels --node-feature exited {p.returncode}: {p.stderr}")
+                    continue
+                with open(path) as f:
+                    for doc in load_all(f.read()):
+                        validate(schemas, doc, f"{name}: labels --node-feature", errors)
+                        counted += 1
     for e in errors:
         print(e)
     print(f"{counted} objects validated, {len(errors)} errors")

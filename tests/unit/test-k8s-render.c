@@ -113,7 +113,45 @@ static void test_yaml_quoting(void **state)
 		json_object_object_add(o, "rdma", json_object_new_boolean(1));
 		json_object_object_add(o, "conf", json_object_new_string("{\n  \"a\": 1\n}\n"));
 		assert_string_equal(yaml_of(o),
-				    "---\nvendor: 15b3\nnum: 8\nrdma: true\nconf: |\n  {\n    \"a\": 1\n  }\n");
+				    "---\nvendor: \"15b3\"\nnum: 8\nrdma: true\nconf: |\n  {\n    \"a\": 1\n  }\n");
+	}
+}
+
+/*
+ * Values from the node are double-quoted and escaped: YAML's line breaks
+ * (U+0085, U+2028, U+2029), C1 controls and noncharacters cannot end a
+ * value, and keys that are not ours are quoted too. The output is ASCII.
+ */
+static void test_yaml_hostile(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "ens5f0np0\xe2\x80\xa8kind: Secret", "\"ens5f0np0\\Lkind: Secret\"" },
+		{ "ens5f0np0\xc2\x85kind: Secret", "\"ens5f0np0\\Nkind: Secret\"" },
+		{ "ens5f0np0\xc2\x9b" "2J", "\"ens5f0np0\\x9B2J\"" },
+		{ "a\xe2\x80\xa9---", "\"a\\P---\"" },
+		{ "x\ry", "\"x\\ry\"" },
+		{ "\xef\xbf\xbe", "\"\\uFFFE\"" },
+		{ "# c", "\"# c\"" },
+		{ "bad\xff", "\"bad\\uFFFD\"" },
+	};
+	char want[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "k", json_object_new_string(cases[i].in));
+		snprintf(want, sizeof(want), "---\nk: %s\n", cases[i].out);
+		assert_string_equal(yaml_of(o), want);
+	}
+	{
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "a: b\n- c", json_object_new_int(1));
+		/* A key with a line break: libyaml writes it as an explicit "? " key. */
+		assert_string_equal(yaml_of(o), "---\n? \"a: b\\n- c\"\n: 1\n");
 	}
 }
 
@@ -171,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_yaml_quoting),
+		cmocka_unit_test(test_yaml_hostile),
 		cmocka_unit_test(test_summary_gdr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

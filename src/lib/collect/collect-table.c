@@ -39,6 +39,7 @@ static const struct collector collectors[] = {
 	/* kernel-devel is looked up for the running kernel's release. */
 	{ "platform", collect_platform, COLLECT_PLATFORM, COLLECT_HOST },
 	{ "storage", collect_storage, COLLECT_STORAGE, 0 },
+	{ "cni", collect_cni, COLLECT_CNI, 0 },
 };
 
 unsigned collect_closure(unsigned wanted)

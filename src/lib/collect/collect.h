@@ -29,6 +29,7 @@ enum collect_need {
 	COLLECT_STORAGE = 1u << 13,  /* nvidia-fs, cuFile/cuObject config, mounts */
 	/* Everything about the node (not the container it may run in). */
 	COLLECT_NODE = ((1u << 11) - 1) | COLLECT_PLATFORM | COLLECT_STORAGE,
+	COLLECT_CNI = 1u << 14,      /* pod networks: CNI configs, Multus, device plugins */
 };
 
 /*
@@ -83,5 +84,7 @@ int collect_pod(const struct collect_ctx *c, struct facts *f);
 int collect_platform(const struct collect_ctx *c, struct facts *f);
 /* /proc/driver/nvidia-fs, /etc/cufile.json, /etc/cuobj.json, /proc/mounts. */
 int collect_storage(const struct collect_ctx *c, struct facts *f);
+/* CNI configurations and binaries, Multus, nv-ipam, device plugins (collect-cni.c). */
+int collect_cni(const struct collect_ctx *c, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);

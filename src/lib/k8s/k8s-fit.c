@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "k8s-fit.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -8,24 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/roce-query.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
+#include "../util/utf8.h"
 
-/* Names the example pods in deploy/examples/ request. */
+/*
+ * Names the example pods in deploy/examples/ request, and where every other
+ * value comes from: docs/k8s.md cites the plugin, operator and kernel source
+ * behind each rule.
+ */
 #define SHARED_RESOURCE "rdma_shared_device_a" /* rdma/rdma_shared_device_a */
+#define SHARED_PREFIX "rdma"                   /* the shared plugin's default prefix */
 #define HOSTDEV_RESOURCE "hostdev"             /* nvidia.com/hostdev */
 #define SRIOV_RESOURCE "sriov_rdma"            /* nvidia.com/sriov_rdma */
 #define RESOURCE_PREFIX "nvidia.com"
-#define NET_NAMESPACE "gdrcheck"
-/* The Network Operator's examples: whereabouts-free IPAM by NVIDIA. */
-#define IPAM "{\n  \"type\": \"nv-ipam\",\n  \"poolName\": \"gdrcheck-pool\"\n}\n"
+#define NET_NAMESPACE "gdrcheck" /* where the example pods run */
+#define POOL "gdrcheck-pool"
+/* Network Operator v26.4.1's sample NicClusterPolicy: images and their tag. */
+#define NETOP_REPO "nvcr.io/nvidia/mellanox"
+#define NETOP_VERSION "network-operator-v26.4.1"
+/* Standalone plugins: their upstream DaemonSets, at the releases the tests hold them to. */
+#define SHARED_DP_IMAGE "ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3"
+#define SRIOV_DP_IMAGE "ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin:v3.11.0"
+/* sriov-network-operator's own Helm chart's namespace when installed alone. */
+#define SRIOV_OPERATOR_NS "sriov-network-operator"
+#define MULTUS_INSTALL                                                        \
+	"Multus thick plugin (k8snetworkplumbingwg/multus-cni v4.2.4, deployments/multus-daemonset-thick.yml)"
+#define WHEREABOUTS_INSTALL                                                   \
+	"whereabouts (k8snetworkplumbingwg/whereabouts, doc/crds/daemonset-install.yaml and its two CRDs)"
 
 static const char *const mode_names[] = {
 	[K8S_MODE_SHARED] = "shared",
 	[K8S_MODE_HOSTDEV] = "hostdev",
 	[K8S_MODE_SRIOV] = "sriov",
 	[K8S_MODE_HOSTNETWORK] = "hostnetwork",
+};
+
+static const char *const install_names[] = {
+	[K8S_INSTALL_OPERATOR] = "operator",
+	[K8S_INSTALL_STANDALONE] = "standalone",
 };
 
 const char *k8s_mode_name(enum k8s_mode m)
@@ -41,13 +65,60 @@ int k8s_mode_from_name(const char *s)
 	return -EINVAL;
 }
 
-/* One RDMA PF as the selectors see it. */
+const char *k8s_install_name(enum k8s_install i)
+{
+	return (unsigned)i < ARRAY_SIZE(install_names) ? install_names[i] : "?";
+}
+
+int k8s_install_from_name(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(install_names); i++)
+		if (strcmp(s, install_names[i]) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+/* Kubernetes' IsDNS1123Label: a namespace name. */
+int k8s_check_namespace(const char *ns)
+{
+	size_t n = strlen(ns);
+
+	if (n == 0 || n > 63 || !isalnum((unsigned char)ns[0]) || !isalnum((unsigned char)ns[n - 1]))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(islower((unsigned char)ns[i]) || isdigit((unsigned char)ns[i]) || ns[i] == '-'))
+			return -EINVAL;
+	return 0;
+}
+
+int k8s_check_subnet(const char *subnet)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(subnet, '/');
+	struct in_addr a;
+	uint64_t len;
+
+	if (!slash || (size_t)(slash - subnet) >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, subnet, (size_t)(slash - subnet));
+	addr[slash - subnet] = '\0';
+	if (inet_pton(AF_INET, addr, &a) != 1 || safe_atou64(slash + 1, &len) < 0 || len < 8 || len > 30)
+		return -EINVAL;
+	return 0;
+}
+
+/* One RDMA PF as the plugins see it. */
 struct nic_id {
 	const struct rdma_dev *nic;
 	const struct pci_dev *pci;
 	char vendor[8], device[8];
 	const char *driver;
 	bool ib;
+	/* The PCI function's first netdev: what the plugins compare (never a bond). */
+	const char *port;
+	const char *bond; /* the bond that enslaves @port, or NULL */
+	bool lag;         /* the RDMA device serves the bond (mlx5_bond_N, irdma LAG) */
+	bool default_route; /* @port or its bond carries the IPv4 default route */
 };
 
 struct fit {
@@ -65,15 +136,65 @@ struct fit {
 			(fit)->err = -ENOMEM;                                  \
 	} while (0)
 
-static void note(struct fit *fit, char ***notes, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/*
+ * @comment is program text; @detail, when given, formats the node's values.
+ * Comments already listed are not repeated (one line per rule, not per NIC).
+ */
+static void vnote(struct fit *fit, struct k8s_notes *n, const char *comment,
+		  const char *detail, va_list ap) __attribute__((format(printf, 4, 0)));
 
-static void note(struct fit *fit, char ***notes, const char *fmt, ...)
+static void vnote(struct fit *fit, struct k8s_notes *n, const char *comment,
+		  const char *detail, va_list ap)
+{
+	_cleanup_free_ char *d = NULL;
+
+	if (detail && vasprintf(&d, detail, ap) < 0) {
+		fit->err = -ENOMEM;
+		return;
+	}
+	if (d)
+		OOM(fit, strv_pushf(&n->notes, "%s (%s)", comment, d));
+	else
+		OOM(fit, strv_pushf(&n->notes, "%s", comment));
+	if (!strv_contains(n->comments, comment))
+		OOM(fit, strv_pushf(&n->comments, "%s", comment));
+}
+
+static void note(struct fit *fit, struct k8s_notes *n, const char *comment,
+		 const char *detail, ...) __attribute__((format(printf, 4, 5)));
+
+static void note(struct fit *fit, struct k8s_notes *n, const char *comment,
+		 const char *detail, ...)
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	OOM(fit, strv_pushv(notes, fmt, ap));
+	va_start(ap, detail);
+	vnote(fit, n, comment, detail, ap);
+	va_end(ap);
+}
+
+static void warn(struct fit *fit, const char *comment, const char *detail, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct fit *fit, const char *comment, const char *detail, ...)
+{
+	va_list ap;
+
+	va_start(ap, detail);
+	vnote(fit, &fit->plan->warnings, comment, detail, ap);
+	va_end(ap);
+}
+
+/* A NIC the mode may not hand out: said, not a misfit. */
+static void leave(struct fit *fit, const char *comment, const char *detail, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void leave(struct fit *fit, const char *comment, const char *detail, ...)
+{
+	va_list ap;
+
+	va_start(ap, detail);
+	vnote(fit, &fit->plan->left_out, comment, detail, ap);
 	va_end(ap);
 }
 
@@ -87,24 +208,43 @@ static json_object *str(const char *s)
 	return json_object_new_string(s);
 }
 
+/*
+ * A string from the node: names are bytes, YAML and JSON want UTF-8, so an
+ * invalid byte becomes U+FFFD here, once, and both renderings show the same.
+ */
+static json_object *ustr(const char *s)
+{
+	_cleanup_free_ char *fixed = NULL;
+
+	if (utf8_valid(s, strlen(s)))
+		return str(s);
+	fixed = utf8_repair(s, strlen(s));
+	return fixed ? str(fixed) : NULL;
+}
+
+static void notes_release(struct k8s_notes *n)
+{
+	strv_free(n->notes);
+	strv_free(n->comments);
+	memset(n, 0, sizeof(*n));
+}
+
 static json_object *new_doc(struct fit *fit, const char *api, const char *kind,
-			    const char *name, const char *ns, char ***notes)
+			    const char *name, const char *ns)
 {
 	struct k8s_plan *p = fit->plan;
 	struct k8s_doc *v = realloc(p->docs, (p->n_docs + 1) * sizeof(*v));
 	json_object *o = json_object_new_object(), *meta = json_object_new_object();
 
+	if (v)
+		p->docs = v;
 	if (!v || !o || !meta) {
-		if (v)
-			p->docs = v;
 		json_object_put(o);
 		json_object_put(meta);
 		fit->err = -ENOMEM;
 		return NULL;
 	}
-	p->docs = v;
-	v[p->n_docs] = (struct k8s_doc){ .obj = o };
-	*notes = NULL;
+	v[p->n_docs++] = (struct k8s_doc){ .obj = o };
 	set(o, "apiVersion", str(api));
 	set(o, "kind", str(kind));
 	set(meta, "name", str(name));
@@ -114,9 +254,10 @@ static json_object *new_doc(struct fit *fit, const char *api, const char *kind,
 	return o;
 }
 
-static void end_doc(struct fit *fit, char **notes)
+/* The notes of the document new_doc() added last. */
+static struct k8s_notes *why(struct fit *fit)
 {
-	fit->plan->docs[fit->plan->n_docs++].notes = notes;
+	return &fit->plan->docs[fit->plan->n_docs - 1].why;
 }
 
 /* Append @s to a JSON array of strings unless it is there. */
@@ -125,18 +266,36 @@ static void add_unique(json_object *arr, const char *s)
 	for (size_t i = 0; i < json_object_array_length(arr); i++)
 		if (strcmp(json_object_get_string(json_object_array_get_idx(arr, i)), s) == 0)
 			return;
-	json_object_array_add(arr, str(s));
+	json_object_array_add(arr, ustr(s));
 }
 
-static const char *nic_sysfs(const struct nic_id *n)
+static const char *pf_port(const struct rdma_dev *n, const struct roce_facts *r)
 {
-	return n->pci && n->pci->sysfs_path ? n->pci->sysfs_path : n->nic->bdf;
+	if (n->fn_netdevs && n->fn_netdevs[0])
+		return n->fn_netdevs[0];
+	/* Inputs without the function's own list: the first that is no bond. */
+	for (size_t k = 0; n->netdevs && n->netdevs[k]; k++) {
+		const struct roce_link *l = roce_link_find(r, n->netdevs[k]);
+
+		if (!(l && roce_link_is_bond(r, l)) && !roce_bond_find(r, n->netdevs[k]))
+			return n->netdevs[k];
+	}
+	return NULL;
+}
+
+static const char *port_bond(const struct roce_facts *r, const char *port)
+{
+	const struct roce_link *l = roce_link_find(r, port);
+	struct roce_link probe = { .name = (char *)port };
+
+	return roce_link_bond(r, l ? l : &probe);
 }
 
 /* The RDMA PFs with a known PCI identity; VFs are what SR-IOV makes, not what it selects. */
 static int find_nics(struct fit *fit)
 {
 	const struct facts *f = fit->f;
+	const struct fact_str *route = &f->cni.default_route_dev;
 
 	fit->nics = calloc(f->n_nics ? f->n_nics : 1, sizeof(*fit->nics));
 	if (!fit->nics)
@@ -147,9 +306,8 @@ static int find_nics(struct fit *fit)
 		struct nic_id *id = &fit->nics[fit->n_nics];
 
 		if (!pci || !fact_ok(&pci->vendor) || !fact_ok(&pci->device)) {
-			OOM(fit, strv_pushf(&fit->plan->warnings,
-					    "%s: PCI vendor/device unknown in this input; left out of the selectors",
-					    n->name));
+			warn(fit, "an RDMA device's PCI vendor/device is unknown in this input: left out of the selectors",
+			     "%s", n->name);
 			continue;
 		}
 		if (fact_str_ok(&pci->physfn))
@@ -160,38 +318,81 @@ static int find_nics(struct fit *fit)
 		snprintf(id->device, sizeof(id->device), "%04x", (unsigned)pci->device.v);
 		id->driver = fact_str_ok(&pci->driver) ? pci->driver.v : NULL;
 		id->ib = n->n_ports && fact_str_is(&n->ports[0].link_layer, "InfiniBand");
+		id->port = pf_port(n, &f->roce);
+		id->bond = id->port ? port_bond(&f->roce, id->port) : NULL;
+		id->lag = startswith(n->name, "mlx5_bond") ||
+			  (id->bond && strv_contains(n->netdevs, id->bond));
+		id->default_route = fact_str_ok(route) &&
+				    ((id->port && strcmp(route->v, id->port) == 0) ||
+				     (id->bond && strcmp(route->v, id->bond) == 0));
 		fit->n_nics++;
 	}
 	if (!fit->n_nics)
-		OOM(fit, strv_pushf(&fit->plan->warnings,
-				    "no RDMA NIC with a known PCI identity: nothing for a device plugin to select"));
+		warn(fit, "no RDMA NIC with a known PCI identity: nothing for a device plugin to select", NULL);
 	return 0;
 }
 
-/* vendors/deviceIDs/drivers/ifNames of every RDMA PF, each with its source. */
-static json_object *selectors(struct fit *fit, char ***notes, const char *devkey,
-			      bool if_names, const char *where)
+static const char *nic_sysfs(const struct nic_id *n)
+{
+	return n->pci && n->pci->sysfs_path ? n->pci->sysfs_path : n->nic->bdf;
+}
+
+/*
+ * Whether a NIC may be handed to a pod whole (hostdev) or split into VFs
+ * (sriov): never a bond member, an RDMA-LAG device, or the node's own route.
+ */
+static bool handed_out(struct fit *fit, const struct nic_id *n, bool whole)
+{
+	if (n->lag) {
+		leave(fit, "an RDMA-LAG device (one RDMA device for a bond: mlx5_bond_N, irdma on a LAG) is left out: it belongs to the bond, not to one pod",
+		     "%s for %s", n->nic->name, n->bond ? n->bond : "its bond");
+		return false;
+	}
+	if (n->bond) {
+		leave(fit, whole ? "a bond slave is left out: in a pod's network namespace it is no longer the bond's (the bond releases a slave that leaves its namespace)"
+				: "a bond slave's VFs are left out: they bypass the bond (no failover, no LACP), and ConnectX needs switchdev VF LAG for that",
+		     "%s in %s", n->port, n->bond);
+		return false;
+	}
+	if (whole && n->default_route) {
+		leave(fit, "the PF with the node's default route is left out: a pod would take the node's network with it",
+		     "%s", n->port);
+		return false;
+	}
+	return true;
+}
+
+/* vendors/deviceIDs/drivers(/ifNames/pciAddresses) of @nics, each with its source. */
+static json_object *selectors(struct fit *fit, struct k8s_notes *w, const struct nic_id *const *nics,
+			      size_t n, const char *devkey, bool if_names, bool pci)
 {
 	json_object *sel = json_object_new_object();
 	json_object *vendors = json_object_new_array(), *devices = json_object_new_array();
 	json_object *drivers = json_object_new_array(), *ifs = json_object_new_array();
+	json_object *addrs = json_object_new_array();
 
-	for (size_t i = 0; i < fit->n_nics; i++) {
-		const struct nic_id *n = &fit->nics[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct nic_id *id = nics[i];
 
-		add_unique(vendors, n->vendor);
-		add_unique(devices, n->device);
-		note(fit, notes, "%s vendors/%s %s:%s: %s/{vendor,device} of %s", where,
-		     devkey, n->vendor, n->device, nic_sysfs(n), n->nic->name);
-		if (n->driver) {
-			add_unique(drivers, n->driver);
-			note(fit, notes, "%s drivers %s: %s/driver of %s", where, n->driver,
-			     nic_sysfs(n), n->nic->name);
+		add_unique(vendors, id->vendor);
+		add_unique(devices, id->device);
+		note(fit, w, "selectors vendors, device IDs: each RDMA PF's PCI vendor and device (sysfs)",
+		     "%s:%s of %s, %s", id->vendor, id->device, id->nic->name, nic_sysfs(id));
+		if (id->driver) {
+			add_unique(drivers, id->driver);
+			note(fit, w, "selectors drivers: each RDMA PF's driver (sysfs device/driver)", "%s of %s",
+			     id->driver, id->nic->name);
 		}
-		for (size_t k = 0; if_names && n->nic->netdevs && n->nic->netdevs[k]; k++) {
-			add_unique(ifs, n->nic->netdevs[k]);
-			note(fit, notes, "%s ifNames %s: netdev of %s (/sys/class/infiniband/%s/device/net)",
-			     where, n->nic->netdevs[k], n->nic->name, n->nic->name);
+		if (if_names && id->port) {
+			add_unique(ifs, id->port);
+			note(fit, w, "selectors ifNames: the first netdev of each RDMA PF's PCI function, the one the shared plugin compares (never a bond)",
+			     "%s of %s%s%s", id->port, id->nic->name, id->bond ? ", enslaved to " : "",
+			     id->bond ? id->bond : "");
+		}
+		if (pci) {
+			add_unique(addrs, id->nic->bdf);
+			note(fit, w, "selectors pciAddresses: exactly the PFs that may be handed out (nodes of the same model have the same addresses)",
+			     "%s (%s)", id->nic->bdf, id->nic->name);
 		}
 	}
 	set(sel, "vendors", vendors);
@@ -204,154 +405,289 @@ static json_object *selectors(struct fit *fit, char ***notes, const char *devkey
 		set(sel, "ifNames", ifs);
 	else
 		json_object_put(ifs);
+	if (json_object_array_length(addrs))
+		set(sel, "pciAddresses", addrs);
+	else
+		json_object_put(addrs);
 	return sel;
 }
 
-static void config_map(struct fit *fit, const char *name, json_object *conf,
-		       char **notes)
+static const char *to_json_text(json_object *o)
 {
-	json_object *o, *data = json_object_new_object();
-	char **n;
-
-	o = new_doc(fit, "v1", "ConfigMap", name, "kube-system", &n);
-	if (!o) {
-		json_object_put(conf);
-		json_object_put(data);
-		strv_free(notes);
-		return;
-	}
-	set(data, "config.json",
-	    str(json_object_to_json_string_ext(conf, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE)));
-	json_object_put(conf);
-	set(o, "data", data);
-	end_doc(fit, notes);
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
-/* k8s-rdma-shared-dev-plugin: one shared resource over every RDMA PF. */
-static void shared_plugin(struct fit *fit)
+/* Every PF (shared plugin) or the ones that may be handed out (hostdev). */
+static size_t pick(struct fit *fit, const struct nic_id **out, bool hostdev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fit->n_nics; i++)
+		if (!hostdev || handed_out(fit, &fit->nics[i], true))
+			out[n++] = &fit->nics[i];
+	return n;
+}
+
+/* k8s-rdma-shared-dev-plugin's config.json: one shared resource over every RDMA PF. */
+static json_object *shared_config(struct fit *fit, struct k8s_notes *w)
 {
 	json_object *conf = json_object_new_object(), *list = json_object_new_array();
 	json_object *entry = json_object_new_object();
-	char **notes = NULL;
+	_cleanup_free_ const struct nic_id **nics = calloc(fit->n_nics + 1, sizeof(*nics));
+	size_t n;
 
+	if (!nics) {
+		fit->err = -ENOMEM;
+		return conf;
+	}
+	n = pick(fit, nics, false);
 	set(entry, "resourceName", str(SHARED_RESOURCE));
-	note(fit, &notes, "resourceName " SHARED_RESOURCE ": the name the example pods request (rdma/" SHARED_RESOURCE ")");
+	note(fit, w, "resourceName " SHARED_RESOURCE ": the name the example pods request (" SHARED_PREFIX "/" SHARED_RESOURCE ")", NULL);
 	set(entry, "rdmaHcaMax", json_object_new_int(63));
-	note(fit, &notes, "rdmaHcaMax 63: default (the Network Operator's example): pods that may hold the device at once");
-	set(entry, "selectors", selectors(fit, &notes, "deviceIDs", true, "selectors"));
+	note(fit, w, "rdmaHcaMax 63: default (the Network Operator's sample): pods that may hold the device at once", NULL);
+	set(entry, "selectors", selectors(fit, w, nics, n, "deviceIDs", true, false));
 	json_object_array_add(list, entry);
 	set(conf, "configList", list);
 	if (strcmp(fit->sum->rdma_netns, "exclusive") == 0)
-		OOM(fit, strv_pushf(&fit->plan->warnings,
-				    "RDMA netns mode is exclusive: the shared device plugin cannot share a device between pod namespaces; 'rdma system set netns shared' (rdma.netns)"));
-	config_map(fit, "rdma-devices", conf, notes);
+		warn(fit, "RDMA netns mode is exclusive: the shared device plugin refuses to start ('rdma system set netns shared', check rdma.netns)", NULL);
+	return conf;
 }
 
-/* sriov-network-device-plugin: whole PFs (or VFs) with their RDMA device. */
-static void hostdev_plugin(struct fit *fit)
+/* sriov-network-device-plugin's config.json: whole PFs with their RDMA device. */
+static json_object *hostdev_config(struct fit *fit, struct k8s_notes *w)
 {
 	json_object *conf = json_object_new_object(), *list = json_object_new_array();
 	json_object *entry = json_object_new_object(), *sels = json_object_new_array(), *sel;
-	char **notes = NULL;
+	_cleanup_free_ const struct nic_id **nics = calloc(fit->n_nics + 1, sizeof(*nics));
+	size_t n;
 
+	if (!nics) {
+		fit->err = -ENOMEM;
+		return conf;
+	}
+	n = pick(fit, nics, true);
+	if (!n && fit->n_nics)
+		warn(fit, "no RDMA PF may be handed to a pod whole on this node", NULL);
+	fit->plan->unfit = fit->plan->unfit || !n;
 	set(entry, "resourceName", str(HOSTDEV_RESOURCE));
 	set(entry, "resourcePrefix", str(RESOURCE_PREFIX));
-	note(fit, &notes, "resource " RESOURCE_PREFIX "/" HOSTDEV_RESOURCE ": the name the example pods request");
-	sel = selectors(fit, &notes, "devices", false, "selectors");
+	note(fit, w, "resource " RESOURCE_PREFIX "/" HOSTDEV_RESOURCE ": the name the example pods request", NULL);
+	sel = selectors(fit, w, nics, n, "devices", false, true);
 	set(sel, "isRdma", json_object_new_boolean(1));
-	note(fit, &notes, "isRdma true: each device moves with its RDMA device (gdrcheck's NICs are RDMA devices)");
+	note(fit, w, "isRdma true: each device moves with its RDMA device", NULL);
 	json_object_array_add(sels, sel);
 	set(entry, "selectors", sels);
 	json_object_array_add(list, entry);
 	set(conf, "resourceList", list);
-	config_map(fit, "sriovdp-config", conf, notes);
+	return conf;
 }
 
-static const char *first_netdev(const struct fit *fit, const struct nic_id **ret)
+static void config_map(struct fit *fit, const char *name, json_object *(*build)(struct fit *, struct k8s_notes *))
+{
+	json_object *o = new_doc(fit, "v1", "ConfigMap", name, "kube-system"), *conf, *data;
+
+	if (!o)
+		return;
+	conf = build(fit, why(fit));
+	data = json_object_new_object();
+	set(data, "config.json", str(to_json_text(conf)));
+	json_object_put(conf);
+	set(o, "data", data);
+}
+
+/* The netdev a secondary network hangs off: the first RDMA port, or its bond. */
+static const struct nic_id *master_nic(const struct fit *fit)
 {
 	for (size_t i = 0; i < fit->n_nics; i++)
-		if (fit->nics[i].nic->netdevs && fit->nics[i].nic->netdevs[0]) {
-			*ret = &fit->nics[i];
-			return fit->nics[i].nic->netdevs[0];
-		}
+		if (fit->nics[i].port)
+			return &fit->nics[i];
 	return NULL;
 }
 
-static void macvlan_network(struct fit *fit)
+static const char *master_of(const struct nic_id *n)
 {
-	const struct nic_id *n = NULL;
-	const char *master = first_netdev(fit, &n);
-	json_object *o, *spec;
-	char **notes;
+	return n->bond ? n->bond : n->port;
+}
 
-	if (!master) {
-		OOM(fit, strv_pushf(&fit->plan->warnings,
-				    "no netdev on any RDMA NIC: no secondary network to put pods on"));
-		return;
-	}
-	if (n->ib) {
-		/* IPoIB: a NetworkAttachmentDefinition with the ipoib CNI. */
-		_cleanup_free_ char *conf = xasprintf(
-			"{\n  \"cniVersion\": \"0.3.1\",\n  \"name\": \"gdrcheck-macvlan\",\n  \"type\": \"ipoib\",\n  \"master\": \"%s\",\n  \"ipam\": {\"type\": \"nv-ipam\", \"poolName\": \"gdrcheck-pool\"}\n}\n",
-			master);
+static void master_notes(struct fit *fit, struct k8s_notes *w, const struct nic_id *n, const char *key)
+{
+	if (n->bond)
+		note(fit, w, "master: the bond that enslaves the first RDMA port; macvlan on a bond slave fails with EBUSY (the bond holds the slave's rx_handler)",
+		     "%s %s over %s of %s%s", key, n->bond, n->port, n->nic->name,
+		     n->lag ? ", an RDMA-LAG device" : "");
+	else
+		note(fit, w, "master: the first RDMA port's netdev", "%s %s of %s (%s)", key, n->port,
+		     n->nic->name, n->nic->bdf);
+}
 
-		o = new_doc(fit, "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition",
-			    "gdrcheck-macvlan", NET_NAMESPACE, &notes);
-		if (!o || !conf) {
-			fit->err = -ENOMEM;
-			return;
-		}
-		spec = json_object_new_object();
-		set(spec, "config", str(conf));
-		set(o, "spec", spec);
-		note(fit, &notes, "type ipoib: %s's port 1 link layer is InfiniBand (/sys/class/infiniband/%s/ports/1/link_layer); macvlan needs Ethernet",
-		     n->nic->name, n->nic->name);
-		note(fit, &notes, "master %s: first netdev of %s", master, n->nic->name);
-		end_doc(fit, notes);
-		return;
+static int master_mtu(const struct fit *fit, const char *master)
+{
+	const struct roce_link *l = roce_link_find(&fit->f->roce, master);
+
+	return l && fact_ok(&l->mtu) ? (int)l->mtu.v : 0;
+}
+
+/* IPAM for the secondary network: nv-ipam under the operator, else whereabouts. */
+static json_object *ipam(const struct fit *fit)
+{
+	json_object *o = json_object_new_object();
+
+	if (fit->plan->install == K8S_INSTALL_OPERATOR) {
+		set(o, "type", str("nv-ipam"));
+		set(o, "poolName", str(POOL));
+	} else {
+		set(o, "type", str("whereabouts"));
+		set(o, "range", str(fit->plan->subnet));
 	}
-	o = new_doc(fit, "mellanox.com/v1alpha1", "MacvlanNetwork", "gdrcheck-macvlan",
-		    NULL, &notes);
-	if (!o)
-		return;
+	return o;
+}
+
+static void ipam_note(struct fit *fit, struct k8s_notes *w)
+{
+	if (fit->plan->install == K8S_INSTALL_OPERATOR)
+		note(fit, w, "ipam: nv-ipam pool " POOL " (the IPPool here)", NULL);
+	else
+		note(fit, w, "ipam: whereabouts over --subnet (choose one unused on the RDMA fabric)", "%s",
+		     fit->plan->subnet);
+}
+
+/* A NetworkAttachmentDefinition in the example pods' namespace. */
+static json_object *nad(struct fit *fit, const char *name, json_object *conf, const char *resource)
+{
+	json_object *o = new_doc(fit, "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition", name,
+				 NET_NAMESPACE), *spec;
+
+	if (!o) {
+		json_object_put(conf);
+		return NULL;
+	}
+	if (resource) {
+		json_object *ann = json_object_new_object();
+
+		set(ann, "k8s.v1.cni.cncf.io/resourceName", str(resource));
+		set(json_object_object_get(o, "metadata"), "annotations", ann);
+		note(fit, why(fit), "annotation k8s.v1.cni.cncf.io/resourceName: the device plugin resource Multus takes the device from",
+		     "%s", resource);
+	}
 	spec = json_object_new_object();
-	set(spec, "networkNamespace", str(NET_NAMESPACE));
-	set(spec, "master", str(master));
-	note(fit, &notes, "spec.master %s: first netdev of %s (%s)", master, n->nic->name, n->nic->bdf);
-	set(spec, "mode", str("bridge"));
-	note(fit, &notes, "spec.mode bridge: pods on one node reach each other");
-	{
-		const struct roce_link *l = roce_link_find(&fit->f->roce, master);
-
-		if (l && fact_ok(&l->mtu)) {
-			set(spec, "mtu", json_object_new_int((int)l->mtu.v));
-			note(fit, &notes, "spec.mtu %d: %s's MTU (rtnetlink IFLA_MTU)", (int)l->mtu.v, master);
-		}
-	}
-	set(spec, "ipam", str(IPAM));
-	note(fit, &notes, "spec.ipam: nv-ipam pool gdrcheck-pool (create the IPPool for your subnet)");
+	set(spec, "config", str(to_json_text(conf)));
+	json_object_put(conf);
 	set(o, "spec", spec);
-	end_doc(fit, notes);
+	return o;
+}
+
+static json_object *cni_conf(const char *name, const char *type)
+{
+	json_object *c = json_object_new_object();
+
+	set(c, "cniVersion", str("0.3.1"));
+	set(c, "name", str(name));
+	set(c, "type", str(type));
+	return c;
+}
+
+/* The secondary network of the shared mode: macvlan on Ethernet, IPoIB on InfiniBand. */
+static void shared_network(struct fit *fit)
+{
+	const struct nic_id *n = master_nic(fit);
+	bool op = fit->plan->install == K8S_INSTALL_OPERATOR;
+	json_object *o, *spec, *conf;
+	const char *master;
+	int mtu;
+
+	if (!n) {
+		warn(fit, "no netdev on any RDMA NIC: no secondary network to put pods on", NULL);
+		return;
+	}
+	master = master_of(n);
+	mtu = master_mtu(fit, master);
+	if (n->ib) {
+		if (op) {
+			o = new_doc(fit, "mellanox.com/v1alpha1", "IPoIBNetwork", "gdrcheck-macvlan", NULL);
+			if (!o)
+				return;
+			spec = json_object_new_object();
+			set(spec, "networkNamespace", str(NET_NAMESPACE));
+			set(spec, "master", ustr(master));
+			conf = ipam(fit);
+			set(spec, "ipam", str(to_json_text(conf)));
+			json_object_put(conf);
+			set(o, "spec", spec);
+		} else {
+			conf = cni_conf("gdrcheck-macvlan", "ipoib");
+			set(conf, "master", ustr(master));
+			set(conf, "ipam", ipam(fit));
+			if (!nad(fit, "gdrcheck-macvlan", conf, NULL))
+				return;
+		}
+		note(fit, why(fit), "type ipoib: the port's link layer is InfiniBand (sysfs ports/1/link_layer); macvlan needs Ethernet",
+		     "%s", n->nic->name);
+		master_notes(fit, why(fit), n, "master");
+		ipam_note(fit, why(fit));
+		return;
+	}
+	if (op) {
+		o = new_doc(fit, "mellanox.com/v1alpha1", "MacvlanNetwork", "gdrcheck-macvlan", NULL);
+		if (!o)
+			return;
+		spec = json_object_new_object();
+		set(spec, "networkNamespace", str(NET_NAMESPACE));
+		set(spec, "master", ustr(master));
+		set(spec, "mode", str("bridge"));
+		if (mtu)
+			set(spec, "mtu", json_object_new_int(mtu));
+		{
+			json_object *i = ipam(fit);
+
+			set(spec, "ipam", str(to_json_text(i)));
+			json_object_put(i);
+		}
+		set(o, "spec", spec);
+	} else {
+		conf = cni_conf("gdrcheck-macvlan", "macvlan");
+		set(conf, "master", ustr(master));
+		set(conf, "mode", str("bridge"));
+		if (mtu)
+			set(conf, "mtu", json_object_new_int(mtu));
+		set(conf, "ipam", ipam(fit));
+		if (!nad(fit, "gdrcheck-macvlan", conf, NULL))
+			return;
+	}
+	master_notes(fit, why(fit), n, "master");
+	note(fit, why(fit), "mode bridge: pods on one node reach each other", NULL);
+	if (mtu)
+		note(fit, why(fit), "mtu: the master's MTU (rtnetlink IFLA_MTU)", "%d", mtu);
+	ipam_note(fit, why(fit));
 }
 
 static void hostdev_network(struct fit *fit)
 {
-	json_object *o, *spec;
-	char **notes;
+	json_object *o, *spec, *conf;
 
-	o = new_doc(fit, "mellanox.com/v1alpha1", "HostDeviceNetwork", "gdrcheck-hostdev",
-		    NULL, &notes);
-	if (!o)
-		return;
-	spec = json_object_new_object();
-	set(spec, "networkNamespace", str(NET_NAMESPACE));
-	set(spec, "resourceName", str(HOSTDEV_RESOURCE));
-	note(fit, &notes, "spec.resourceName " HOSTDEV_RESOURCE ": the sriovdp-config resource above");
-	set(spec, "ipam", str(IPAM));
-	note(fit, &notes, "spec.ipam: nv-ipam pool gdrcheck-pool (create the IPPool for your subnet)");
-	set(o, "spec", spec);
-	end_doc(fit, notes);
+	if (fit->plan->install == K8S_INSTALL_OPERATOR) {
+		o = new_doc(fit, "mellanox.com/v1alpha1", "HostDeviceNetwork", "gdrcheck-hostdev", NULL);
+		if (!o)
+			return;
+		spec = json_object_new_object();
+		set(spec, "networkNamespace", str(NET_NAMESPACE));
+		set(spec, "resourceName", str(HOSTDEV_RESOURCE));
+		{
+			json_object *i = ipam(fit);
+
+			set(spec, "ipam", str(to_json_text(i)));
+			json_object_put(i);
+		}
+		set(o, "spec", spec);
+		note(fit, why(fit), "spec.resourceName " HOSTDEV_RESOURCE ": the sriov device plugin resource of the NicClusterPolicy", NULL);
+	} else {
+		conf = cni_conf("gdrcheck-hostdev", "host-device");
+		set(conf, "ipam", ipam(fit));
+		if (!nad(fit, "gdrcheck-hostdev", conf, RESOURCE_PREFIX "/" HOSTDEV_RESOURCE))
+			return;
+		note(fit, why(fit), "type host-device: Multus hands the CNI the PCI address the device plugin allocated", NULL);
+	}
+	ipam_note(fit, why(fit));
 }
 
 /* Kubernetes' label value rule: <= 63, [A-Za-z0-9] at the ends, [-_.A-Za-z0-9] inside. */
@@ -367,142 +703,365 @@ static bool label_value_ok(const char *v)
 	return true;
 }
 
-/* The node itself, by its hostname label, or every node with this NIC vendor. */
-static json_object *node_selector(struct fit *fit, char ***notes, const char *vendor)
+int k8s_node_name(const struct facts *f, char *buf, size_t size)
+{
+	const struct fact_str *h = &f->host.hostname;
+	size_t n;
+
+	if (!fact_str_ok(h) || (n = strlen(h->v)) >= size || n > 63)
+		return -EINVAL;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = (char)tolower((unsigned char)h->v[i]);
+	/* A DNS subdomain: [a-z0-9] at the ends, [-.a-z0-9] inside. */
+	if (!label_value_ok(buf) || strchr(buf, '_'))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The node by its kubernetes.io/hostname label, which the kubelet sets to
+ * the hostname in lower case; else every node with this NIC vendor.
+ */
+static json_object *node_selector(struct fit *fit, struct k8s_notes *w, const char *vendor)
 {
 	json_object *sel = json_object_new_object();
-	const struct fact_str *h = &fit->f->host.hostname;
-	char key[80];
+	char key[80], name[64];
 
-	if (fact_str_ok(h) && label_value_ok(h->v)) {
-		set(sel, "kubernetes.io/hostname", str(h->v));
-		note(fit, notes, "nodeSelector kubernetes.io/hostname %s: /proc/sys/kernel/hostname", h->v);
+	if (k8s_node_name(fit->f, name, sizeof(name)) == 0) {
+		set(sel, "kubernetes.io/hostname", str(name));
+		note(fit, w, "nodeSelector kubernetes.io/hostname: the node's hostname in lower case, as the kubelet labels it (/proc/sys/kernel/hostname)",
+		     "%s", name);
 	} else {
 		snprintf(key, sizeof(key), "feature.node.kubernetes.io/pci-%s.present", vendor);
 		set(sel, key, str("true"));
-		note(fit, notes, "nodeSelector %s: hostname unknown in this input or not a label value; NFD's label for the NIC vendor",
-		     key);
+		note(fit, w, "nodeSelector: the hostname is unknown in this input or not a label value; NFD's label for the NIC vendor",
+		     "%s", key);
 	}
 	return sel;
 }
 
 static int64_t configured_vfs(const struct fit *fit, const struct nic_id *n)
 {
-	for (size_t k = 0; n->nic->netdevs && n->nic->netdevs[k]; k++) {
-		const struct roce_link *l = roce_link_find(&fit->f->roce, n->nic->netdevs[k]);
+	const struct roce_link *l = n->port ? roce_link_find(&fit->f->roce, n->port) : NULL;
 
-		if (l && fact_ok(&l->sriov_numvfs) && l->sriov_numvfs.v > 0)
-			return l->sriov_numvfs.v;
-	}
-	return 0;
+	return l && fact_ok(&l->sriov_numvfs) && l->sriov_numvfs.v > 0 ? l->sriov_numvfs.v : 0;
 }
 
 /* One policy per NIC model: pfNames of that model, VFs with their RDMA device. */
 static void sriov_policies(struct fit *fit)
 {
+	bool *ok = calloc(fit->n_nics + 1, sizeof(*ok));
+	size_t policies = 0;
+
+	if (!ok) {
+		fit->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < fit->n_nics; i++)
+		ok[i] = fit->nics[i].port && handed_out(fit, &fit->nics[i], false);
 	for (size_t i = 0; i < fit->n_nics; i++) {
 		const struct nic_id *n = &fit->nics[i];
 		json_object *o, *spec, *nic, *pfs;
-		char name[64], **notes;
+		char name[64];
 		int64_t vfs = 0;
 		bool seen = false;
 
+		if (!ok[i])
+			continue;
 		for (size_t j = 0; j < i; j++)
-			seen = seen || (strcmp(fit->nics[j].vendor, n->vendor) == 0 &&
+			seen = seen || (ok[j] && strcmp(fit->nics[j].vendor, n->vendor) == 0 &&
 					strcmp(fit->nics[j].device, n->device) == 0);
 		if (seen)
 			continue;
 		snprintf(name, sizeof(name), "gdrcheck-%s-%s", n->vendor, n->device);
 		o = new_doc(fit, "sriovnetwork.openshift.io/v1", "SriovNetworkNodePolicy", name,
-			    "network-operator", &notes);
+			    fit->plan->ns);
 		if (!o)
-			return;
+			break;
+		policies++;
 		spec = json_object_new_object();
 		set(spec, "resourceName", str(SRIOV_RESOURCE));
-		note(fit, &notes, "spec.resourceName " SRIOV_RESOURCE ": " RESOURCE_PREFIX "/" SRIOV_RESOURCE ", the name the example pods request");
-		set(spec, "nodeSelector", node_selector(fit, &notes, n->vendor));
+		note(fit, why(fit), "spec.resourceName " SRIOV_RESOURCE ": " RESOURCE_PREFIX "/" SRIOV_RESOURCE ", the name the example pods request", NULL);
+		set(spec, "nodeSelector", node_selector(fit, why(fit), n->vendor));
 		nic = json_object_new_object();
 		set(nic, "vendor", str(n->vendor));
 		set(nic, "deviceID", str(n->device));
-		note(fit, &notes, "spec.nicSelector vendor/deviceID %s/%s: %s/{vendor,device} of %s",
-		     n->vendor, n->device, nic_sysfs(n), n->nic->name);
+		note(fit, why(fit), "spec.nicSelector vendor, deviceID: the PF's PCI vendor and device (sysfs)",
+		     "%s:%s of %s, %s", n->vendor, n->device, n->nic->name, nic_sysfs(n));
 		pfs = json_object_new_array();
 		for (size_t j = i; j < fit->n_nics; j++) {
 			const struct nic_id *m = &fit->nics[j];
 
-			if (strcmp(m->vendor, n->vendor) || strcmp(m->device, n->device))
+			if (!ok[j] || strcmp(m->vendor, n->vendor) || strcmp(m->device, n->device))
 				continue;
 			if (!vfs)
 				vfs = configured_vfs(fit, m);
-			if (m->nic->netdevs && m->nic->netdevs[0]) {
-				json_object_array_add(pfs, str(m->nic->netdevs[0]));
-				note(fit, &notes, "spec.nicSelector.pfNames %s: netdev of %s",
-				     m->nic->netdevs[0], m->nic->name);
-			}
+			json_object_array_add(pfs, ustr(m->port));
+			note(fit, why(fit), "spec.nicSelector.pfNames: the PFs' netdevs (bond slaves left out)", "%s of %s",
+			     m->port, m->nic->name);
 		}
-		if (json_object_array_length(pfs))
-			set(nic, "pfNames", pfs);
-		else
-			json_object_put(pfs);
+		set(nic, "pfNames", pfs);
 		set(spec, "nicSelector", nic);
 		if (vfs)
-			note(fit, &notes, "spec.numVfs %lld: the PF's device/sriov_numvfs now", (long long)vfs);
+			note(fit, why(fit), "spec.numVfs: the PF's device/sriov_numvfs now", "%lld", (long long)vfs);
 		else
-			note(fit, &notes, "spec.numVfs 8: default (no VFs configured on these PFs now)");
+			note(fit, why(fit), "spec.numVfs 8: default (no VFs configured on these PFs now)", NULL);
 		set(spec, "numVfs", json_object_new_int64(vfs ? vfs : 8));
 		set(spec, "isRdma", json_object_new_boolean(1));
 		set(spec, "deviceType", str("netdevice"));
-		note(fit, &notes, "spec.isRdma true, deviceType netdevice: VFs keep their kernel netdev and RDMA device (rdma-cni moves both)");
+		note(fit, why(fit), "spec.isRdma true, deviceType netdevice: VFs keep their kernel netdev and RDMA device (rdma-cni moves both)", NULL);
 		set(spec, "linkType", str(n->ib ? "IB" : "ETH"));
-		note(fit, &notes, "spec.linkType %s: /sys/class/infiniband/%s/ports/1/link_layer",
+		note(fit, why(fit), "spec.linkType: the port's link layer (sysfs ports/1/link_layer)", "%s of %s",
 		     n->ib ? "IB" : "ETH", n->nic->name);
 		set(o, "spec", spec);
-		end_doc(fit, notes);
+	}
+	free(ok);
+	if (!policies) {
+		if (fit->n_nics)
+			warn(fit, "no RDMA PF on this node may be split into VFs for pods", NULL);
+		fit->plan->unfit = true;
 	}
 }
 
 static void sriov_pool(struct fit *fit)
 {
 	json_object *o, *spec, *sel;
-	char **notes;
 
 	o = new_doc(fit, "sriovnetwork.openshift.io/v1", "SriovNetworkPoolConfig",
-		    "gdrcheck-rdma-exclusive", "network-operator", &notes);
+		    "gdrcheck-rdma-exclusive", fit->plan->ns);
 	if (!o)
 		return;
 	spec = json_object_new_object();
 	sel = json_object_new_object();
-	set(sel, "matchLabels", node_selector(fit, &notes, fit->n_nics ? fit->nics[0].vendor : "15b3"));
+	set(sel, "matchLabels", node_selector(fit, why(fit), fit->n_nics ? fit->nics[0].vendor : "15b3"));
 	set(spec, "nodeSelector", sel);
 	set(spec, "rdmaMode", str("exclusive"));
-	note(fit, &notes, "spec.rdmaMode exclusive: rdma-cni moves each VF's RDMA device into its pod; the node is %s now (RDMA netlink / ib_core netns_mode)",
-	     fit->sum->rdma_netns);
+	note(fit, why(fit), "spec.rdmaMode exclusive: rdma-cni moves each VF's RDMA device into its pod (RDMA netlink / ib_core netns_mode)",
+	     "the node is %s now", fit->sum->rdma_netns);
 	set(spec, "maxUnavailable", json_object_new_int(1));
-	note(fit, &notes, "spec.maxUnavailable 1: default; switching the mode drains and reboots the node");
+	note(fit, why(fit), "spec.maxUnavailable 1: default; switching the mode drains and reboots the node", NULL);
 	set(o, "spec", spec);
-	end_doc(fit, notes);
 }
 
-static void sriov_nad(struct fit *fit)
+/* The VF network: a SriovNetwork the operator renders, with rdma-cni chained. */
+static void sriov_network(struct fit *fit)
 {
-	json_object *o, *spec, *ann;
-	char **notes;
+	bool ib = fit->n_nics && fit->nics[0].ib;
+	json_object *o, *spec, *i;
 
-	o = new_doc(fit, "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition",
-		    "gdrcheck-sriov-rdma", NET_NAMESPACE, &notes);
+	o = new_doc(fit, "sriovnetwork.openshift.io/v1", ib ? "SriovIBNetwork" : "SriovNetwork",
+		    "gdrcheck-sriov-rdma", fit->plan->ns);
 	if (!o)
 		return;
-	ann = json_object_new_object();
-	set(ann, "k8s.v1.cni.cncf.io/resourceName", str(RESOURCE_PREFIX "/" SRIOV_RESOURCE));
-	set(json_object_object_get(o, "metadata"), "annotations", ann);
 	spec = json_object_new_object();
-	set(spec, "config",
-	    str("{\n  \"cniVersion\": \"0.3.1\",\n  \"name\": \"gdrcheck-sriov-rdma\",\n  \"plugins\": [\n"
-		"    {\"type\": \"sriov\", \"ipam\": {\"type\": \"nv-ipam\", \"poolName\": \"gdrcheck-pool\"}},\n"
-		"    {\"type\": \"rdma\"}\n  ]\n}\n"));
-	note(fit, &notes, "plugins sriov + rdma: the VF's netdev, then its RDMA device, into the pod (needs RDMA netns exclusive)");
+	set(spec, "resourceName", str(SRIOV_RESOURCE));
+	set(spec, "networkNamespace", str(NET_NAMESPACE));
+	i = ipam(fit);
+	set(spec, "ipam", str(to_json_text(i)));
+	json_object_put(i);
+	set(spec, "metaPlugins", str("{\"type\": \"rdma\"}"));
 	set(o, "spec", spec);
-	end_doc(fit, notes);
+	note(fit, why(fit), "the operator writes the NetworkAttachmentDefinition into networkNamespace (where the example pods run)", NULL);
+	note(fit, why(fit), "metaPlugins rdma: rdma-cni moves the VF's RDMA device into the pod (needs RDMA netns exclusive)", NULL);
+	ipam_note(fit, why(fit));
+}
+
+static json_object *image(const char *name)
+{
+	json_object *o = json_object_new_object();
+
+	set(o, "image", str(name));
+	set(o, "repository", str(NETOP_REPO));
+	set(o, "version", str(NETOP_VERSION));
+	return o;
+}
+
+/*
+ * The Network Operator deploys device plugins, Multus, the CNI plugins and
+ * nv-ipam only from its one NicClusterPolicy (named nic-cluster-policy).
+ */
+static void nic_cluster_policy(struct fit *fit)
+{
+	enum k8s_mode m = fit->plan->mode;
+	json_object *o = new_doc(fit, "mellanox.com/v1alpha1", "NicClusterPolicy", "nic-cluster-policy", NULL);
+	json_object *spec, *plugin, *conf, *net;
+	bool ib = fit->n_nics && fit->nics[0].ib;
+
+	if (!o)
+		return;
+	spec = json_object_new_object();
+	note(fit, why(fit), "the Network Operator reconciles one NicClusterPolicy, nic-cluster-policy: merge these keys into yours (an ofedDriver you run stays)", NULL);
+	note(fit, why(fit), "images: the Network Operator v26.4.1 sample policy's", NULL);
+	if (m == K8S_MODE_SHARED || m == K8S_MODE_HOSTNETWORK) {
+		plugin = image("k8s-rdma-shared-dev-plugin");
+		conf = shared_config(fit, why(fit));
+		set(plugin, "config", str(to_json_text(conf)));
+		json_object_put(conf);
+		set(spec, "rdmaSharedDevicePlugin", plugin);
+	} else if (m == K8S_MODE_HOSTDEV) {
+		plugin = image("sriov-network-device-plugin");
+		conf = hostdev_config(fit, why(fit));
+		set(plugin, "config", str(to_json_text(conf)));
+		json_object_put(conf);
+		set(spec, "sriovDevicePlugin", plugin);
+	}
+	if (m != K8S_MODE_HOSTNETWORK) {
+		net = json_object_new_object();
+		set(net, "cniPlugins", image("plugins"));
+		set(net, "multus", image("multus-cni"));
+		if (ib && m == K8S_MODE_SHARED)
+			set(net, "ipoib", image("ipoib-cni"));
+		set(spec, "secondaryNetwork", net);
+		plugin = image("nvidia-k8s-ipam");
+		set(plugin, "enableWebhook", json_object_new_boolean(0));
+		set(spec, "nvIpam", plugin);
+		note(fit, why(fit), "secondaryNetwork multus, cniPlugins; nvIpam: what pods need for a second network (rdma-cni comes with cniPlugins)", NULL);
+	}
+	set(o, "spec", spec);
+}
+
+static void ip_pool(struct fit *fit)
+{
+	json_object *o = new_doc(fit, "nv-ipam.nvidia.com/v1alpha1", "IPPool", POOL, fit->plan->ns), *spec;
+
+	if (!o)
+		return;
+	spec = json_object_new_object();
+	set(spec, "subnet", str(fit->plan->subnet));
+	set(spec, "perNodeBlockSize", json_object_new_int(64));
+	set(o, "spec", spec);
+	note(fit, why(fit), "nv-ipam reads IPPools in the operator's namespace only", NULL);
+	note(fit, why(fit), "subnet: --subnet (choose one unused on the RDMA fabric); perNodeBlockSize 64: addresses each node hands its pods", "%s",
+	     fit->plan->subnet);
+}
+
+static json_object *volume(const char *name, const char *path)
+{
+	json_object *v = json_object_new_object(), *h = json_object_new_object();
+
+	set(v, "name", str(name));
+	set(h, "path", str(path));
+	set(v, "hostPath", h);
+	return v;
+}
+
+static json_object *mount(const char *name, const char *path)
+{
+	json_object *m = json_object_new_object();
+
+	set(m, "name", str(name));
+	set(m, "mountPath", str(path));
+	return m;
+}
+
+/*
+ * A device plugin's DaemonSet in kube-system as its project ships it
+ * (privileged, the kubelet's plugin directories, its ConfigMap), plus
+ * priorityClassName system-node-critical and tolerations for GPU nodes.
+ */
+static void plugin_daemonset(struct fit *fit, const char *name, const char *image_ref,
+			     const char *config_map, const char *config_dir, const char *sa)
+{
+	json_object *o = new_doc(fit, "apps/v1", "DaemonSet", name, "kube-system");
+	json_object *spec, *sel, *tmpl, *meta, *labels, *pod, *c, *cs, *vols, *mounts, *sc, *tol, *t, *cm, *items, *it;
+
+	if (!o)
+		return;
+	labels = json_object_new_object();
+	set(labels, "name", str(name));
+	sel = json_object_new_object();
+	set(sel, "matchLabels", json_object_get(labels));
+	spec = json_object_new_object();
+	set(spec, "selector", sel);
+	tmpl = json_object_new_object();
+	meta = json_object_new_object();
+	set(meta, "labels", labels);
+	set(tmpl, "metadata", meta);
+	pod = json_object_new_object();
+	set(pod, "hostNetwork", json_object_new_boolean(1));
+	set(pod, "priorityClassName", str("system-node-critical"));
+	if (sa)
+		set(pod, "serviceAccountName", str(sa));
+	tol = json_object_new_array();
+	t = json_object_new_object();
+	set(t, "operator", str("Exists"));
+	json_object_array_add(tol, t);
+	set(pod, "tolerations", tol);
+	c = json_object_new_object();
+	set(c, "name", str(name));
+	set(c, "image", str(image_ref));
+	set(c, "imagePullPolicy", str("IfNotPresent"));
+	sc = json_object_new_object();
+	set(sc, "privileged", json_object_new_boolean(1));
+	set(c, "securityContext", sc);
+	mounts = json_object_new_array();
+	json_object_array_add(mounts, mount("device-plugin", "/var/lib/kubelet/device-plugins"));
+	json_object_array_add(mounts, mount("plugins-registry", "/var/lib/kubelet/plugins_registry"));
+	json_object_array_add(mounts, mount("config", config_dir));
+	json_object_array_add(mounts, mount("devs", "/dev/"));
+	set(c, "volumeMounts", mounts);
+	cs = json_object_new_array();
+	json_object_array_add(cs, c);
+	set(pod, "containers", cs);
+	vols = json_object_new_array();
+	json_object_array_add(vols, volume("device-plugin", "/var/lib/kubelet/device-plugins"));
+	json_object_array_add(vols, volume("plugins-registry", "/var/lib/kubelet/plugins_registry"));
+	json_object_array_add(vols, volume("devs", "/dev/"));
+	cm = json_object_new_object();
+	set(cm, "name", str(config_map));
+	items = json_object_new_array();
+	it = json_object_new_object();
+	set(it, "key", str("config.json"));
+	set(it, "path", str("config.json"));
+	json_object_array_add(items, it);
+	set(cm, "items", items);
+	it = json_object_new_object();
+	set(it, "name", str("config"));
+	set(it, "configMap", cm);
+	json_object_array_add(vols, it);
+	set(pod, "volumes", vols);
+	set(tmpl, "spec", pod);
+	set(spec, "template", tmpl);
+	set(o, "spec", spec);
+	note(fit, why(fit), "the plugin's own DaemonSet (its repository's deployment manifest): privileged, the kubelet's device plugin sockets, its ConfigMap", NULL);
+	note(fit, why(fit), "image: the release the project tests against", NULL);
+	note(fit, why(fit), "priorityClassName system-node-critical, tolerations Exists: it must run on every GPU node, tainted or not", NULL);
+}
+
+static void service_account(struct fit *fit, const char *name)
+{
+	if (new_doc(fit, "v1", "ServiceAccount", name, "kube-system"))
+		note(fit, why(fit), "the ServiceAccount the plugin's DaemonSet names", NULL);
+}
+
+/* What pods need for a second network and this node does not show. */
+static void prerequisites(struct fit *fit)
+{
+	const struct cni_facts *c = &fit->f->cni;
+	enum k8s_mode m = fit->plan->mode;
+	int multus = cni_multus(c);
+
+	if (m == K8S_MODE_HOSTNETWORK)
+		return;
+	if (multus == 0) {
+		const struct cni_conf *p = cni_primary(c);
+
+		if (fit->plan->install == K8S_INSTALL_OPERATOR)
+			warn(fit, "Multus is not this node's CNI (/etc/cni/net.d): the networks below do nothing until the NicClusterPolicy's secondaryNetwork.multus runs here; or use --mode hostnetwork, which needs no Multus",
+			     "first configuration %s, type %s", p ? p->file : "none",
+			     p && fact_str_ok(&p->type) ? p->type.v : "unknown");
+		else
+			warn(fit, "Multus is not this node's CNI (/etc/cni/net.d): install the " MULTUS_INSTALL " and " WHEREABOUTS_INSTALL " first; or use --mode hostnetwork, which needs no Multus",
+			     "first configuration %s, type %s", p ? p->file : "none",
+			     p && fact_str_ok(&p->type) ? p->type.v : "unknown");
+	}
+	if (fit->plan->install == K8S_INSTALL_STANDALONE && cni_has_bin(c, "whereabouts") == 0)
+		warn(fit, "no whereabouts in /opt/cni/bin: install " WHEREABOUTS_INSTALL " for the networks' addresses", NULL);
+	if (m == K8S_MODE_SHARED && fit->n_nics && !fit->nics[0].ib &&
+	    fit->plan->install == K8S_INSTALL_STANDALONE && cni_has_bin(c, "macvlan") == 0)
+		warn(fit, "no macvlan in /opt/cni/bin: install the CNI reference plugins (containernetworking/plugins)", NULL);
+	if ((m == K8S_MODE_SRIOV) && cni_has_bin(c, "rdma") == 0 && fit->plan->install == K8S_INSTALL_STANDALONE)
+		warn(fit, "no rdma in /opt/cni/bin: install rdma-cni (k8snetworkplumbingwg/rdma-cni) for the VFs' RDMA devices", NULL);
 }
 
 static json_object *path_obj(json_object *root, const char *dotted)
@@ -552,71 +1111,145 @@ static void helm_values(struct fit *fit, const struct report *rep)
 	for (size_t i = 0; i < rep->advice.n_helm; i++) {
 		const struct helm_setting *h = &rep->advice.helm[i];
 
+		char comment[512];
+
+		/* Keys, values and reasons are the advice's own constants. */
+		snprintf(comment, sizeof(comment), "%s %s: %s", h->key, h->value, h->why);
 		set(path_obj(gv->values, h->key), leaf(h->key), helm_scalar(h->value));
-		note(fit, &gv->notes, "%s %s: registration path %s (%s)", h->key, h->value,
-		     reg_path_name(rep->advice.path), h->why);
+		note(fit, &gv->why, comment, "registration path %s", reg_path_name(rep->advice.path));
 	}
 	if (!rep->advice.n_helm)
-		note(fit, &gv->notes, "no driver setting follows from this node: registration path %s",
+		note(fit, &gv->why, "no driver setting follows from this node's registration path", "%s",
 		     reg_path_name(rep->advice.path));
 
 	nv->chart = "network-operator";
 	nv->values = json_object_new_object();
 	set(path_obj(nv->values, "sriovNetworkOperator.enabled"), "enabled",
 	    json_object_new_boolean(sriov));
-	note(fit, &nv->notes, "sriovNetworkOperator.enabled %s: mode %s%s", sriov ? "true" : "false",
-	     k8s_mode_name(p->mode), sriov ? " (SriovNetworkNodePolicy, SriovNetworkPoolConfig)" : "");
-	if (sriov || p->mode == K8S_MODE_HOSTDEV) {
+	note(fit, &nv->why, sriov ? "sriovNetworkOperator.enabled true: the SR-IOV objects need the SR-IOV Network Operator"
+				  : "sriovNetworkOperator.enabled false: no SR-IOV object in this mode",
+	     NULL);
+	if (sriov) {
 		set(path_obj(nv->values, "sriov-network-operator.operator.resourcePrefix"),
 		    "resourcePrefix", str(RESOURCE_PREFIX));
-		note(fit, &nv->notes, "sriov-network-operator.operator.resourcePrefix " RESOURCE_PREFIX ": the prefix of the resources above");
+		note(fit, &nv->why, "sriov-network-operator.operator.resourcePrefix " RESOURCE_PREFIX ": the prefix of the SR-IOV resources the example pods request (the chart's default, stated)", NULL);
+	}
+}
+
+static void pick_mode(const struct fit *fit, const struct node_summary *sum, int mode,
+		      struct k8s_plan *p)
+{
+	bool exclusive = strcmp(sum->rdma_netns, "exclusive") == 0;
+
+	if (mode >= 0) {
+		p->mode = (enum k8s_mode)mode;
+		return;
+	}
+	if (exclusive) {
+		p->mode = K8S_MODE_SRIOV;
+		p->mode_why = "RDMA netns mode is exclusive: SR-IOV VFs with rdma-cni";
+	} else if (cni_multus(&fit->f->cni) == 0 && !fact_ok(&fit->f->cni.nv_ipam_d.listed)) {
+		p->mode = K8S_MODE_HOSTNETWORK;
+		p->mode_why = "no Multus on this node (/etc/cni/net.d) and no Network Operator: hostNetwork pods with the shared device plugin need neither (--mode shared adds a macvlan network once Multus and whereabouts are installed)";
+	} else {
+		p->mode = K8S_MODE_SHARED;
+		p->mode_why = "RDMA netns mode is shared (or unknown): the shared device plugin";
+	}
+}
+
+/* The Network Operator leaves nv-ipam's directory on the node; a standalone set does not. */
+static void pick_install(const struct fit *fit, int install, struct k8s_plan *p)
+{
+	const struct cni_facts *c = &fit->f->cni;
+
+	if (install >= 0) {
+		p->install = (enum k8s_install)install;
+		return;
+	}
+	if (fact_ok(&c->nv_ipam_d.listed)) {
+		p->install = K8S_INSTALL_OPERATOR;
+		p->install_why = "nv-ipam's /etc/cni/net.d/nv-ipam.d is on the node: the Network Operator runs here";
+	} else if (fact_ok(&c->listed)) {
+		p->install = K8S_INSTALL_STANDALONE;
+		p->install_why = "/etc/cni/net.d shows no Network Operator (no nv-ipam.d): the plugins' own DaemonSets";
+	} else {
+		p->install = K8S_INSTALL_OPERATOR;
+		p->install_why = "the input does not show the node's CNI set-up: NVIDIA's Network Operator, which MacvlanNetwork and HostDeviceNetwork need";
 	}
 }
 
 int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
-		   const struct node_summary *sum, int mode, struct k8s_plan *ret)
+		   const struct node_summary *sum, const struct k8s_opts *o,
+		   struct k8s_plan *ret)
 {
 	struct fit fit = { .f = ctx->f, .sum = sum, .plan = ret };
+	bool op;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	if (mode < 0) {
-		bool exclusive = strcmp(sum->rdma_netns, "exclusive") == 0;
-
-		mode = exclusive ? K8S_MODE_SRIOV : K8S_MODE_SHARED;
-		ret->mode_why = exclusive ? "RDMA netns mode is exclusive: SR-IOV VFs with rdma-cni"
-					  : "RDMA netns mode is shared (or unknown): the shared device plugin";
-	}
-	ret->mode = (enum k8s_mode)mode;
+	pick_install(&fit, o->install, ret);
+	pick_mode(&fit, sum, o->mode, ret);
+	op = ret->install == K8S_INSTALL_OPERATOR;
+	ret->ns = o->ns ? o->ns : op ? K8S_OPERATOR_NAMESPACE : SRIOV_OPERATOR_NS;
+	ret->subnet = o->subnet ? o->subnet : K8S_DEFAULT_SUBNET;
 	r = find_nics(&fit);
 	if (r < 0)
 		return r;
+	if (!fit.n_nics)
+		ret->unfit = true;
 	switch (ret->mode) {
 	case K8S_MODE_SHARED:
-		shared_plugin(&fit);
-		macvlan_network(&fit);
+	case K8S_MODE_HOSTNETWORK:
+		if (op) {
+			nic_cluster_policy(&fit);
+		} else {
+			config_map(&fit, "rdma-devices", shared_config);
+			plugin_daemonset(&fit, "rdma-shared-dp-ds", SHARED_DP_IMAGE, "rdma-devices",
+					 "/k8s-rdma-shared-dev-plugin", NULL);
+		}
+		if (ret->mode == K8S_MODE_HOSTNETWORK)
+			break;
+		if (op)
+			ip_pool(&fit);
+		shared_network(&fit);
 		break;
 	case K8S_MODE_HOSTDEV:
-		hostdev_plugin(&fit);
+		if (op) {
+			nic_cluster_policy(&fit);
+			ip_pool(&fit);
+		} else {
+			config_map(&fit, "sriovdp-config", hostdev_config);
+			service_account(&fit, "sriov-device-plugin");
+			plugin_daemonset(&fit, "kube-sriov-device-plugin", SRIOV_DP_IMAGE, "sriovdp-config",
+					 "/etc/pcidp", "sriov-device-plugin");
+		}
 		hostdev_network(&fit);
 		break;
 	case K8S_MODE_SRIOV:
 		if (strcmp(sum->rdma_netns, "shared") == 0)
-			OOM(&fit, strv_pushf(&ret->warnings,
-					     "RDMA netns mode is shared now: the SriovNetworkPoolConfig below switches it to exclusive (the node drains)"));
+			warn(&fit, "RDMA netns mode is shared now: the SriovNetworkPoolConfig below switches it to exclusive (the node drains)", NULL);
 		sriov_policies(&fit);
 		sriov_pool(&fit);
-		sriov_nad(&fit);
-		break;
-	case K8S_MODE_HOSTNETWORK:
-		/* hostNetwork alone brings no /dev/infiniband: the shared plugin does. */
-		shared_plugin(&fit);
+		sriov_network(&fit);
+		if (op) {
+			nic_cluster_policy(&fit);
+			ip_pool(&fit);
+		}
 		break;
 	case _K8S_MODE_MAX:
 		break;
 	}
+	prerequisites(&fit);
 	helm_values(&fit, rep);
 	free(fit.nics);
+	if (ret->unfit) {
+		/* Nothing to hand out: no object kubectl could put over a working one. */
+		for (size_t i = 0; i < ret->n_docs; i++) {
+			json_object_put(ret->docs[i].obj);
+			notes_release(&ret->docs[i].why);
+		}
+		ret->n_docs = 0;
+	}
 	return fit.err;
 }
 
@@ -624,13 +1257,14 @@ void k8s_plan_release(struct k8s_plan *p)
 {
 	for (size_t i = 0; i < p->n_docs; i++) {
 		json_object_put(p->docs[i].obj);
-		strv_free(p->docs[i].notes);
+		notes_release(&p->docs[i].why);
 	}
 	free(p->docs);
 	for (size_t i = 0; i < p->n_values; i++) {
 		json_object_put(p->values[i].values);
-		strv_free(p->values[i].notes);
+		notes_release(&p->values[i].why);
 	}
-	strv_free(p->warnings);
+	notes_release(&p->warnings);
+	notes_release(&p->left_out);
 	memset(p, 0, sizeof(*p));
 }

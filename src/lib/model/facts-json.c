@@ -258,6 +258,7 @@ static const struct json_field facts_fields[] = {
 	JOBJ("roce", struct facts, roce, &facts_roce_desc, .flags = 0),
 	JOBJ("probe", struct facts, probe, &facts_probe_desc, .flags = 0),
 	JOBJ("pod", struct facts, pod, &facts_pod_desc, .flags = 0),
+	JOBJ("cni", struct facts, cni, &facts_cni_desc, .flags = 0),
 	JARR("nccl", struct facts, nccl, n_nccl, &nccl_desc, .flags = JF_ALLOC),
 	/* A collector may note each device over its cap: more than a cap. */
 	JFIELD("notes", struct facts, notes, JK_STRV, .cap = FACTS_MAX_NOTES),

@@ -24,6 +24,8 @@ int facts_from_json(json_object *doc, struct facts *f, char *err,
 /* The descriptors of the sections, for the whole document and for tests. */
 extern const struct json_desc facts_host_desc, facts_roce_desc,
 	facts_probe_desc, facts_pod_desc;
+/* Pod networks on the node (facts-cni-json.c). */
+extern const struct json_desc facts_cni_desc;
 /* One RDMA device (nics[], probe.unlisted_nics[]). */
 extern const struct json_desc facts_nic_desc;
 /* What the probe says of a GPU, an RDMA device, a port (facts-probe-json.c). */

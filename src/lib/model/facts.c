@@ -91,6 +91,7 @@ void facts_release(struct facts *f)
 	roce_facts_release(&f->roce);
 	probe_facts_release(&f->probe);
 	pod_facts_release(&f->pod);
+	cni_facts_release(&f->cni);
 	for (size_t i = 0; i < f->n_nccl; i++) {
 		free(f->nccl[i].name);
 		free(f->nccl[i].value);

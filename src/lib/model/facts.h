@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fact.h"
+#include "facts-cni.h"
 #include "facts-host.h"
 #include "facts-pod.h"
 #include "facts-probe.h"
@@ -171,6 +172,7 @@ struct facts {
 	struct roce_facts roce;
 	struct probe_facts probe;
 	struct pod_facts pod; /* inside a container: collect_pod() */
+	struct cni_facts cni; /* pod networks on the node: collect_cni() */
 
 	struct nccl_setting *nccl;
 	size_t n_nccl;

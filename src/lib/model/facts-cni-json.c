@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#include "facts-json.h"
+
+/*
+ * Section "cni" (struct cni_facts, collect-cni.c): what the node's files say
+ * about its pod networks. Written only when collected.
+ */
+
+static const struct json_field conf_fields[] = {
+	JFIELD("file", struct cni_conf, file, JK_STR, .flags = JF_REQUIRED),
+	JFS("type", struct cni_conf, type),
+	JFS("name", struct cni_conf, name),
+};
+static JSON_DESC(conf_desc, conf_fields, .init = NULL);
+
+static const struct json_field dir_fields[] = {
+	JFI("listed", struct name_list, listed),
+	JFIELD("names", struct name_list, names, JK_STRV, .flags = JF_OMIT_NULL),
+};
+static JSON_DESC(dir_desc, dir_fields, .present = "listed");
+
+#define C struct cni_facts
+static const struct json_field cni_fields[] = {
+	JFI("listed", C, listed),
+	JARR("confs", C, confs, n_confs, &conf_desc, .flags = 0),
+	JOBJ("bin", C, bin, &dir_desc, .flags = 0),
+	JOBJ("multus_d", C, multus_d, &dir_desc, .flags = 0),
+	JOBJ("whereabouts_d", C, whereabouts_d, &dir_desc, .flags = 0),
+	JOBJ("nv_ipam_d", C, nv_ipam_d, &dir_desc, .flags = 0),
+	JOBJ("plugins_registry", C, plugins_registry, &dir_desc, .flags = 0),
+	JOBJ("device_plugins", C, device_plugins, &dir_desc, .flags = 0),
+	JFS("default_route_dev", C, default_route_dev),
+};
+#undef C
+JSON_DESC(facts_cni_desc, cni_fields, .present = "listed");
