@@ -8,6 +8,9 @@ CUDA attributes a live probe reads on every GPU (116 GPUDirect RDMA supported,
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --nvlink  NVML's view instead: every GPU an NVLink
         peer of every other over 18 links to an NVSwitch, the tree collected with the fixture's
         recorded netlink replies when it has them -> FIXTURE_DIR/nvml-facts.json
+  --netlink DIR  the recorded netlink replies to collect with (relative to FIXTURE_DIR),
+        for a fixture that shares another's (../seed2-b300-e810/netlink)
+  --pod          a pod fixture: collect --pod, in the environment fixture.ini's env gives
 """
 import json
 import os
@@ -17,17 +20,30 @@ import sys
 
 def main():
     nvlink = "--nvlink" in sys.argv
-    args = [a for a in sys.argv[1:] if a not in ("--check", "--nvlink")]
+    argv = sys.argv[1:]
+    netlink = None
+    if "--netlink" in argv:
+        i = argv.index("--netlink")
+        netlink = argv[i + 1]
+        del argv[i:i + 2]
+    pod = "--pod" in argv
+    args = [a for a in argv if a not in ("--check", "--nvlink", "--pod")]
     if len(args) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     gdrcheck, fixture = os.path.abspath(args[0]), args[1]
-    cmd = [gdrcheck, "collect", "--root", "root"]
-    if nvlink and os.path.isdir(os.path.join(fixture, "netlink")):
+    cmd = [gdrcheck, "collect", "--root", "root"] + (["--pod"] if pod else [])
+    env = {"LC_ALL": "C", "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"}
+    if pod:
+        with open(os.path.join(fixture, "fixture.ini"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("env ="):
+                    env.update(kv.split("=", 1) for kv in line.split("=", 1)[1].split())
+    if netlink:
+        cmd += ["--netlink-replay", netlink]
+    elif nvlink and os.path.isdir(os.path.join(fixture, "netlink")):
         cmd += ["--netlink-replay", "netlink"]
-    p = subprocess.run(cmd, cwd=fixture,
-                       env={"LC_ALL": "C", "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
-                       capture_output=True, text=True, check=True)
+    p = subprocess.run(cmd, cwd=fixture, env=env, capture_output=True, text=True, check=True)
     facts = json.loads(p.stdout)
     for g in facts["gpus"]:
         if nvlink:

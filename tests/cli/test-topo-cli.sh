@@ -70,7 +70,7 @@ cat >"$tmp/pxn.xml" <<'XML'
 </system>
 XML
 "$bin" check --nccl-xml "$tmp/pxn.xml" --gate 3 -v >"$tmp/out" 2>&1
-grep -q 'GPU1 0000:20:00.0: nearest NIC mlx5_0 is NCCL PHB, but NCCL sends through GPU0 over NVLink (PXN): .*from the NCCL topology file)' "$tmp/out" ||
+grep -q 'GPU1 0000:20:00.0: nearest NIC mlx5_0 (NCCL PHB), but NCCL sends through GPU0 over NVLink (PXN): .*from the NCCL topology file)' "$tmp/out" ||
 	fail "check --nccl-xml: PXN item from the file's NVLink"
 n=$((n + 1))
 

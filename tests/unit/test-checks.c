@@ -550,6 +550,8 @@ static void load_seed2_nvml(struct run *run, json_object **doc_out)
  * the NODE/SYS GPUs of seed 2 fail even with NVML's NVLink peers. Nor is
  * there PXN when GDR is off for the peer's send side (NCCL_NET_GDR_READ=0, a
  * GDR level below the peer's path): paths.cc requires gdrMode != Disable.
+ * Each of them is then named as the cause, with its own fix, and no GPU is
+ * told to move a NIC or take another slot: the board carries GDR without it.
  */
 static void test_pxn_needs_p2p(void **state)
 {
@@ -557,6 +559,7 @@ static void test_pxn_needs_p2p(void **state)
 		{ "NCCL_P2P_DISABLE", "1" }, { "NCCL_P2P_LEVEL", "LOC" }, { "NCCL_P2P_LEVEL", "0" },
 		/* PXN needs GDR on the peer's send side: ncclTopoCheckGdr(read=1) */
 		{ "NCCL_NET_GDR_READ", "0" }, { "NCCL_NET_GDR_LEVEL", "LOC" },
+		{ "NCCL_PXN_DISABLE", "1" },
 	};
 	for (size_t i = 0; i <= sizeof(off) / sizeof(off[0]); i++) {
 		struct run run;
@@ -569,11 +572,57 @@ static void test_pxn_needs_p2p(void **state)
 			assert_int_equal(STATUS(&run, "direct.path"), ST_PASS);
 			assert_true(run_mentions(&run, "direct.path", "(PXN)"));
 		} else {
+			char named[64];
+
 			assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
-			assert_false(run_mentions(&run, "direct.path", "(PXN)"));
+			assert_false(run_mentions(&run, "direct.path", "NCCL sends through"));
+			snprintf(named, sizeof(named), "%s=%s", off[i][0], off[i][1]);
+			assert_true(run_mentions(&run, "direct.path", named));
+			assert_false(run_mentions(&run, "direct.path", "slot"));
+			assert_false(run_mentions(&run, "direct.path", "another NIC"));
 		}
 		run_release(&run);
 	}
+	(void)state;
+}
+
+/*
+ * Hardware advice comes last and only where nothing else explains the
+ * verdict. An SXM/HGX board has no slot to move a GPU or NIC to: with NVML
+ * measuring its NVLink down, the advice is NVLink, never a slot. When the
+ * NIC cannot register GPU memory at all (no peer-memory client, dma-buf MRs
+ * refused), a PHB path is reported, but a move is not advised before the
+ * registration path works.
+ */
+static void test_hardware_advice_last(void **state)
+{
+	struct run run;
+
+	load_seed2_nvml(&run, NULL);
+	for (size_t g = 0; g < run.f.n_gpus; g++) {
+		fact_int_set(&run.f.gpus[g].nvlink_peers, 0);
+		strv_free(run.f.gpus[g].nvlink_remote);
+		run.f.gpus[g].nvlink_remote = NULL;
+	}
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.path", "bring NVLink up"));
+	assert_true(run_mentions(&run, "direct.path", "NVML reports 0 NVLink peers of 7"));
+	assert_false(run_mentions(&run, "direct.path", "slot"));
+	assert_false(run_mentions(&run, "direct.path", "another NIC"));
+	run_release(&run);
+
+	run_scenario(&run, "phb-only");
+	report_release(&run.r);
+	topo_report_release(&run.t);
+	for (size_t n = 0; n < run.f.n_nics; n++)
+		fact_int_set(&run.f.nics[n].dmabuf_mr, 0);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.path"), ST_FAIL);
+	assert_true(run_mentions(&run, "direct.path", "direct.regpath"));
+	assert_false(run_mentions(&run, "direct.path", "slot"));
+	assert_false(run_mentions(&run, "direct.path", "NCCL_NET_GDR_LEVEL=PHB"));
+	run_release(&run);
 	(void)state;
 }
 
@@ -879,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_direct_checks),
 		cmocka_unit_test(test_pxn_needs_p2p),
 		cmocka_unit_test(test_pxn_not_inferred_sxm2),
+		cmocka_unit_test(test_hardware_advice_last),
 		cmocka_unit_test(test_roce_links_unread),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),

@@ -27,54 +27,6 @@ static bool flat_pair(const struct facts *f, size_t g, size_t n)
 	       !b->parent[0] && a->host[0] && strcmp(a->host, b->host) == 0;
 }
 
-/*
- * NVLink between GPUs: 1 when NVML saw every other GPU as an NVLink peer, 2
- * when not measured but the model is an SXM/HGX board part (those sit on
- * an NVLink/NVSwitch baseboard, all-to-all; not SXM2), 0 otherwise.
- */
-static int nvlink_all(const struct facts *f)
-{
-	static const char *const sxm[] = { "SXM", "HGX", "B200", "B300", "GB200",
-					   "GB300", "H100 80GB HBM3" };
-	bool measured = f->n_gpus > 1, inferred = f->n_gpus > 1;
-
-	for (size_t i = 0; i < f->n_gpus; i++) {
-		const struct gpu *g = &f->gpus[i];
-		bool board = false;
-
-		measured = measured && fact_ok(&g->nvlink_peers) &&
-			   g->nvlink_peers.v >= (int64_t)f->n_gpus - 1;
-		for (size_t k = 0; g->name && k < sizeof(sxm) / sizeof(sxm[0]); k++)
-			board = board || strstr(g->name, sxm[k]) != NULL;
-		/* SXM2 (DGX-1/HGX-1): a hybrid cube-mesh, each GPU on NVLink to 4 of 7. */
-		board = board && !(g->name && strstr(g->name, "SXM2"));
-		inferred = inferred && board && !fact_ok(&g->nvlink_peers);
-	}
-	return measured ? 1 : inferred ? 2 : 0;
-}
-
-/*
- * The GPU NCCL would send @g's traffic for NIC @b through: a peer near @b
- * (NCCL picks the NIC's local GPU, ncclTopoGetLocalGpu), else a peer near
- * its own nearest NIC, with GDR not ruled out on the peer's send side
- * (ncclTopoCheckGdr(read=1)). -1 when none; *@nic receives the NIC.
- */
-static int pxn_peer(const struct check_ctx *ctx, size_t g, int b, int *nic)
-{
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t p = 0; p < ctx->f->n_gpus; p++) {
-			int k = p == g ? -1 : pass == 0 ? b : best_nic(ctx, p);
-			const struct topo_pair *q = k >= 0 ? topo_pair_of(ctx->topo, p, (size_t)k) : NULL;
-
-			/* paths.cc: PXN also needs GDR on p's send side (read=1). */
-			if (q && path_is_near(q->nccl_pci) && q->gdr.read != 0) {
-				*nic = k;
-				return (int)p;
-			}
-		}
-	return -1;
-}
-
 /* NIC line rate in Gb/s from "100 Gb/sec (4X EDR)"; 0 when unknown. */
 static double nic_gbps(const struct rdma_dev *n)
 {
@@ -86,25 +38,204 @@ static double nic_gbps(const struct rdma_dev *n)
 	return best;
 }
 
+/* "irdma0 (nvidia-smi PIX, NCCL PIX)" or "irdma0 (NCCL PIX)". */
+static void route_nic(const struct facts *f, int nic, int path, enum smi_label smi,
+		      char *buf, size_t size)
+{
+	const char *l = smi_label_name(smi);
+
+	if (nic < 0) {
+		snprintf(buf, size, "no NIC");
+		return;
+	}
+	snprintf(buf, size, "%s (%s%s%sNCCL %s)", f->nics[nic].name, l ? "nvidia-smi " : "",
+		 l ? l : "", l ? ", " : "", nccl_path_name(path));
+}
+
+/* How NVLink to the relay is known, for the text. */
+static const char *nvlink_how(const struct facts *f, enum topo_nvl nvl)
+{
+	if (nvl == TOPO_NVL_INFERRED)
+		return "inferred from the SXM/HGX model, not measured";
+	return f->source == SOURCE_NCCL_XML ? "from the NCCL topology file" : "from NVML";
+}
+
+/* Whether NVML measured fewer NVLink peers than an all-to-all board has. */
+static bool nvlink_down(const struct facts *f, size_t g)
+{
+	const struct gpu *gp = &f->gpus[g];
+
+	return fact_ok(&gp->nvlink_peers) && gp->nvlink_peers.v < (int64_t)f->n_gpus - 1;
+}
+
+/*
+ * The hardware advice for a GPU whose route crosses the CPU, when no
+ * setting and no driver explains it. An SXM/HGX board has no slot to move
+ * to: its GPUs reach far NICs through NVLink peers (PXN), so the advice
+ * there is NVLink, never a slot.
+ */
+static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
+		    const char *subj, const char *nic, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct topo_support *ns = &ctx->topo->nic_support[rt->nic];
+	const struct topo_support *gs = &ctx->topo->gpu_support[rt->gpu];
+	const char *across = rt->path == PATH_SYS ? "inter-socket link" : "CPU's root complex";
+	char fix[512];
+
+	if (rt->gdr == 0 && (ns->supported == 0 || gs->supported == 0))
+		/* Registration comes first: a move cannot help until it works. */
+		return finding_item(out, subj, ST_FAIL, NULL,
+				    "NCCL uses %s: the path crosses the %s; GPUDirect RDMA is off before that: %s (direct.regpath, direct.gpu-gdr decide it first)",
+				    nic, across, ns->supported == 0 ? ns->how : gs->how);
+	if (rt->board) {
+		if (nvlink_down(f, rt->gpu))
+			return finding_item(out, subj, ST_FAIL,
+					    "bring NVLink up: nvidia-smi nvlink --status shows each link; on NVSwitch boards the nvidia-fabricmanager service must be running",
+					    "NCCL uses %s: the path crosses the %s, and NVML reports %lld NVLink peers of %zu on an SXM/HGX board built all-to-all, so no NVLink peer near a NIC can carry this GPU's traffic (PXN)",
+					    nic, across, (long long)f->gpus[rt->gpu].nvlink_peers.v, f->n_gpus - 1);
+		return finding_item(out, subj, ST_FAIL, NULL,
+				    "NCCL uses %s: the path crosses the %s and no NVLink peer near a NIC can relay it; the GPUs and NICs of an SXM/HGX board have fixed places (no slot to move to)",
+				    nic, across);
+	}
+	if (rt->path == PATH_SYS)
+		snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
+	else if (flat_pair(f, rt->gpu, (size_t)rt->nic))
+		/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
+		snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
+	else if (ctx->topo->level >= rt->path)
+		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile (ib_write_bw %s between two nodes)",
+			 perftest_cuda_flags(f));
+	else
+		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
+			 perftest_cuda_flags(f));
+	return finding_item(out, subj, ST_FAIL, fix,
+			    "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
+			    tri(rt->gdr), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
+}
+
+/* One item per GPU: its route as NCCL takes it, and why GDR is off. */
+static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
+		      struct finding *out, size_t *via_pxn)
+{
+	const struct facts *f = ctx->f;
+	char subj[64], nic[128], settings[512], base[128];
+	int r;
+
+	gpu_subject(f, rt->gpu, subj, sizeof(subj));
+	if (rt->nic < 0)
+		return finding_item(out, subj, ST_UNKNOWN, NULL, "no pair in the topology report");
+	route_nic(f, rt->nic, rt->pci, rt->smi, nic, sizeof(nic));
+	if (rt->path == PATH_UNKNOWN)
+		return finding_item(out, subj, ST_UNKNOWN, NULL,
+				    "the PCI path to %s is unknown (cut or missing PCI tree)",
+				    f->nics[rt->nic].name);
+	if (rt->causes) {
+		char moved[512] = "";
+
+		topo_settings_text(f, rt->causes, settings, sizeof(settings));
+		if (rt->moves & ~rt->causes) {
+			topo_settings_text(f, rt->moves & ~rt->causes, base, sizeof(base));
+			snprintf(moved, sizeof(moved), "; %s move%s it off its nearest NIC", base,
+				 __builtin_popcount(rt->moves & ~rt->causes) == 1 ? "s" : "");
+		}
+		topo_route_base_text(f, rt, base, sizeof(base));
+		return finding_item(out, subj, ST_FAIL, NULL,
+				    "NCCL uses %s, GDR off: %s turn%s it off%s; with these NCCL settings gone NCCL would use %s with GPUDirect RDMA%s",
+				    nic, settings, __builtin_popcount(rt->causes) == 1 ? "s" : "", moved,
+				    base, rt->base_gdr < 0 ? " (if the GPU and NIC support it)" : "");
+	}
+	if (rt->via >= 0 && rt->gdr != 0) {
+		/* nccl-gdr §2.8-3: g→n becomes PXN via the peer. */
+		(*via_pxn)++;
+		r = finding_item(out, subj, rt->nvlink == TOPO_NVL_MEASURED ? ST_PASS : ST_WARN,
+				 rt->nvlink == TOPO_NVL_MEASURED ? NULL :
+				 "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
+				 "nearest NIC %s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
+				 nic, rt->via, rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
+				 nvlink_how(f, rt->nvlink));
+	} else if (topo_path_near(rt->path)) {
+		const struct topo_pair *p = topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic);
+
+		r = finding_item(out, subj, ST_PASS, NULL, "nearest NIC %s; NCCL GDR %s (%s)", nic,
+				 tri(rt->gdr), p->gdr.reason ? p->gdr.reason : "");
+	} else {
+		r = far_item(ctx, rt, subj, nic, out);
+	}
+	if (r >= 0 && rt->moves & ~rt->causes) {
+		topo_settings_text(f, rt->moves & ~rt->causes, settings, sizeof(settings));
+		topo_route_base_text(f, rt, base, sizeof(base));
+		r = finding_evidence(out, "GPU%zu: %s move%s it from %s to %s", rt->gpu, settings,
+				     __builtin_popcount(rt->moves & ~rt->causes) == 1 ? "s" : "", base,
+				     f->nics[rt->nic].name);
+	}
+	return r;
+}
+
+/* NCCL_IB_HCA's fix in direct.nccl-env's words: add the first GPU's lost NIC. */
+static void hca_fix(const struct facts *f, const struct topo_report *t,
+		    unsigned bits, char *buf, size_t size)
+{
+	const struct nccl_setting *s = topo_setting_of(f, TOPO_SET_IB_HCA);
+
+	for (size_t i = 0; s && i < t->n_routes; i++) {
+		const struct topo_route *rt = &t->routes[i];
+
+		if (((rt->causes | rt->moves) & bits) && rt->base_nic >= 0) {
+			snprintf(buf, size, "include the nearest NICs in NCCL_IB_HCA (%s), e.g. add %s",
+				 s->source, f->nics[rt->base_nic].name);
+			return;
+		}
+	}
+	topo_setting_fix(f, TOPO_SET_IB_HCA, buf, size);
+}
+
+/*
+ * One item per setting that explains a verdict, with the fix that removes
+ * it: the plan merges it with direct.nccl-env's step for the same setting.
+ */
+static int cause_items(const struct check_ctx *ctx, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct topo_report *t = ctx->topo;
+
+	for (unsigned b = 1; b & TOPO_SET_ALL; b <<= 1) {
+		const struct nccl_setting *s = topo_setting_of(f, b);
+		size_t off = 0, moved = 0;
+		char fix[512];
+
+		if (!s)
+			continue;
+		for (size_t i = 0; i < t->n_routes; i++) {
+			off += (t->routes[i].causes & b) != 0;
+			moved += (t->routes[i].moves & b) && !(t->routes[i].causes & b);
+		}
+		if (!off && !moved)
+			continue;
+		if (b == TOPO_SET_IB_HCA)
+			hca_fix(f, t, b, fix, sizeof(fix));
+		else
+			topo_setting_fix(f, b, fix, sizeof(fix));
+		if (off)
+			TRY(finding_item(out, s->name, ST_FAIL, fix,
+					 "=%s (%s) turns GPUDirect RDMA off for %zu GPU%s whose paths carry it without it",
+					 s->value, s->source, off, off == 1 ? "" : "s"));
+		else
+			TRY(finding_item(out, s->name, ST_WARN, fix,
+					 "=%s (%s) moves %zu GPU%s to a NIC farther than their nearest",
+					 s->value, s->source, moved, moved == 1 ? "" : "s"));
+	}
+	return 0;
+}
+
 static int direct_path(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct topo_report *t = ctx->topo;
-	char subj[64], fix[512], line[1024];
-	const struct nccl_setting *pxn_off = facts_nccl_get(f, "NCCL_PXN_DISABLE");
-	const struct nccl_setting *p2p_lvl = facts_nccl_get(f, "NCCL_P2P_LEVEL");
-	/*
-	 * paths.cc: NCCL_P2P_DISABLE=1 (or NCCL_P2P_LEVEL=LOC) turns GPU-GPU P2P
-	 * off, NCCL routes GPU-GPU through the CPU and no peer is "connected to
-	 * us through NVLink" any more: no PXN either.
-	 */
-	bool p2p_off = nccl_setting_long(f, "NCCL_P2P_DISABLE", 0, NULL) == 1 ||
-		       (!facts_nccl_get(f, "NCCL_P2P_DISABLE") && p2p_lvl &&
-			nccl_parse_level(p2p_lvl->value) == PATH_LOC);
-	bool pxn_dis = pxn_off && pxn_off->value && strtol(pxn_off->value, NULL, 0) == 1;
-	bool pxn_ok = !pxn_dis && !p2p_off;
-	int nvl = nvlink_all(f);
-	size_t via_pxn = 0;
+	const struct nccl_setting *pxn_off = topo_setting_of(f, TOPO_SET_PXN_DISABLE);
+	const struct nccl_setting *p2p = topo_setting_of(f, TOPO_SET_P2P);
+	char line[1024];
+	size_t via_pxn = 0, off_by_settings = 0, inferred = 0, far = 0, base_pxn = 0;
 	double gbps = 0;
 
 	if (!f->n_gpus || !f->n_nics)
@@ -114,13 +245,8 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 			     f->tree == PCI_TREE_NCCL ? "an NCCL topology file" : "sysfs",
 			     nccl_path_name(t->level), t->level_from));
 	for (size_t g = 0; g < f->n_gpus; g++) {
-		int b = best_nic(ctx, g);
-		const struct topo_pair *p = b >= 0 ? topo_pair_of(t, g, (size_t)b) : NULL;
-		const struct rdma_dev *n;
-		const char *smi;
 		size_t len = 0;
 
-		gpu_subject(f, g, subj, sizeof(subj));
 		line[0] = '\0';
 		for (size_t k = 0; k < f->n_nics && len < sizeof(line) - 64; k++) {
 			const struct topo_pair *q = topo_pair_of(t, g, k);
@@ -133,68 +259,29 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 						nccl_path_name(q->nccl_pci));
 		}
 		TRY(finding_evidence(out, "GPU%zu (nvidia-smi/NCCL): %s", g, line));
-		if (!p) {
-			TRY(finding_item(out, subj, ST_UNKNOWN, NULL, "no pair in the topology report"));
-			continue;
-		}
-		n = &f->nics[p->nic];
-		smi = smi_label_name(p->smi);
-		if (p->nccl_pci == PATH_UNKNOWN) {
-			TRY(finding_item(out, subj, ST_UNKNOWN, NULL,
-					 "the PCI path to %s is unknown (cut or missing PCI tree)", n->name));
-			continue;
-		}
-		if (path_is_near(p->nccl_pci)) {
-			TRY(finding_item(out, subj, ST_PASS, NULL,
-					 "nearest NIC %s: %s%s%sNCCL %s; NCCL GDR %s (%s)",
-					 n->name, smi ? "nvidia-smi " : "", smi ? smi : "",
-					 smi ? ", " : "", nccl_path_name(p->nccl_pci),
-					 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
-			continue;
-		}
-		if (nvl && pxn_ok) {
-			int pn = -1, peer = pxn_peer(ctx, g, b, &pn);
-
-			if (peer >= 0) {
-				/* nccl-gdr §2.8-3: g→n becomes PXN via the peer. */
-				via_pxn++;
-				TRY(finding_item(out, subj, nvl == 1 ? ST_PASS : ST_WARN,
-						 nvl == 1 ? NULL : "confirm NVLink with gdrcheck check --nvml (or --probe); NCCL_PXN_DISABLE must stay unset",
-						 "nearest NIC %s is %s%s%sNCCL %s%s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
-						 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
-						 nccl_path_name(p->nccl_pci), smi ? ")" : "", peer, peer, f->nics[pn].name,
-						 nccl_path_name(topo_pair_of(t, (size_t)peer, (size_t)pn)->nccl_pci),
-						 nvl == 2 ? "inferred from the SXM/HGX model, not measured" :
-						 f->source == SOURCE_NCCL_XML ? "to every GPU, from the NCCL topology file" :
-										"to every GPU, from NVML"));
-				continue;
-			}
-		}
-		if (p->nccl_pci == PATH_SYS)
-			snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
-		else if (flat_pair(f, g, (size_t)b))
-			/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
-			snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
-		else
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
-				 perftest_cuda_flags(f));
-		TRY(finding_item(out, subj, ST_FAIL, fix,
-				 "nearest NIC %s is %s%s%sNCCL %s%s: the path crosses the %s, NCCL GDR %s (%s)",
-				 n->name, smi ? "nvidia-smi " : "", smi ? smi : "", smi ? " (" : "",
-				 nccl_path_name(p->nccl_pci), smi ? ")" : "",
-				 p->nccl_pci == PATH_SYS ? "inter-socket link" : "CPU's root complex",
-				 tri(p->gdr.enabled), p->gdr.reason ? p->gdr.reason : ""));
 	}
+	for (size_t i = 0; i < t->n_routes; i++) {
+		const struct topo_route *rt = &t->routes[i];
+
+		TRY(route_item(ctx, rt, out, &via_pxn));
+		finding_item_route(out, rt);
+		off_by_settings += rt->causes != 0;
+		far += !rt->causes && out->items[out->n_items - 1].status == ST_FAIL;
+		base_pxn += rt->causes && rt->base_via >= 0;
+		inferred += rt->via >= 0 && rt->gdr != 0 && rt->nvlink == TOPO_NVL_INFERRED;
+	}
+	TRY(cause_items(ctx, out));
 	for (size_t k = 0; k < f->n_nics; k++)
 		gbps += nic_gbps(&f->nics[k]);
 	for (size_t k = 0; t->notes && t->notes[k]; k++)
 		if (strstr(t->notes[k], "PXN"))
 			TRY(finding_evidence(out, "topo: %s", t->notes[k]));
-	if (pxn_dis)
-		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=1 (%s): NCCL does not send through an NVLink peer",
-				     pxn_off->source ? pxn_off->source : "set"));
-	if (p2p_off)
-		TRY(finding_evidence(out, "NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC: NCCL routes GPU-to-GPU traffic through the CPU, so no NVLink peer can carry a GPU's traffic to a NIC (no PXN)"));
+	if (pxn_off)
+		TRY(finding_evidence(out, "NCCL_PXN_DISABLE=%s (%s): NCCL does not send through an NVLink peer",
+				     pxn_off->value, pxn_off->source));
+	if (p2p)
+		TRY(finding_evidence(out, "%s=%s (%s): NCCL routes GPU-to-GPU traffic through the CPU, so no NVLink peer can carry a GPU's traffic to a NIC (no PXN)",
+				     p2p->name, p2p->value, p2p->source));
 	if (f->n_nics < f->n_gpus && gbps > 0)
 		/* A bandwidth budget, not a GDR property. */
 		TRY(finding_evidence(out, "bandwidth: %zu RDMA devices for %zu GPUs, %.0f Gb/s of NIC line rate in all: %.1f Gb/s per GPU when all send at once",
@@ -202,13 +289,23 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	if (out->status <= ST_WARN && via_pxn)
 		return finding_set(out, out->status,
 				   "every GPU reaches a NIC under a PCIe switch, %zu of them through an NVLink peer (PXN)%s%s",
-				   via_pxn, nvl == 2 ? "; NVLink inferred from the GPU model, not measured" : "",
-				   out->status == ST_WARN && nvl != 2 ? "; see the items" : "");
+				   via_pxn, inferred ? "; NVLink inferred from the GPU model, not measured" : "",
+				   out->status == ST_WARN && !inferred ? "; see the items" : "");
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "every GPU has a NIC under a shared PCIe switch (PIX/PXB)");
+	if (out->status == ST_WARN)
+		return finding_set(out, ST_WARN, "NCCL settings move some GPUs to a NIC farther than their nearest");
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the PCI path of some GPUs is unknown");
-	TRY(finding_set(out, ST_FAIL, "some GPUs reach their nearest NIC only through the CPU (PHB/NODE/SYS): NCCL turns GPUDirect RDMA off there"));
+	if (off_by_settings && !far)
+		TRY(finding_set(out, ST_FAIL, "NCCL settings turn GPUDirect RDMA off for %s%zu GPU%s whose paths carry it once they are gone (%zu through an NVLink peer: PXN)",
+				off_by_settings == t->n_routes ? "all " : "", off_by_settings,
+				off_by_settings == 1 ? "" : "s", base_pxn));
+	else if (off_by_settings)
+		TRY(finding_set(out, ST_FAIL, "NCCL settings turn GPUDirect RDMA off for %zu GPU%s; %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
+				off_by_settings, off_by_settings == 1 ? "" : "s", far, far == 1 ? "es" : ""));
+	else
+		TRY(finding_set(out, ST_FAIL, "some GPUs reach their nearest NIC only through the CPU (PHB/NODE/SYS): NCCL turns GPUDirect RDMA off there"));
 	return finding_fix_from_items(out, true);
 }
 
@@ -549,61 +646,10 @@ const struct check check_direct_link = {
 	direct_link,
 };
 
-/* An NCCL_IB_HCA token: name[:port]. */
-struct hca_token {
-	char name[64];
-	int port;
-};
-
-/*
- * Whether NCCL_IB_HCA lets NCCL use @n (nccl-gdr §6): a leading '^' makes
- * an exclude list, then '=' asks for exact names, else names are prefixes.
- */
+/* NCCL_IB_HCA's rule lives in the topology engine (nccl_hca_allows). */
 bool hca_allows(const char *spec, const struct rdma_dev *n)
 {
-	bool exclude = false, exact = false, any_port = false;
-	struct hca_token tok[32];
-	size_t nt = 0;
-	const char *p = spec;
-
-	if (*p == '^') {
-		exclude = true;
-		p++;
-	}
-	if (*p == '=') {
-		exact = true;
-		p++;
-	}
-	while (*p && nt < ARRAY_SIZE(tok)) {
-		size_t len = strcspn(p, ",");
-		const char *colon = memchr(p, ':', len);
-		size_t nlen = colon ? (size_t)(colon - p) : len;
-
-		if (nlen < sizeof(tok[nt].name)) {
-			memcpy(tok[nt].name, p, nlen);
-			tok[nt].name[nlen] = '\0';
-			tok[nt].port = colon ? atoi(colon + 1) : -1;
-			nt++;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	for (size_t pi = 0; pi < (n->n_ports ? n->n_ports : 1); pi++) {
-		int port = n->n_ports ? (int)n->ports[pi].num : 1;
-		bool match = false;
-
-		for (size_t i = 0; i < nt; i++) {
-			bool nm = exact ? strcmp(n->name, tok[i].name) == 0 :
-					  startswith(n->name, tok[i].name);
-
-			if (nm && (tok[i].port < 0 || tok[i].port == port))
-				match = true;
-		}
-		if (match != exclude)
-			any_port = true;
-	}
-	return any_port;
+	return nccl_hca_allows(spec, n);
 }
 
 static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-pod.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,13 +146,141 @@ const struct check check_pod_gpu = {
 	run_gpu,
 };
 
+/* Whether the pod's GPUs sit on more than one NUMA node. */
+static bool pod_spans_numa(const struct facts *f, const int *gpus, size_t ng)
+{
+	for (size_t i = 1; i < ng; i++)
+		if (fact_ok(&f->gpus[gpus[i]].numa) && fact_ok(&f->gpus[gpus[0]].numa) &&
+		    f->gpus[gpus[i]].numa.v != f->gpus[gpus[0]].numa.v)
+			return true;
+	return false;
+}
+
+/* The fixes of the settings in @bits, one after the other. */
+static void settings_fix(const struct facts *f, unsigned bits, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned b = 1; (b & TOPO_SET_ALL) && len < size; b <<= 1) {
+		char one[256];
+
+		if (!(bits & b))
+			continue;
+		topo_setting_fix(f, b, one, sizeof(one));
+		if (one[0])
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "; " : "", one);
+	}
+}
+
+/*
+ * A GPU of the pod whose route crosses the CPU: what the pod can ask for,
+ * from the node's own route for that GPU (a NIC or an NVLink peer the pod
+ * lacks), or that no pod can help (the node's layout: direct.path).
+ */
+static int far_advice(const struct check_ctx *ctx, const struct topo_route *rt,
+		      const bool *gmask, const bool *nmask, bool multi_numa,
+		      char *fix, size_t size)
+{
+	const struct facts *f = ctx->f;
+	/* The node's route once NCCL settings are gone: what the hardware offers. */
+	const struct topo_route *node = topo_route_of(ctx->topo, rt->gpu);
+	const char *numa = multi_numa ? "" :
+		"; kubelet Topology Manager policy single-numa-node";
+	int nic = node ? node->base_nic : -1, via = node ? node->base_via : -1;
+
+	if (nic < 0 || node->base_gdr == 0 ||
+	    (!topo_path_near(node->base_path) && via < 0)) {
+		snprintf(fix, size, "no NIC of the node reaches GPU%zu without the CPU: run gdrcheck check on the node (direct.path); a pod spec cannot change it",
+			 rt->gpu);
+		return ST_WARN;
+	}
+	if (via >= 0 && !gmask[via] && nmask[nic])
+		snprintf(fix, size, "ask for GPU%d as well: NCCL sends GPU%zu's traffic through it over NVLink to %s (PXN); or for a NIC under GPU%zu's PCIe switch",
+			 via, rt->gpu, f->nics[nic].name, rt->gpu);
+	else if (via >= 0)
+		snprintf(fix, size, "ask for %s and GPU%d as well: NCCL sends GPU%zu's traffic through GPU%d over NVLink to it (PXN); or for a NIC under GPU%zu's PCIe switch",
+			 f->nics[nic].name, via, rt->gpu, via, rt->gpu);
+	else
+		snprintf(fix, size, "ask for the GPU and the NIC under one PCIe switch (for GPU%zu: %s on this node; one rail per GPU: each GPU with the network of its own NIC%s)",
+			 rt->gpu, f->nics[nic].name, numa);
+	return ST_WARN;
+}
+
+/* Whether some item is a GPU whose route crosses the CPU. */
+static bool pod_far(const struct finding *out)
+{
+	for (size_t i = 0; i < out->n_items; i++) {
+		const struct topo_route *rt = &out->items[i].route;
+
+		if (out->items[i].has_route && !rt->causes && rt->via < 0 &&
+		    rt->path != PATH_UNKNOWN && !topo_path_near(rt->path))
+			return true;
+	}
+	return false;
+}
+
+/* One item per GPU of the pod: its route among the pod's GPUs and NICs. */
+static int pod_route_item(const struct check_ctx *ctx, const struct topo_report *sub,
+			  const struct topo_route *rt, const bool *gmask,
+			  const bool *nmask, bool multi_numa, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct topo_pair *pr;
+	char subj[96], nic[160], set[512], fix[640], base[128];
+	const char *smi;
+	enum check_status st;
+
+	gpu_subject(f, rt->gpu, subj, sizeof(subj));
+	if (rt->nic < 0 || !(pr = topo_pair_of(sub, rt->gpu, (size_t)rt->nic)))
+		return finding_item(out, subj, ST_UNKNOWN, NULL, "no path to any of the pod's NICs in the PCI tree");
+	smi = smi_label_name(rt->smi);
+	snprintf(nic, sizeof(nic), "%s: %s, NCCL path %s", f->nics[rt->nic].name, smi ? smi : "?",
+		 nccl_path_name(rt->pci));
+	if (rt->path == PATH_UNKNOWN)
+		return finding_item(out, subj, ST_UNKNOWN, NULL, "%s: the PCI path is unknown", nic);
+	if (rt->causes) {
+		topo_settings_text(f, rt->causes, set, sizeof(set));
+		settings_fix(f, rt->causes, fix, sizeof(fix));
+		/* The pair carries GDR: the cause is a setting, not the placement. */
+		topo_route_base_text(f, rt, base, sizeof(base));
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "%s, GDR off: %s turn%s it off; with these NCCL settings gone NCCL would use %s with GPUDirect RDMA%s",
+				    nic, set, __builtin_popcount(rt->causes) == 1 ? "s" : "", base,
+				    rt->base_gdr < 0 ? " (if the GPU and NIC support it)" : "");
+	}
+	if (rt->via >= 0 && rt->gdr != 0) {
+		bool measured = rt->nvlink == TOPO_NVL_MEASURED;
+
+		return finding_item(out, subj, measured ? ST_PASS : ST_WARN,
+				    measured ? NULL :
+				    "confirm NVLink between the pod's GPUs (nvidia-smi nvlink --status in the pod); NCCL_PXN_DISABLE must stay unset",
+				    "%s, but NCCL sends through GPU%d of the pod over NVLink (PXN%s): GPU%d reaches %s at %s; GDR %s",
+				    nic, rt->via, measured ? "" : ", NVLink inferred from the SXM/HGX model",
+				    rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
+				    rt->gdr == 1 ? "on" : "unknown");
+	}
+	if (topo_path_near(rt->path))
+		return finding_item(out, subj, ST_PASS, NULL, "%s, GDR %s: %s", nic,
+				    rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
+				    pr->gdr.reason ? pr->gdr.reason : "");
+	st = far_advice(ctx, rt, gmask, nmask, multi_numa, fix, sizeof(fix));
+	return finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic,
+			    rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
+			    pr->gdr.reason ? pr->gdr.reason : "");
+}
+
 static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	bool allowed[256] = { false };
 	int gpus[64];
 	size_t ng = pod_gpus(f, gpus, ARRAY_SIZE(gpus)), nn = 0;
+	_cleanup_free_ bool *gmask = NULL, *nmask = NULL;
+	struct topo_report sub;
 	struct pod_view v;
+	bool multi_numa;
+	int rc = 0;
 
 	pod_view_of(f, &v);
 	for (size_t i = 0; i < v.n_nics; i++)
@@ -168,34 +297,37 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 	if (!f->n_pci)
 		return finding_set(out, ST_UNKNOWN,
 				   "/sys/bus/pci is not visible in this container: the GPU-NIC paths are unknown");
-	TRY(finding_evidence(out, "nearest NIC among the pod's by NCCL's path type; GDR level %s (%s)",
-			     nccl_path_name(ctx->topo->level), ctx->topo->level_from));
-	for (size_t i = 0; i < ng; i++) {
-		int n = best_nic_among(ctx, (size_t)gpus[i], allowed);
-		const struct topo_pair *pr = n >= 0 ? topo_pair_of(ctx->topo, (size_t)gpus[i], (size_t)n) : NULL;
-		char subj[96];
-		enum check_status st;
-
-		gpu_subject(f, (size_t)gpus[i], subj, sizeof(subj));
-		if (!pr) {
-			TRY(finding_item(out, subj, ST_UNKNOWN, NULL, "no path to any of the pod's NICs in the PCI tree"));
-			continue;
-		}
-		/* Without a probe NCCL's verdict may hang on GPU support alone: the path decides here. */
-		st = pr->gdr.enabled == 1 ? ST_PASS : pr->gdr.enabled == 0 ? ST_WARN :
-		     path_is_near(pr->nccl_pci) ? ST_PASS : ST_WARN;
-		TRY(finding_item(out, subj, st,
-				 st == ST_WARN ? "ask for the GPU and the NIC under one PCIe switch (one rail per GPU: each GPU with the network of its own NIC; kubelet Topology Manager policy single-numa-node)" : NULL,
-				 "%s: %s, NCCL path %s, GDR %s%s%s", f->nics[n].name,
-				 smi_label_name(pr->smi) ? smi_label_name(pr->smi) : "?",
-				 nccl_path_name(pr->nccl_pci),
-				 pr->gdr.enabled == 1 ? "on" : pr->gdr.enabled == 0 ? "off" : "unknown",
-				 pr->gdr.reason ? ": " : "", pr->gdr.reason ? pr->gdr.reason : ""));
+	gmask = calloc(f->n_gpus + 1, sizeof(bool));
+	nmask = calloc(f->n_nics + 1, sizeof(bool));
+	if (!gmask || !nmask)
+		return -ENOMEM;
+	for (size_t i = 0; i < ng; i++)
+		gmask[gpus[i]] = true;
+	for (size_t n = 0; n < f->n_nics && n < ARRAY_SIZE(allowed); n++)
+		nmask[n] = allowed[n];
+	multi_numa = pod_spans_numa(f, gpus, ng);
+	/* NCCL in the pod sees the pod's GPUs and NICs only: PXN relays through its own. */
+	rc = topo_analyse_subset(f, gmask, nmask, &sub);
+	if (rc >= 0)
+		rc = finding_evidence(out, "each GPU's route among the pod's GPUs and NICs (NCCL in the pod sees only those; PXN through the pod's own GPUs); GDR level %s (%s)",
+				      nccl_path_name(sub.level), sub.level_from);
+	for (size_t i = 0; rc >= 0 && i < sub.n_routes; i++) {
+		rc = pod_route_item(ctx, &sub, &sub.routes[i], gmask, nmask, multi_numa, out);
+		if (rc >= 0)
+			finding_item_route(out, &sub.routes[i]);
 	}
+	topo_report_release(&sub);
+	if (rc < 0)
+		return rc;
 	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "every GPU of the pod has a NIC of the pod near enough for GPUDirect RDMA");
+		return finding_set(out, ST_PASS, "every GPU of the pod has a NIC of the pod that NCCL reaches with GPUDirect RDMA (PIX/PXB, or PXN through a GPU of the pod)");
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the path from a GPU of the pod to its NICs is not known");
+	for (size_t i = 0; i < out->n_items; i++)
+		if (out->items[i].has_route && out->items[i].route.causes && out->items[i].status == ST_FAIL)
+			return finding_set(out, out->status, "NCCL settings turn GPUDirect RDMA off on GPU/NIC pairs of the pod that carry it without them");
+	if (out->status == ST_WARN && !pod_far(out))
+		return finding_set(out, ST_WARN, "NCCL relays a GPU of the pod through an NVLink peer (PXN) over NVLink inferred from the GPU model, not measured");
 	return finding_set(out, out->status, "a GPU of the pod has no NIC of the pod near enough: NCCL stages through host memory");
 }
 

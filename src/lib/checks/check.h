@@ -43,6 +43,9 @@ struct finding_item {
 	enum check_status status;
 	char *verdict;
 	char *fix; /* NULL when nothing to do */
+	/* A GPU's route this item judges (direct.path, pod.pairs), for --json. */
+	bool has_route;
+	struct topo_route route;
 };
 
 struct finding {
@@ -107,6 +110,8 @@ int finding_evidence(struct finding *f, const char *fmt, ...)
 int finding_item(struct finding *f, const char *subject, enum check_status st,
 		 const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Attach the route the last item judges (a copy). */
+void finding_item_route(struct finding *f, const struct topo_route *r);
 /*
  * Conclude a finding from its items (finding_item keeps its status the worst
  * of theirs): "@what_ok (@n checked)" when none is unknown or worse; the one

@@ -153,6 +153,14 @@ int finding_item(struct finding *f, const char *subject, enum check_status st,
 	return 0;
 }
 
+void finding_item_route(struct finding *f, const struct topo_route *r)
+{
+	if (!f->n_items || !r)
+		return;
+	f->items[f->n_items - 1].route = *r;
+	f->items[f->n_items - 1].has_route = true;
+}
+
 void finding_release(struct finding *f)
 {
 	free(f->verdict);

@@ -5,7 +5,7 @@
 
 /*
  * The node picture as Graphviz DOT, for people who lay it out themselves:
- * the layout's boxes and links, the nearest-NIC paths coloured by verdict.
+ * the layout's boxes and links, each GPU's route coloured by verdict.
  * Coordinates are left to Graphviz.
  */
 
@@ -105,11 +105,14 @@ int render_picture_dot(FILE *out, const struct topo_layout *l)
 	for (size_t i = 0; i < l->n_smp; i++)
 		fprintf(out, "  b%d -> b%d [style=dashed, constraint=false, color=\"#777777\", xlabel=\"CPU link\"];\n",
 			l->smp[i].a, l->smp[i].b);
-	/* The nearest-NIC paths: one coloured edge GPU → NIC each. */
+	/* The routes: one coloured edge GPU → NIC each, "via GPUn" for PXN. */
 	for (size_t i = 0; i < l->n_paths; i++) {
 		const struct lay_path *p = &l->paths[i];
-		fprintf(out, "  b%d -> b%d [constraint=false, dir=forward, penwidth=3, color=\"%s\", xlabel=\"GDR %s\", tooltip=",
+		fprintf(out, "  b%d -> b%d [constraint=false, dir=forward, penwidth=3, color=\"%s\", xlabel=\"GDR %s",
 			p->gpu_box, p->nic_box, colour(p->verdict), lay_verdict_name(p->verdict));
+		if (p->via_box >= 0)
+			fprintf(out, " via GPU%zu (PXN)", l->boxes[p->via_box].index);
+		fputs("\", tooltip=", out);
 		dot_str(out, p->tip);
 		fputs("];\n", out);
 	}

@@ -167,8 +167,11 @@ static void nccl_table(FILE *out, const struct facts *f,
 
 int render_html_picture(FILE *out, const struct topo_layout *l)
 {
-	/* A checkbox and CSS, no script: the whole node scaled to the page. */
-	fputs("<input type=\"checkbox\" id=\"fit-picture\"/>"
+	/*
+	 * A checkbox and CSS, no script: the whole node scaled to the page by
+	 * default; unticked, full size in a horizontal scroll box.
+	 */
+	fputs("<input type=\"checkbox\" id=\"fit-picture\" checked=\"checked\"/>"
 	      "<label class=\"fit\" for=\"fit-picture\"> fit the picture to the page</label>\n"
 	      "<div class=\"scroll picture\">\n", out);
 	render_picture_svg(out, l, false);

@@ -58,7 +58,7 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *finding_json(const struct finding *fd)
+static json_object *finding_json(const struct facts *f, const struct finding *fd)
 {
 	json_object *o = json_object_new_object(), *ev, *items;
 
@@ -82,6 +82,8 @@ static json_object *finding_json(const struct finding *fd)
 				       json_object_new_string(check_status_name(it->status)));
 		json_object_object_add(j, "verdict", str_or_null(it->verdict));
 		json_object_object_add(j, "fix", str_or_null(it->fix));
+		if (it->has_route)
+			json_object_object_add(j, "route", render_route_json(f, &it->route));
 		json_object_array_add(items, j);
 	}
 	json_object_object_add(o, "items", items);
@@ -149,7 +151,7 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 	checks = json_object_new_array();
 	for (size_t i = 0; i < r->n_findings; i++)
 		if (r->gate_mask & GATE_BIT(r->findings[i].gate))
-			json_object_array_add(checks, finding_json(&r->findings[i]));
+			json_object_array_add(checks, finding_json(f, &r->findings[i]));
 	json_object_object_add(doc, "checks", checks);
 	json_object_object_add(doc, "advice", advice_json(&r->advice));
 	plan = json_object_new_array();

@@ -86,6 +86,7 @@ const char *const render_picture_css =
 	".gdrtopo .path.gdr-unknown,.gdrtopo .key.gdr-unknown{stroke:#bf8700}\n"
 	".gdrtopo .key{stroke-width:4}\n"
 	".gdrtopo .nvlink{stroke:#8250df;stroke-width:3;fill:none}\n"
+	".gdrtopo .pxn{fill:none;stroke:#8250df;stroke-width:2;stroke-dasharray:5 3}\n"
 	".gdrtopo .note{fill:#333}\n";
 
 static void points(FILE *out, const int (*pts)[2], size_t n)
@@ -140,6 +141,9 @@ static void legend(FILE *out, int y)
 	fprintf(out, "<line class=\"nvlink\" x1=\"660\" y1=\"%d\" x2=\"688\" y2=\"%d\"/>\n",
 		y + 8, y + 8);
 	text_at(out, "note", 694, y + 12, "NVLink");
+	fprintf(out, "<line class=\"pxn\" x1=\"600\" y1=\"%d\" x2=\"628\" y2=\"%d\"/>\n",
+		y - 14, y - 14);
+	text_at(out, "note", 634, y - 10, "PXN (NVLink relay)");
 }
 
 static void box(FILE *out, const struct lay_box *b)
@@ -176,7 +180,9 @@ int render_picture_svg(FILE *out, const struct topo_layout *l, bool standalone)
 		fprintf(out, "<style>\n%s</style>\n", render_picture_css);
 	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		l->width, l->height);
-	text_at(out, "title", 20, 20 + 4, l->title);
+	/* In a page the heading says it: the title once. */
+	if (standalone)
+		text_at(out, "title", 20, 20 + 4, l->title);
 	legend(out, l->legend_y);
 	for (size_t i = 0; l->notes && l->notes[i]; i++)
 		text_at(out, "note", 20, l->notes_y + (int)i * 14, l->notes[i]);
@@ -200,6 +206,12 @@ int render_picture_svg(FILE *out, const struct topo_layout *l, bool standalone)
 		fputs("\">", out);
 		title_elem(out, p->tip);
 		fputs("</polyline>\n", out);
+		if (p->n_nvl_pts > 1) {
+			/* PXN: the NVLink leg to the relaying GPU, marked over the path. */
+			fprintf(out, "<polyline class=\"pxn\" id=\"pxn-gpu%zu\" points=\"", p->gpu);
+			points(out, (const int (*)[2])p->pts, p->n_nvl_pts);
+			fputs("\"/>\n", out);
+		}
 	}
 	fputs("</g>\n<g class=\"boxes\">\n", out);
 	for (size_t i = 0; i < l->n_boxes; i++)

@@ -79,6 +79,64 @@ static json_object *peer_json(const struct topo_peer *p)
 	return o;
 }
 
+static json_object *path_or_null(int p)
+{
+	return p < 0 ? NULL : json_object_new_string(nccl_path_name(p));
+}
+
+static json_object *index_or_null(int i)
+{
+	return i < 0 ? NULL : json_object_new_int(i);
+}
+
+/* The variables behind @bits, as set (NCCL_P2P_LEVEL where it decides). */
+static json_object *settings_json(const struct facts *f, unsigned bits)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned b = 1; b & TOPO_SET_ALL; b <<= 1) {
+		const struct nccl_setting *s = topo_setting_of(f, b);
+
+		if (bits & b)
+			json_object_array_add(a, json_object_new_string(s ? s->name : topo_setting_name(b)));
+	}
+	return a;
+}
+
+static const char *nvlink_name(enum topo_nvl v)
+{
+	return v == TOPO_NVL_MEASURED ? "measured" : v == TOPO_NVL_INFERRED ? "inferred" : NULL;
+}
+
+json_object *render_route_json(const struct facts *f, const struct topo_route *rt)
+{
+	json_object *o = json_object_new_object(), *b;
+
+	json_object_object_add(o, "gpu", json_object_new_int((int)rt->gpu));
+	json_object_object_add(o, "nic", index_or_null(rt->nic));
+	json_object_object_add(o, "nic_name",
+			       rt->nic >= 0 ? json_object_new_string(f->nics[rt->nic].name) : NULL);
+	json_object_object_add(o, "nccl", path_or_null(rt->path));
+	json_object_object_add(o, "nccl_pci", path_or_null(rt->pci));
+	json_object_object_add(o, "smi", render_str_or_null(smi_label_name(rt->smi)));
+	json_object_object_add(o, "via_gpu", index_or_null(rt->via));
+	json_object_object_add(o, "via_nccl_pci", path_or_null(rt->via_pci));
+	json_object_object_add(o, "nvlink", render_str_or_null(nvlink_name(rt->nvlink)));
+	json_object_object_add(o, "gdr", render_tristate(rt->gdr));
+	json_object_object_add(o, "gdr_read", render_tristate(rt->gdr_read));
+	json_object_object_add(o, "nccl_uses_nic", json_object_new_boolean(rt->nccl_nic));
+	json_object_object_add(o, "board", json_object_new_boolean(rt->board));
+	json_object_object_add(o, "causes", settings_json(f, rt->causes));
+	json_object_object_add(o, "moves", settings_json(f, rt->moves));
+	b = json_object_new_object();
+	json_object_object_add(b, "nic", index_or_null(rt->base_nic));
+	json_object_object_add(b, "nccl", path_or_null(rt->base_path));
+	json_object_object_add(b, "via_gpu", index_or_null(rt->base_via));
+	json_object_object_add(b, "gdr", render_tristate(rt->base_gdr));
+	json_object_object_add(o, "without_settings", b);
+	return o;
+}
+
 json_object *render_topo_json(const struct facts *f,
 			      const struct topo_report *r)
 {
@@ -129,9 +187,16 @@ json_object *render_topo_json(const struct facts *f,
 				       render_str_or_null(gdr_mode_name(p->gdr.mode)));
 		json_object_object_add(gdr, "reason", render_str_or_null(p->gdr.reason));
 		json_object_object_add(o, "gdr", gdr);
+		json_object_object_add(o, "via_gpu", index_or_null(p->via));
+		json_object_object_add(o, "causes", settings_json(f, p->causes));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(doc, "pairs", a);
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < r->n_routes; i++)
+		json_object_array_add(a, render_route_json(f, &r->routes[i]));
+	json_object_object_add(doc, "routes", a);
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < r->n_nic_pairs; i++)
@@ -201,6 +266,35 @@ static const char *gpu_cell(const struct topo_report *r, size_t n, size_t a,
 static const char *tri(int v)
 {
 	return v < 0 ? "unknown" : v ? "yes" : "no";
+}
+
+/*
+ * Each GPU's route: the NIC NCCL uses, PXN included, and what explains a
+ * verdict of no GDR (the same lines as check's direct.path).
+ */
+static void route_text(FILE *out, const struct facts *f, const struct topo_report *r)
+{
+	char via[32], set[512];
+
+	if (!r->n_routes || !f->n_nics)
+		return;
+	fprintf(out, "\nRoute per GPU (the NIC NCCL uses, PXN included):\n");
+	fprintf(out, "  %-5s %-5s %-14s %-7s %-6s %-8s %s\n", "GPU", "NIC", "name", "nccl", "via",
+		"gdr", "cause");
+	for (size_t i = 0; i < r->n_routes; i++) {
+		const struct topo_route *rt = &r->routes[i];
+
+		if (rt->nic < 0)
+			continue;
+		if (rt->via >= 0)
+			snprintf(via, sizeof(via), "GPU%d", rt->via);
+		else
+			snprintf(via, sizeof(via), "-");
+		topo_settings_text(f, rt->causes, set, sizeof(set));
+		fprintf(out, "  GPU%-2zu NIC%-2d %-14s %-7s %-6s %-8s %s%s\n", rt->gpu, rt->nic,
+			f->nics[rt->nic].name, nccl_path_name(rt->path), via, tri(rt->gdr),
+			rt->causes ? "NCCL settings: " : "-", set);
+	}
 }
 
 static int topo_text_body(FILE *out, const struct facts *f,
@@ -287,6 +381,7 @@ static int topo_text_body(FILE *out, const struct facts *f,
 			nccl_path_name(p->nccl), tri(p->gdr.enabled),
 			tri(p->gdr.read), mode ? mode : "-", p->gdr.reason);
 	}
+	route_text(out, f, r);
 	for (size_t i = 0; r->notes && r->notes[i]; i++)
 		fprintf(out, "\nnote: %s\n", r->notes[i]);
 	for (size_t i = 0; f->notes && f->notes[i]; i++)

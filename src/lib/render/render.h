@@ -36,6 +36,11 @@ json_object *render_topo_json(const struct facts *f,
 			      const struct topo_report *r);
 int render_topo_text(FILE *out, const struct facts *f,
 		     const struct topo_report *r);
+/*
+ * A GPU's route (topo_route) as JSON: topo's "routes" and the items of
+ * direct.path and pod.pairs share it.
+ */
+json_object *render_route_json(const struct facts *f, const struct topo_route *rt);
 /* The label of peers a and b (either order) of an n-element a<b list. */
 enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
 				 size_t n, size_t a, size_t b);

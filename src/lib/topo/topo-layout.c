@@ -24,6 +24,7 @@
 #define LEGEND_H 40
 #define NOTE_H 14
 #define NVLINK_GAP 28
+#define PXN_LANE 12     /* the NVLink legs of PXN routes, under the boxes */
 #define MAX_CHAIN 64
 
 #define CPU_UNKNOWN LONG_MIN
@@ -729,9 +730,9 @@ static int path_rank(const struct topo_pair *p)
 }
 
 /*
- * Each GPU's nearest NIC: the shortest NCCL PCI path; among equals the NIC
- * fewest earlier GPUs took (so GPUs that share a switch with two NICs get
- * one each), then the lowest index.
+ * Each GPU's NIC: its route's (topo_route, the one check and pod judge);
+ * where that NIC has no box, the shortest NCCL PCI path among those drawn,
+ * among equals the NIC fewest earlier GPUs took, then the lowest index.
  */
 static int choose_nearest(struct builder *b, size_t *nearest)
 {
@@ -741,7 +742,14 @@ static int choose_nearest(struct builder *b, size_t *nearest)
 	if (!taken)
 		return -ENOMEM;
 	for (size_t g = 0; g < f->n_gpus; g++) {
+		const struct topo_route *rt = topo_route_of(b->r, g);
 		size_t best = SIZE_MAX;
+
+		if (rt && rt->nic >= 0 && box_of(b, LAY_NIC, (size_t)rt->nic) >= 0) {
+			nearest[g] = (size_t)rt->nic;
+			taken[rt->nic]++;
+			continue;
+		}
 
 		for (size_t n = 0; n < f->n_nics; n++) {
 			const struct topo_pair *p = topo_pair_of(b->r, g, n);
@@ -766,7 +774,24 @@ static int choose_nearest(struct builder *b, size_t *nearest)
 	return 0;
 }
 
-static int paths(struct builder *b, const size_t *nearest)
+/* The NVLink leg of a PXN route: under the boxes, from the GPU to its relay. */
+static int nvlink_leg(struct topo_layout *l, struct lay_path *p, int lane)
+{
+	const struct lay_box *g = &l->boxes[p->gpu_box], *v = &l->boxes[p->via_box];
+	int r;
+
+	r = path_push(p, g->x + g->w / 2, g->y + g->h);
+	if (r >= 0)
+		r = path_push(p, g->x + g->w / 2, lane);
+	if (r >= 0)
+		r = path_push(p, v->x + v->w / 2, lane);
+	if (r >= 0)
+		r = path_push(p, v->x + v->w / 2, v->y + v->h);
+	p->n_nvl_pts = p->n_pts;
+	return r;
+}
+
+static int paths(struct builder *b, const size_t *nearest, int bottom)
 {
 	const struct facts *f = b->f;
 	struct topo_layout *l = b->l;
@@ -791,11 +816,24 @@ static int paths(struct builder *b, const size_t *nearest)
 		p->nic_box = nb;
 		p->pair = topo_pair_of(b->r, g, p->nic);
 		p->verdict = verdict_of(p->pair);
-		r = trace(l, p, gb, nb);
+		p->via_box = p->pair && p->pair->via >= 0 ?
+				     box_of(b, LAY_GPU, (size_t)p->pair->via) : -1;
+		if (p->via_box >= 0)
+			r = nvlink_leg(l, p, bottom + PXN_LANE + (int)(g % 4) * 4);
+		if (r >= 0)
+			r = trace(l, p, p->via_box >= 0 ? p->via_box : gb, nb);
 		for (size_t k = 0; k < p->n_pts; k++)
 			p->pts[k][0] += off, p->pts[k][1] += off;
 		smi = p->pair ? smi_label_name(p->pair->smi) : NULL;
-		if (r >= 0) {
+		if (r >= 0 && p->via_box >= 0) {
+			p->tip = xasprintf(
+				"GPU%zu -> NIC%zu %s through GPU%d over NVLink (PXN; nvidia-smi %s, own path %s): GDR %s: %s",
+				g, p->nic, f->nics[p->nic].name, p->pair->via, smi ? smi : "?",
+				nccl_path_name(p->pair->nccl_pci), lay_verdict_name(p->verdict),
+				p->pair->gdr.reason ? p->pair->gdr.reason : "no verdict");
+			if (!p->tip)
+				r = -ENOMEM;
+		} else if (r >= 0) {
 			p->tip = xasprintf(
 				"GPU%zu -> NIC%zu %s: NCCL path %s (nvidia-smi %s), GDR %s: %s",
 				g, p->nic, f->nics[p->nic].name,
@@ -842,6 +880,14 @@ static int nearest_lines(struct builder *b, const size_t *nearest)
 		bx = &b->l->boxes[gb];
 		p = topo_pair_of(b->r, g, nearest[g]);
 		bx->verdict = verdict_of(p);
+		if (p && p->via >= 0) {
+			r = strv_pushf(&bx->lines, "NIC%zu %s via GPU%d", nearest[g],
+				       f->nics[nearest[g]].name, p->via);
+			if (r >= 0)
+				r = strv_pushf(&bx->lines, "PXN, GDR %s",
+					       lay_verdict_name(bx->verdict));
+			continue;
+		}
 		r = strv_pushf(&bx->lines, "nearest NIC%zu %s", nearest[g],
 			      f->nics[nearest[g]].name);
 		if (r >= 0)
@@ -859,7 +905,7 @@ static int nearest_lines(struct builder *b, const size_t *nearest)
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len,
 							" GPU%zu", g);
 		if (len)
-			r = strv_pushf(&b->l->boxes[nb].lines, "nearest to%s", buf);
+			r = strv_pushf(&b->l->boxes[nb].lines, "used by%s", buf);
 	}
 	return r;
 }
@@ -948,7 +994,7 @@ static int notes(struct builder *b)
 	const struct topo_report *r = b->r;
 	int rc;
 
-	rc = note(b->l, "NCCL 2.30 rules, GDR level %s (%s). Highlighted: each GPU's path to its nearest NIC, coloured by NCCL's GDR verdict.",
+	rc = note(b->l, "NCCL 2.30 rules, GDR level %s (%s). Highlighted: each GPU's route to the NIC NCCL uses (through an NVLink peer where NCCL relays: PXN), coloured by NCCL's GDR verdict, as gdrcheck check and pod judge it.",
 			nccl_path_name(r->level), r->level_from);
 	for (size_t i = 0; rc >= 0 && i < b->l->n_boxes; i++)
 		if (b->l->boxes[i].flattened) {
@@ -1065,20 +1111,28 @@ static int build(struct builder *b)
 	}
 	if (r >= 0)
 		r = edges(b);
-	if (r >= 0)
-		r = paths(b, nearest);
-	if (r < 0)
-		goto out;
-	l->width = x - HGAP * 2 + MARGIN;
 	for (size_t i = 0; i < l->n_boxes; i++) {
 		const struct lay_box *bx = &l->boxes[i];
 
 		if (bx->y + bx->h > bottom)
 			bottom = bx->y + bx->h;
 	}
+	if (r >= 0)
+		r = paths(b, nearest, bottom);
+	if (r < 0)
+		goto out;
+	l->width = x - HGAP * 2 + MARGIN;
+	for (size_t i = 0; i < l->n_paths; i++)
+		if (l->paths[i].via_box >= 0) {
+			bottom += PXN_LANE + 16; /* the NVLink legs of PXN routes */
+			break;
+		}
 	r = nvlink(b, bottom);
 	if (r < 0)
 		goto out;
+	/* Below the lowest box or, with none (no GPU, no NIC), the last note. */
+	if (bottom < l->notes_y + NOTE_H * (int)strv_len(l->notes))
+		bottom = l->notes_y + NOTE_H * (int)strv_len(l->notes);
 	l->height = (l->nvlink.n ? l->nvlink.label_y : bottom) + MARGIN;
 	{
 		/* Wide enough for the legend and the longest note. */

@@ -10,8 +10,8 @@
  * The picture of a node, computed once and drawn by the SVG, DOT and HTML
  * renderers: boxes (CPUs, root ports, PCIe switches, GPUs, NICs) placed as a
  * tree (leaves left to right, parents centred over their children), the PCIe
- * links between them, and for every GPU the path to its nearest NIC with
- * NCCL's GDR verdict. Pure: facts and the topology report in, integer
+ * links between them, and for every GPU its route (topo_route: the NIC NCCL
+ * uses, through an NVLink peer for PXN) with NCCL's GDR verdict. Pure: facts and the topology report in, integer
  * coordinates out, the same every run.
  */
 
@@ -62,14 +62,19 @@ struct lay_edge {
 	char *tip;     /* "negotiated ..., capable of ..." or NULL */
 };
 
-/* The path from a GPU to its nearest NIC. */
+/*
+ * A GPU's route (topo_route): to the NIC NCCL uses, through the NVLink peer
+ * NCCL relays through (PXN) when it does.
+ */
 struct lay_path {
 	size_t gpu, nic;
 	int gpu_box, nic_box;
+	int via_box;  /* PXN: the relaying GPU's box, -1 none */
 	const struct topo_pair *pair; /* into the topology report */
 	enum lay_verdict verdict;
 	int (*pts)[2];
 	size_t n_pts;
+	size_t n_nvl_pts; /* PXN: the first points are the NVLink leg */
 	char *tip; /* "GPU0 -> NIC1 mlx5_1: PIX, GDR on: <reason>" */
 };
 

@@ -6,39 +6,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../util/strutil.h"
 #include "../util/strv.h"
 #include "topo-internal.h"
 
-/* NCCL settings that shape the GDR decision, with NCCL's defaults. */
-struct gdr_env {
-	int level;
-	const char *level_from;
-	int gdr_read;   /* NCCL_NET_GDR_READ, -2 = unset */
-	bool dmabuf;    /* NCCL_DMABUF_ENABLE != 0 */
-	bool ib_off;    /* NCCL_IB_DISABLE = 1 */
-	bool c2c;       /* NCCL_NET_GDR_C2C != 0 */
-};
-
-static int read_env(const struct facts *f, struct gdr_env *e,
+/*
+ * Read the settings that shape the GDR decision and the route, with NCCL's
+ * defaults for those in @ignore (TOPO_SET_*): the same tree judged as if
+ * they were gone.
+ */
+static int read_env(const struct facts *f, unsigned ignore, struct gdr_env *e,
 		    struct topo_report *r)
 {
-	const struct nccl_setting *lvl;
+	const struct nccl_setting *lvl, *net;
 	bool set;
 
-	e->c2c = nccl_setting_long(f, "NCCL_NET_GDR_C2C", 1, NULL) != 0;
+	memset(e, 0, sizeof(*e));
+	e->c2c = (ignore & TOPO_SET_GDR_C2C) ||
+		 nccl_setting_long(f, "NCCL_NET_GDR_C2C", 1, NULL) != 0;
 	/* 2.29+: default level P2C when C2C GDR is allowed, else PXB. */
 	e->level = e->c2c ? PATH_P2C : PATH_PXB;
 	e->level_from = "default";
 	lvl = facts_nccl_get(f, "NCCL_NET_GDR_LEVEL");
-	if (lvl) {
+	if (lvl && !(ignore & TOPO_SET_GDR_LEVEL)) {
 		int p = nccl_parse_level(lvl->value);
 
 		if (p >= 0) {
 			e->level = p;
 			e->level_from = lvl->source;
-		} else {
+		} else if (r) {
 			r->level_note = xasprintf(
 				"NCCL_NET_GDR_LEVEL='%s' (from %s) is not a level NCCL accepts (names LOC..SYS, case-sensitive, or 0-5); NCCL ignores it",
 				lvl->value, lvl->source);
@@ -46,9 +44,22 @@ static int read_env(const struct facts *f, struct gdr_env *e,
 				return -ENOMEM;
 		}
 	}
-	e->gdr_read = (int)nccl_setting_long(f, "NCCL_NET_GDR_READ", -2, &set);
-	e->dmabuf = nccl_setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) != 0;
-	e->ib_off = nccl_setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1;
+	e->gdr_read = ignore & TOPO_SET_GDR_READ ? -2 :
+		(int)nccl_setting_long(f, "NCCL_NET_GDR_READ", -2, &set);
+	e->dmabuf = (ignore & TOPO_SET_DMABUF) ||
+		    nccl_setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) != 0;
+	e->ib_off = !(ignore & TOPO_SET_IB_DISABLE) &&
+		    nccl_setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1;
+	/* plugin/net.cc: NCCL_NET names the network by name, case-insensitively. */
+	net = ignore & TOPO_SET_NET ? NULL : facts_nccl_get(f, "NCCL_NET");
+	e->net_socket = net && strcasecmp(net->value, "Socket") == 0;
+	if (!(ignore & TOPO_SET_IB_HCA) && (e->hca = facts_nccl_get(f, "NCCL_IB_HCA")))
+		e->hca_spec = e->hca->value;
+	e->pxn_off = !(ignore & TOPO_SET_PXN_DISABLE) &&
+		     nccl_setting_long(f, "NCCL_PXN_DISABLE", 0, NULL) == 1;
+	e->p2p_off = !(ignore & TOPO_SET_P2P) && nccl_p2p_off(f);
+	e->pxn_c2c = (ignore & TOPO_SET_PXN_C2C) ||
+		     nccl_setting_long(f, "NCCL_PXN_C2C", 1, NULL) != 0;
 	return 0;
 }
 
@@ -108,6 +119,14 @@ static int nic_support(const struct facts *f, const struct gdr_env *e,
 	if (e->ib_off)
 		return set_support(s, 0,
 				   "NCCL_IB_DISABLE=1: NCCL uses TCP sockets, which never do GPUDirect RDMA");
+	if (e->net_socket)
+		return set_support(s, 0,
+				   "NCCL_NET=Socket: NCCL uses TCP sockets, which never do GPUDirect RDMA");
+	if (e->hca_spec && !nccl_hca_allows(e->hca_spec, n)) {
+		s->excluded = true;
+		return set_support(s, 0, "NCCL_IB_HCA=%s (%s) leaves %s out: NCCL does not use it",
+				   e->hca_spec, e->hca->source, n->name);
+	}
 	how = host_peer_client(&f->host);
 	if (how)
 		return set_support(s, 1, "%s", how);
@@ -137,17 +156,7 @@ static int nic_support(const struct facts *f, const struct gdr_env *e,
 			   "no peer-memory client is loaded; DMA-BUF support is decided by calling ibv_reg_dmabuf_mr, which only gdrcheck probe does");
 }
 
-struct verdict_ctx {
-	const struct facts *f;
-	const struct gdr_env *e;
-	const struct gpu *g;
-	const struct topo_support *gs, *ns;
-	int dist;
-};
-
-/* One direction of ncclTopoCheckGdr; returns -1/0/1 and a reason. */
-static int gdr_decide(const struct verdict_ctx *c, bool read, char *why,
-		      size_t size)
+int gdr_decide(const struct verdict_ctx *c, bool read, char *why, size_t size)
 {
 	int unknown = 0;
 
@@ -205,24 +214,48 @@ static int gdr_decide(const struct verdict_ctx *c, bool read, char *why,
 	return 1;
 }
 
-static bool gpu_has_c2c(const struct gpu *g)
+bool gpu_has_c2c(const struct gpu *g)
 {
 	if (g->c2c_links.state == FACT_OK)
 		return g->c2c_links.v > 0;
 	return g->coherent;
 }
 
-static int analyse_pair(const struct facts *f, const struct gdr_env *e,
-			const struct nccl_graph *ng, struct topo_report *r,
+bool nccl_p2p_off(const struct facts *f)
+{
+	const struct nccl_setting *dis = facts_nccl_get(f, "NCCL_P2P_DISABLE");
+	const struct nccl_setting *lvl = facts_nccl_get(f, "NCCL_P2P_LEVEL");
+
+	/* ncclGetLevel: NCCL_P2P_DISABLE=1 is LOC, else NCCL_P2P_LEVEL decides. */
+	if (dis && dis->value && strtol(dis->value, NULL, 0) == 1)
+		return true;
+	return lvl && nccl_parse_level(lvl->value) == PATH_LOC;
+}
+
+bool topo_path_near(int p)
+{
+	return p >= PATH_LOC && p <= PATH_P2C;
+}
+
+static bool in_mask(const bool *mask, size_t i)
+{
+	return !mask || mask[i];
+}
+
+/* The direct pair: PCI path (+C2C) and ncclTopoCheckGdr on it. */
+static int analyse_pair(const struct topo_eval *ev, struct topo_report *r,
 			size_t gi, size_t ni, struct topo_pair *p)
 {
+	const struct facts *f = ev->f;
+	const struct nccl_graph *ng = ev->ng;
 	const struct gpu *g = &f->gpus[gi];
-	struct verdict_ctx c = { .f = f, .e = e, .g = g };
+	struct verdict_ctx c = { .f = f, .e = &ev->e, .g = g };
 	char w0[512], w1[512];
 	int path;
 
 	p->gpu = gi;
 	p->nic = ni;
+	p->via = -1;
 	p->smi = topo_smi_label(f, g->pci, f->nics[ni].pci);
 	path = nccl_pci_path(ng, &ng->gpu[gi], &ng->nic[ni]);
 	/* NVLink-C2C: a PHB path through the GPU's own CPU becomes P2C. */
@@ -246,95 +279,139 @@ static int analyse_pair(const struct facts *f, const struct gdr_env *e,
 		p->gdr.reason = xasprintf("%s; send side: %s", w0, w1);
 	if (!p->gdr.reason)
 		return -ENOMEM;
-
-	/* Without GDR NCCL routes the pair through the GPU's CPU (§2.8-4). */
 	p->nccl = path;
-	if (p->gdr.enabled == 0 && path != PATH_UNKNOWN && path < PATH_PHB)
-		p->nccl = gpu_has_c2c(g) ? PATH_P2C : PATH_PHB;
 	return 0;
 }
 
-/* Whether @bdf is one of the node's GPUs. */
-static bool is_gpu(const struct facts *f, const char *bdf)
+/* Without GDR NCCL routes the pair through the GPU's CPU (§2.8-4). */
+static void reroute(const struct facts *f, struct topo_pair *p)
 {
-	return facts_gpu_index(f, bdf) >= 0;
+	if (p->gdr.enabled != 0 || p->nccl == PATH_UNKNOWN || p->nccl >= PATH_PHB)
+		return;
+	p->nccl = gpu_has_c2c(&f->gpus[p->gpu]) ? PATH_P2C : PATH_PHB;
 }
 
-/* Links of GPU @a that end at @bdf, or (@bdf NULL) at a device that is no GPU: a switch. */
-static int links_to(const struct facts *f, size_t a, const char *bdf)
+/* Supports, direct pairs, PXN, the reroute and the routes under ev->e. */
+static int evaluate(const struct topo_eval *ev, struct topo_report *r)
 {
-	int n = 0;
+	const struct facts *f = ev->f;
+	int rc = 0;
 
-	for (size_t l = 0; f->gpus[a].nvlink_remote && f->gpus[a].nvlink_remote[l]; l++) {
-		const char *rem = f->gpus[a].nvlink_remote[l];
-
-		n += bdf ? strcmp(rem, bdf) == 0 : !is_gpu(f, rem);
-	}
-	return n;
-}
-
-/*
- * NV# of a GPU pair from NVML's per-link remote addresses: the direct links
- * between them, else, when both reach NVSwitches and NVML calls them NVLink
- * peers, the switched links they can both use.
- */
-static int gpu_nvlinks(const struct facts *f, size_t a, size_t b)
-{
-	int direct = links_to(f, a, f->gpus[b].bdf), sa, sb;
-
-	if (direct)
-		return direct;
-	if (!fact_ok(&f->gpus[a].nvlink_peers) || !f->gpus[a].nvlink_peers.v ||
-	    !fact_ok(&f->gpus[b].nvlink_peers) || !f->gpus[b].nvlink_peers.v)
-		return 0;
-	sa = links_to(f, a, NULL);
-	sb = links_to(f, b, NULL);
-	return sa < sb ? sa : sb;
-}
-
-int topo_analyse(const struct facts *f, struct topo_report *r)
-{
-	struct nccl_graph ng;
-	struct gdr_env e;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	rc = read_env(f, &e, r);
-	if (rc < 0)
-		return rc;
-	r->level = e.level;
-	r->level_from = e.level_from;
-
+	r->level = ev->e.level;
+	r->level_from = ev->e.level_from;
 	r->nic_support = calloc(f->n_nics ? f->n_nics : 1, sizeof(*r->nic_support));
 	r->gpu_support = calloc(f->n_gpus ? f->n_gpus : 1, sizeof(*r->gpu_support));
 	r->pairs = calloc(f->n_gpus * f->n_nics + 1, sizeof(*r->pairs));
-	r->nic_pairs = calloc(f->n_nics * f->n_nics / 2 + 1, sizeof(*r->nic_pairs));
-	r->gpu_pairs = calloc(f->n_gpus * f->n_gpus / 2 + 1, sizeof(*r->gpu_pairs));
-	if (!r->nic_support || !r->gpu_support || !r->pairs || !r->nic_pairs ||
-	    !r->gpu_pairs)
+	if (!r->nic_support || !r->gpu_support || !r->pairs)
 		return -ENOMEM;
 	r->n_nics = f->n_nics;
 	r->n_gpus = f->n_gpus;
-	for (size_t i = 0; i < f->n_nics; i++) {
-		rc = nic_support(f, &e, &f->nics[i], &r->nic_support[i]);
-		if (rc < 0)
-			return rc;
+	for (size_t i = 0; i < f->n_nics && rc >= 0; i++) {
+		rc = nic_support(f, &ev->e, &f->nics[i], &r->nic_support[i]);
+		/* A NIC the pod does not hold is no NET device of NCCL's there. */
+		if (rc >= 0 && !in_mask(ev->nmask, i))
+			r->nic_support[i].excluded = true;
 	}
-	for (size_t i = 0; i < f->n_gpus; i++) {
+	for (size_t i = 0; i < f->n_gpus && rc >= 0; i++)
 		rc = gpu_support(&f->gpus[i], &r->gpu_support[i]);
-		if (rc < 0)
-			return rc;
-	}
-
-	rc = nccl_graph_build(f, &ng);
-	if (rc < 0) {
-		nccl_graph_release(&ng);
-		return rc;
-	}
 	for (size_t g = 0; g < f->n_gpus && rc >= 0; g++)
 		for (size_t n = 0; n < f->n_nics && rc >= 0; n++)
-			rc = analyse_pair(f, &e, &ng, r, g, n,
-					  &r->pairs[r->n_pairs++]);
+			rc = analyse_pair(ev, r, g, n, &r->pairs[r->n_pairs++]);
+	if (rc >= 0)
+		rc = topo_apply_pxn(ev, r);
+	for (size_t i = 0; rc >= 0 && i < r->n_pairs; i++)
+		reroute(f, &r->pairs[i]);
+	if (rc >= 0)
+		rc = topo_make_routes(ev, r);
+	return rc;
+}
+
+/* The settings of TOPO_SET_ALL that are set in @f. */
+static unsigned settings_set(const struct facts *f)
+{
+	unsigned bits = 0;
+
+	for (unsigned b = 1; b & TOPO_SET_ALL; b <<= 1)
+		if (topo_setting_of(f, b))
+			bits |= b;
+	return bits;
+}
+
+/*
+ * Which settings explain a verdict: the same tree evaluated with every
+ * setting gone, and with each one alone.
+ */
+static int explain(struct topo_eval *ev, struct topo_report *r)
+{
+	struct topo_report base, only[16];
+	unsigned bits[16];
+	size_t n = 0;
+	int rc;
+
+	memset(&base, 0, sizeof(base));
+	memset(only, 0, sizeof(only));
+	rc = read_env(ev->f, TOPO_SET_ALL, &ev->e, NULL);
+	if (rc >= 0)
+		rc = evaluate(ev, &base);
+	for (unsigned b = 1; rc >= 0 && (b & TOPO_SET_ALL) && n < 16; b <<= 1) {
+		if (!(r->settings & b))
+			continue;
+		bits[n] = b;
+		rc = read_env(ev->f, TOPO_SET_ALL & ~b, &ev->e, NULL);
+		if (rc >= 0)
+			rc = evaluate(ev, &only[n]);
+		n++;
+	}
+	if (rc >= 0)
+		topo_explain(r, &base, only, bits, n);
+	topo_report_release(&base);
+	for (size_t i = 0; i < n; i++)
+		topo_report_release(&only[i]);
+	return rc;
+}
+
+/* What the PXN verdicts rest on, when NVLink is not measured. */
+static int nvlink_note(const struct facts *f, struct topo_report *r)
+{
+	bool measured = false, inferred = false;
+
+	if (f->n_gpus < 2 || !f->n_nics)
+		return 0;
+	for (size_t i = 0; i < f->n_gpus; i++)
+		measured |= f->gpus[i].nvlink_peers.state == FACT_OK;
+	for (size_t a = 0; !measured && a < f->n_gpus; a++)
+		for (size_t b = a + 1; b < f->n_gpus; b++)
+			inferred |= topo_nvlink(f, a, b) == TOPO_NVL_INFERRED;
+	if (measured)
+		return 0;
+	if (inferred)
+		return strv_push(&r->notes, NULL,
+				 "NVLink is inferred from the GPU model (an SXM/HGX board, all GPUs on NVLink), not measured: PXN verdicts (NCCL sending through an NVLink peer GPU closer to the NIC) assume it is up; gdrcheck topo --nvml measures it") < 0 ? -ENOMEM : 0;
+	return strv_push(&r->notes, NULL,
+			 "NVLink peers are not known without NVML (gdrcheck topo --nvml): NCCL's PXN (sending through an NVLink peer GPU that is closer to the NIC) is not evaluated") < 0 ? -ENOMEM : 0;
+}
+
+static int analyse(const struct facts *f, const bool *gmask, const bool *nmask,
+		   struct topo_report *r)
+{
+	struct nccl_graph ng;
+	struct topo_eval ev = { .f = f, .ng = &ng, .gmask = gmask, .nmask = nmask };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = read_env(f, 0, &ev.e, r);
+	if (rc < 0)
+		return rc;
+	r->nic_pairs = calloc(f->n_nics * f->n_nics / 2 + 1, sizeof(*r->nic_pairs));
+	r->gpu_pairs = calloc(f->n_gpus * f->n_gpus / 2 + 1, sizeof(*r->gpu_pairs));
+	if (!r->nic_pairs || !r->gpu_pairs)
+		return -ENOMEM;
+	rc = nccl_graph_build(f, &ng);
+	if (rc >= 0)
+		rc = evaluate(&ev, r);
+	r->settings = settings_set(f);
+	if (rc >= 0 && r->settings)
+		rc = explain(&ev, r);
 	nccl_graph_release(&ng);
 	if (rc < 0)
 		return rc;
@@ -350,23 +427,25 @@ int topo_analyse(const struct facts *f, struct topo_report *r)
 			r->gpu_pairs[r->n_gpu_pairs++] = (struct topo_peer){
 				a, b,
 				topo_smi_label(f, f->gpus[a].pci, f->gpus[b].pci),
-				gpu_nvlinks(f, a, b)
+				topo_gpu_nvlinks(f, a, b)
 			};
 	for (size_t i = 0; i < f->n_gpus; i++)
 		if (!bdf_is_ncclish(f->gpus[i].bdf) &&
 		    strv_push(&r->notes, NULL,
 			      "a GPU has a 5-digit PCI domain (Intel VMD): NCCL keeps only 4 domain digits and cannot place it; its NCCL path is unknown") < 0)
 			return -ENOMEM;
-	if (f->n_gpus > 1 && f->n_nics) {
-		bool nvl = false;
+	return nvlink_note(f, r);
+}
 
-		for (size_t i = 0; i < f->n_gpus; i++)
-			nvl |= f->gpus[i].nvlink_peers.state == FACT_OK;
-		if (!nvl && strv_push(&r->notes, NULL,
-				      "NVLink peers are not known without NVML (gdrcheck topo --nvml): NCCL's PXN (sending through an NVLink peer GPU that is closer to the NIC) is not evaluated") < 0)
-			return -ENOMEM;
-	}
-	return 0;
+int topo_analyse(const struct facts *f, struct topo_report *r)
+{
+	return analyse(f, NULL, NULL, r);
+}
+
+int topo_analyse_subset(const struct facts *f, const bool *gpus,
+			const bool *nics, struct topo_report *r)
+{
+	return analyse(f, gpus, nics, r);
 }
 
 const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
@@ -378,6 +457,14 @@ const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
 	    t->pairs[i].nic != n)
 		return NULL;
 	return &t->pairs[i];
+}
+
+const struct topo_route *topo_route_of(const struct topo_report *t, size_t g)
+{
+	for (size_t i = 0; t->routes && i < t->n_routes; i++)
+		if (t->routes[i].gpu == g)
+			return &t->routes[i];
+	return NULL;
 }
 
 void topo_report_release(struct topo_report *r)
@@ -394,6 +481,7 @@ void topo_report_release(struct topo_report *r)
 		free(r->gpu_support[i].how);
 	free(r->nic_support);
 	free(r->gpu_support);
+	free(r->routes);
 	strv_free(r->notes);
 	memset(r, 0, sizeof(*r));
 }

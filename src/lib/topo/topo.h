@@ -79,12 +79,94 @@ struct gdr_verdict {
 	char *reason;
 };
 
+/*
+ * NCCL settings that change a GDR verdict or the NIC a GPU uses, as bits:
+ * what explains a verdict (topo_pair.causes, topo_route.causes).
+ */
+enum topo_setting {
+	TOPO_SET_GDR_LEVEL = 1u << 0,   /* NCCL_NET_GDR_LEVEL */
+	TOPO_SET_GDR_READ = 1u << 1,    /* NCCL_NET_GDR_READ */
+	TOPO_SET_DMABUF = 1u << 2,      /* NCCL_DMABUF_ENABLE */
+	TOPO_SET_IB_DISABLE = 1u << 3,  /* NCCL_IB_DISABLE */
+	TOPO_SET_IB_HCA = 1u << 4,      /* NCCL_IB_HCA */
+	TOPO_SET_NET = 1u << 5,         /* NCCL_NET */
+	TOPO_SET_PXN_DISABLE = 1u << 6, /* NCCL_PXN_DISABLE */
+	TOPO_SET_P2P = 1u << 7,         /* NCCL_P2P_DISABLE, NCCL_P2P_LEVEL */
+	TOPO_SET_GDR_C2C = 1u << 8,     /* NCCL_NET_GDR_C2C */
+	TOPO_SET_PXN_C2C = 1u << 9,     /* NCCL_PXN_C2C */
+	TOPO_SET_ALL = (1u << 10) - 1,
+};
+
+/* "NCCL_NET_GDR_LEVEL" for one bit; NULL for anything else. */
+const char *topo_setting_name(unsigned bit);
+/*
+ * The setting behind @bit as NCCL reads it in @f (for TOPO_SET_P2P the
+ * variable that is set), or NULL when it is not set.
+ */
+const struct nccl_setting *topo_setting_of(const struct facts *f, unsigned bit);
+/*
+ * How to take it away, where it lives: "unset NCCL_NET_GDR_LEVEL
+ * (/etc/nccl.conf)", "remove NCCL_DMABUF_ENABLE=0 (environment)". Empty
+ * when the setting is not set.
+ */
+void topo_setting_fix(const struct facts *f, unsigned bit, char *buf,
+		      size_t size);
+/* "NCCL_NET_GDR_LEVEL=LOC (/etc/nccl.conf), NCCL_DMABUF_ENABLE=0 (...)" for @bits. */
+void topo_settings_text(const struct facts *f, unsigned bits, char *buf,
+			size_t size);
+
+struct topo_route;
+/*
+ * Where the route goes once the settings are gone: "irdma2 at PIX",
+ * "irdma0 through GPU0 (PXN)", "no NIC".
+ */
+void topo_route_base_text(const struct facts *f, const struct topo_route *rt,
+			  char *buf, size_t size);
+
+/* How NVLink between two GPUs is known. */
+enum topo_nvl {
+	TOPO_NVL_NONE = 0, /* absent, or not known */
+	TOPO_NVL_MEASURED, /* NVML or the NCCL topology file */
+	TOPO_NVL_INFERRED, /* from the model: an all-to-all SXM/HGX board */
+};
+
 struct topo_pair {
 	size_t gpu, nic;
 	enum smi_label smi;
 	int nccl_pci; /* NCCL's path type from the PCI tree (+C2C) */
-	int nccl;     /* after NCCL's no-GDR reroute through the CPU */
+	int nccl;     /* after NCCL's post-processing: PXN, the no-GDR reroute */
 	struct gdr_verdict gdr;
+	/*
+	 * PXN (paths.cc ncclTopoComputePaths): the GPU NCCL sends through over
+	 * NVLink, whose own PCI path to the NIC decides GDR; -1 none.
+	 */
+	int via;
+	enum topo_nvl nvlink; /* via >= 0: how the NVLink to it is known */
+	/* Settings that turn GDR off here; it is on or unknown without them. */
+	unsigned causes;
+};
+
+/*
+ * A GPU's route: the NIC NCCL would use for it (the nearest of those NCCL
+ * takes, PXN included) and the verdict there; computed once per analysis,
+ * read by check, topo, the picture and pod. Plain data: copies freely.
+ */
+struct topo_route {
+	size_t gpu;
+	int nic;       /* facts.nics index; -1 when there is no NIC */
+	int path;      /* NCCL's type before the no-GDR reroute: PIX..SYS or PXN */
+	int pci;       /* the GPU's own PCI path type to @nic */
+	enum smi_label smi;
+	int via;       /* PXN: the relaying GPU, -1 none */
+	int via_pci;   /* its PCI path type to @nic */
+	enum topo_nvl nvlink;
+	int gdr, gdr_read; /* -1 unknown, 0 off, 1 on (as topo_pair.gdr) */
+	bool nccl_nic; /* NCCL takes @nic (NCCL_IB_HCA, NCCL_IB_DISABLE, NCCL_NET) */
+	bool board;    /* an SXM/HGX board part: GPUs and NICs have fixed places */
+	unsigned causes; /* settings that turn GDR off here (on or unknown without them) */
+	unsigned moves;  /* settings that move the GPU to a farther NIC */
+	/* The same route once every setting of TOPO_SET_ALL is gone. */
+	int base_nic, base_path, base_via, base_gdr;
 };
 
 struct topo_peer {
@@ -98,6 +180,7 @@ struct topo_peer {
 struct topo_support {
 	int supported; /* -1 unknown, 0 no, 1 yes */
 	char *how;     /* "nvidia-peermem", "dma-buf", or why not */
+	bool excluded; /* NIC: not one of NCCL's (NCCL_IB_HCA, not the pod's) */
 };
 
 struct topo_report {
@@ -115,9 +198,28 @@ struct topo_report {
 	struct topo_peer *gpu_pairs;      /* a < b */
 	size_t n_gpu_pairs;
 	char **notes;
+	struct topo_route *routes;        /* one per GPU analysed, GPU order */
+	size_t n_routes;
+	unsigned settings;                /* TOPO_SET_* bits set in the facts */
 };
 
 int topo_analyse(const struct facts *f, struct topo_report *ret);
+/*
+ * The same for the GPUs and NICs a pod holds (@gpus[g], @nics[n] set): NCCL
+ * in the pod sees only those, so PXN relays only through its own GPUs.
+ * Routes are made for those GPUs only.
+ */
+int topo_analyse_subset(const struct facts *f, const bool *gpus,
+			const bool *nics, struct topo_report *ret);
+/* The route of GPU @g, or NULL when it was not analysed. */
+const struct topo_route *topo_route_of(const struct topo_report *t, size_t g);
+/*
+ * Whether NCCL_IB_HCA (@spec, nccl-gdr.md §6) lets NCCL use @n: '^'
+ * excludes, '=' asks for exact names, else names are prefixes; ports too.
+ */
+bool nccl_hca_allows(const char *spec, const struct rdma_dev *n);
+/* Whether a path type lets NCCL use GPUDirect RDMA by default (PIX..P2C). */
+bool topo_path_near(int nccl_path);
 /* The pair for GPU @g and NIC @n (pairs are GPU-major), or NULL. */
 const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
 				     size_t n);
