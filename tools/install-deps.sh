@@ -36,6 +36,8 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs clang"
 	# The pod-netns test: unshare, setpriv and prlimit.
 	pkgs="$pkgs util-linux"
+	# The pod-netns test's file-capability case: setcap.
+	pkgs="$pkgs libcap2-bin"
 fi
 
 # The Helm chart test: Debian has no helm; tools/install-helm.sh takes the

@@ -717,10 +717,12 @@ class Builder:
             t.line("sys/module/ib_core/parameters/netns_mode", pod["netns_mode"])
         if "cap_eff" in pod:
             cap = pod["cap_eff"]
+            uid = "\t".join([str(pod.get("uid", 0))] * 4)
             t.file("proc/self/status", "".join("%s\t%s\n" % kv for kv in (
-                ("Name:", "gdrcheck"), ("State:", "R (running)"), ("CapInh:", "0000000000000000"),
-                ("CapPrm:", cap), ("CapEff:", cap), ("CapBnd:", cap), ("CapAmb:", "0000000000000000"),
-                ("NoNewPrivs:", "0"), ("Seccomp:", "2"))))
+                ("Name:", "gdrcheck"), ("State:", "R (running)"), ("Uid:", uid), ("Gid:", uid),
+                ("CapInh:", "0000000000000000"),
+                ("CapPrm:", cap), ("CapEff:", cap), ("CapBnd:", pod.get("cap_bnd", cap)),
+                ("CapAmb:", "0000000000000000"), ("NoNewPrivs:", "0"), ("Seccomp:", "2"))))
         if "memlock" in pod:
             soft, hard = pod["memlock"]
             rows = [("Max cpu time", "unlimited", "unlimited", "seconds"),

@@ -24,6 +24,8 @@ enum {
 	OPT_K8S_VERSION,
 	OPT_OPERATOR_VERSION,
 	OPT_STORAGE,
+	OPT_SPEC_PATCH,
+	OPT_CONTAINER,
 };
 
 static void check_help(FILE *out)
@@ -71,6 +73,11 @@ static void check_help(FILE *out)
 		"                        peer-memory registration per GPU and nearest NIC), so\n"
 		"                        direct.regpath and direct.gpu-gdr are decided, not\n"
 		"                        'unknown'; live node only\n"
+		"      --spec-patch      with --gate pod: print only the pod spec fixes, merged\n"
+		"                        into one strategic-merge patch of a Pod (YAML; JSON\n"
+		"                        with --json), as 'gdrcheck pod --spec-patch'\n"
+		"      --container NAME  with --gate pod: the container the spec patches name\n"
+		"                        (default '<container>')\n"
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -120,9 +127,14 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "spec-patch", no_argument, NULL, OPT_SPEC_PATCH },
+		{ "container", required_argument, NULL, OPT_CONTAINER },
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
+	/* 'gdrcheck pod' runs here too: errors name the command the user typed. */
+	const char *cmd = argv[0] && strcmp(argv[0], "pod") == 0 ? "pod" : "check";
+	bool spec_patch = false;
 	struct cli_input in = { .needs = needs };
 	struct cli_analysis an;
 	unsigned mask = GATE_MASK_ALL;
@@ -139,7 +151,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		switch (c) {
 		case OPT_GATE:
 			if (parse_gate(optarg, &mask) < 0)
-				return cli_usage("check", "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
+				return cli_usage(cmd, "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "fail") == 0)
@@ -147,39 +159,39 @@ int cmd_check(int argc, char **argv, unsigned needs)
 			else if (strcmp(optarg, "warn") == 0)
 				fail_on = ST_WARN;
 			else
-				return cli_usage("check", "--fail-on takes warn or fail, not '%s'", optarg);
+				return cli_usage(cmd, "--fail-on takes warn or fail, not '%s'", optarg);
 			break;
 		case OPT_ROCE_DSCP:
 			if (parse_small(optarg, 63, &an.copts.roce_dscp) < 0)
-				return cli_usage("check", "--roce-dscp takes 0-63, not '%s'", optarg);
+				return cli_usage(cmd, "--roce-dscp takes 0-63, not '%s'", optarg);
 			break;
 		case OPT_ROCE_PRIO:
 			if (parse_small(optarg, 7, &an.copts.roce_prio) < 0)
-				return cli_usage("check", "--roce-prio takes 0-7, not '%s'", optarg);
+				return cli_usage(cmd, "--roce-prio takes 0-7, not '%s'", optarg);
 			break;
 		case OPT_K8S_VERSION:
 			if (matrix_k8s_minor(optarg) < 0)
-				return cli_usage("check", "--k8s-version takes a Kubernetes version such as 1.33, not '%s'", optarg);
+				return cli_usage(cmd, "--k8s-version takes a Kubernetes version such as 1.33, not '%s'", optarg);
 			an.copts.k8s_version = optarg;
 			break;
 		case OPT_OPERATOR_VERSION: {
 			char major[16];
 
 			if (matrix_operator_major(optarg, major, sizeof(major)) < 0)
-				return cli_usage("check", "--gpu-operator-version takes a version such as 26.3.3, not '%s'", optarg);
+				return cli_usage(cmd, "--gpu-operator-version takes a version such as 26.3.3, not '%s'", optarg);
 			an.copts.gpu_operator_version = optarg;
 			break;
 		}
 		case OPT_STORAGE:
 			if (strcmp(optarg, "gds") != 0 && strcmp(optarg, "s3-rdma") != 0 &&
 			    strcmp(optarg, "tcp") != 0)
-				return cli_usage("check", "--storage takes gds, s3-rdma or tcp, not '%s'", optarg);
+				return cli_usage(cmd, "--storage takes gds, s3-rdma or tcp, not '%s'", optarg);
 			an.copts.storage = optarg;
 			break;
 		case OPT_FORMAT:
 			fmt = cli_parse_format(optarg);
 			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
-				return cli_usage("check", "--format takes text, json or html, not '%s'", optarg);
+				return cli_usage(cmd, "--format takes text, json or html, not '%s'", optarg);
 			break;
 		case OPT_NVML:
 			in.nvml = true;
@@ -193,17 +205,31 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		case 'v':
 			verbose = true;
 			break;
+		case OPT_SPEC_PATCH:
+			spec_patch = true;
+			break;
+		case OPT_CONTAINER:
+			if (!*optarg)
+				return cli_usage(cmd, "--container takes the container's name");
+			an.copts.container = optarg;
+			break;
 		case 'h':
 			check_help(stdout);
 			return EXIT_CLEAN;
 		default:
-			return cli_usage_error("check", c, optopt, argv);
+			return cli_usage_error(cmd, c, optopt, argv);
 		}
 	}
-	if (cli_no_operands("check", argc, argv))
+	if (cli_no_operands(cmd, argc, argv))
 		return EXIT_USAGE;
 	if (json && fmt == CLI_FMT_HTML) {
-		cli_error("check: --json and --format html ask for two outputs; give one");
+		cli_error("%s: --json and --format html ask for two outputs; give one", cmd);
+		return EXIT_USAGE;
+	}
+	if ((spec_patch || an.copts.container) && mask != GATE_BIT(GATE_POD))
+		return cli_usage(cmd, "--spec-patch and --container are for the pod gate: 'gdrcheck pod' or 'check --gate pod'");
+	if (spec_patch && fmt == CLI_FMT_HTML) {
+		cli_error("%s: --spec-patch and --format html ask for two outputs; give one", cmd);
 		return EXIT_USAGE;
 	}
 	json |= fmt == CLI_FMT_JSON;
@@ -213,7 +239,9 @@ int cmd_check(int argc, char **argv, unsigned needs)
 	if (rc)
 		goto out;
 	an.rep.verbose = verbose;
-	if (fmt == CLI_FMT_HTML) {
+	if (spec_patch) {
+		r = render_pod_patch(stdout, &an.rep, json);
+	} else if (fmt == CLI_FMT_HTML) {
 		r = cli_picture(stdout, CLI_FMT_HTML, &an.f, &an.topo, &an.rep);
 	} else if (json) {
 		json_object *doc = render_report_json(&an.f, &an.rep);

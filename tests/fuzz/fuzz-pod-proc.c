@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What gdrcheck pod parses from /proc/self: CapEff of status, the
- * "Max locked memory" line of limits, and the /dev/shm mount of mountinfo.
- * One input feeds all three: a container's procfs is written by whoever
- * built its runtime.
+ * What gdrcheck pod parses from /proc/self: CapEff and Uid of status,
+ * the "Max locked memory" line of limits, the /dev/shm mount of
+ * mountinfo and the memory line of cgroup. One input feeds them all: a
+ * container's procfs is written by whoever built its runtime.
  */
 #include "fuzz.h"
 #include "pod/pod-collect.h"
@@ -11,12 +11,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_cstr(data, size);
-	char fstype[32];
+	char fstype[32], path[64];
 	int64_t a, b;
+	bool v2;
 
 	pod_parse_cap_eff(s, &a);
 	pod_parse_memlock(s, &a, &b);
 	pod_parse_mount_size(s, "/dev/shm", fstype, sizeof(fstype), &a);
+	pod_parse_status_uid(s, &a);
+	pod_parse_cgroup(s, &v2, path, sizeof(path));
 	free(s);
 	return 0;
 }

@@ -4,15 +4,22 @@
 
 - 'pod --json --root' and 'check --gate pod --json --root' give the same report;
 - 'collect --pod' then 'pod --facts' gives it too (all but "source");
-- exit codes: 0 clean, 1 findings, 2 usage, 3 input without pod facts.
+- exit codes: 0 clean, 1 findings, 2 usage, 3 input without pod facts;
+- every option 'pod --help' lists is accepted, and check's options that do not
+  apply to a container are refused, with pod's help named;
+- docs/pod.md shows the pod section of the goldens it quotes verbatim.
 
 usage: pod-cli.py GDRCHECK FIXTURES_DIR
 """
 import json
 import os
-import subprocess
+import re
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import podlib  # noqa: E402
+from podlib import ini  # noqa: E402
 
 gdr = os.path.abspath(sys.argv[1])
 fixtures = os.path.abspath(sys.argv[2])
@@ -25,25 +32,8 @@ def check(cond, what):
         failures.append(what)
 
 
-def ini(path):
-    keys = {}
-    with open(path) as f:
-        for line in f:
-            if "=" in line and not line.startswith("#"):
-                k, _, v = line.partition("=")
-                keys[k.strip()] = v.strip()
-    return keys
-
-
 def run(args, cwd, env_extra=""):
-    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    for kv in env_extra.split():
-        k, _, v = kv.partition("=")
-        env[k] = v
-    p = subprocess.run([gdr] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    p = podlib.run(gdr, args, cwd, env_extra)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -86,9 +76,37 @@ with tempfile.TemporaryDirectory() as tmp:
             (["pod", "--bogus"], 2, "an unknown option"),
             (["pod", "--fail-on", "info"], 2, "a bad --fail-on"),
             (["pod", "--gate", "1"], 2, "pod with --gate"),
+            (["pod", "--roce-dscp", "24"], 2, "pod with a node option"),
+            (["pod", "--format", "html"], 2, "pod with --format"),
+            (["pod", "--container"], 2, "--container without a name"),
+            (["check", "--spec-patch"], 2, "check --spec-patch without --gate pod"),
             (["pod", "--help"], 0, "--help")):
         rc, out, err = run(args, node)
         check(rc == want, "%s: exit %d, expected %d (%s)" % (what, rc, want, err.strip()))
+        # A usage error points at the help of the command typed.
+        if want == 2 and rc == 2:
+            check("Try 'gdrcheck %s --help'." % args[0] in err, "%s: the error names %s's help: %s" % (what, args[0], err))
+    # Every option the help lists is one pod takes.
+    rc, helptext, _ = run(["pod", "--help"], node)
+    opts = sorted({m.group(1) for m in (re.match(r"^ {2,}(?:-\w, )?(--[a-z][a-z-]*)", line)
+                                         for line in helptext.splitlines()) if m})
+    for o in ("--json", "--spec-patch", "--container", "--fail-on", "--verbose", "--root", "--facts",
+              "--netlink-replay", "--help"):
+        check(o in opts, "pod --help does not list %s" % o)
+    d = os.path.join(fixtures, "pod-no-ipc-lock")
+    keys = ini(os.path.join(d, "fixture.ini"))
+    env = keys.get("env", "")
+    takes = {"--container": ["trainer"], "--fail-on": ["warn"], "--root": ["root"], "--facts": [nodefacts],
+             "--netlink-replay": ["netlink"]}
+    for o in opts:
+        if o in ("--help", "--root", "--facts", "--netlink-replay"):
+            continue
+        rc, out, err = run(["pod", o] + takes.get(o, []) + ["--root", "root"], d, env)
+        check(rc in (0, 1), "pod %s: exit %d (%s)" % (o, rc, err.strip()))
+    # pod and check --gate pod take the same pod options and print the same patch.
+    a = run(["pod", "--spec-patch", "--container", "trainer", "--root", "root"], d, env)
+    b = run(["check", "--gate", "pod", "--spec-patch", "--container", "trainer", "--root", "root"], d, env)
+    check(a[0] == b[0] and a[1] == b[1] and "name: trainer" in a[1], "pod --spec-patch and check --gate pod --spec-patch differ")
     # The node report keeps the pod gate skipped: nothing of a container is known.
     rc, out, _ = run(["check", "--json", "--root", "root"], node)
     gates = {g["gate"]: g for g in json.loads(out)["gates"]}
@@ -105,14 +123,25 @@ with tempfile.TemporaryDirectory() as tmp:
 doc_path = os.path.join(os.path.dirname(fixtures), "..", "docs", "pod.md")
 with open(doc_path) as f:
     doc = f.read()
-for name in ("pod-hostnetwork-seed2", "pod-shared-macvlan", "pod-hostdev-pf", "pod-sriov-vf",
-             "pod-gpu-no-rdma", "pod-no-ipc-lock", "pod-sriov-shared-netns"):
-    with open(os.path.join(fixtures, name, "expected", "pod-txt.out")) as f:
-        text = f.read()
-    # The gate's own section: its header line starts a line (the summary indents it).
-    gate = text[text.index("\nGate pod") + 1:text.index("\nAdvice")].rstrip("\n")
-    check(gate in doc, "docs/pod.md: the transcript of %s is not its golden's pod section" % name)
+quoted = 0
+for name in sorted(os.listdir(fixtures)):
+    exp = os.path.join(fixtures, name, "expected")
+    if not name.startswith("pod-") or not os.path.isdir(exp):
+        continue
+    for golden in sorted(os.listdir(exp)):
+        if not golden.endswith("-txt.out") or not golden.startswith(("pod-", "live-")):
+            continue
+        with open(os.path.join(exp, golden)) as f:
+            text = f.read()
+        # From the gate's own section on (its header starts a line; the summary indents it):
+        # the checks, the advice, both parts of the plan and the merged patch, as printed.
+        gate = text[text.index("\nGate pod") + 1:].rstrip("\n")
+        marker = "(`%s`%s)" % (name, "" if golden == "pod-txt.out" else ", `%s`" % golden[:-8])
+        if marker in doc:
+            quoted += 1
+            check(gate in doc, "docs/pod.md: the transcript of %s %s is not its golden's pod section" % (name, golden))
+check(quoted >= 12, "docs/pod.md quotes only %d pod goldens" % quoted)
 
 if failures:
     sys.exit(1)
-print("pod-cli: %d checks of the pod command hold" % (n * 4 + 10))
+print("pod-cli: %d pod fixtures, %d transcripts of docs/pod.md hold" % (n, quoted))

@@ -113,6 +113,46 @@ static void test_bar1_garbage(void **state)
 	assert_int_equal(bar1_of(""), -1);
 }
 
+/*
+ * The NCCL settings in NCCL's order (src/misc/param.cc initEnv): the
+ * environment, then $NCCL_CONF_FILE (else ~/.nccl.conf), then
+ * /etc/nccl.conf, the first source winning; lines as setEnvFile reads
+ * them, nothing trimmed but a trailing CR.
+ */
+static void test_nccl_conf(void **state)
+{
+	static const char *const envp[] = { "HOME=/root", "NCCL_NET=Socket",
+					    "NCCL_CONF_FILE=/opt/app/nccl.conf", NULL };
+	char *dir = tt_mkdtemp();
+	struct gc_root *root = NULL;
+	struct facts f;
+	const struct nccl_setting *s;
+
+	(void)state;
+	tt_write(dir, "opt/app/nccl.conf", "# job\nNCCL_IB_DISABLE=1\r\nNCCL_NET=IB\nNCCL_IB_HCA = mlx5_0\n=x\nnoequals\n");
+	tt_write(dir, "root/.nccl.conf", "NCCL_DMABUF_ENABLE=0\n");
+	tt_write(dir, "etc/nccl.conf", "NCCL_IB_DISABLE=0\nNCCL_NET_GDR_LEVEL=LOC\n #NCCL_P2P_DISABLE=1\n");
+	assert_int_equal(root_open(dir, &root), 0);
+	facts_init(&f);
+	assert_int_equal(collect_nccl_env(&(const struct collect_ctx){ .root = root, .envp = (char *const *)envp }, &f), 0);
+	assert_non_null(s = facts_nccl_get(&f, "NCCL_NET"));
+	assert_string_equal(s->value, "Socket"); /* the environment wins */
+	assert_string_equal(s->source, "environment");
+	assert_non_null(s = facts_nccl_get(&f, "NCCL_IB_DISABLE"));
+	assert_string_equal(s->value, "1"); /* the CR is dropped; the conf file before /etc */
+	assert_string_equal(s->source, "/opt/app/nccl.conf");
+	assert_null(facts_nccl_get(&f, "NCCL_IB_HCA")); /* "NCCL_IB_HCA " is another name */
+	assert_non_null(facts_nccl_get(&f, "NCCL_IB_HCA "));
+	assert_null(facts_nccl_get(&f, "NCCL_DMABUF_ENABLE")); /* NCCL_CONF_FILE replaces ~/.nccl.conf */
+	assert_non_null(s = facts_nccl_get(&f, "NCCL_NET_GDR_LEVEL"));
+	assert_string_equal(s->source, "/etc/nccl.conf");
+	/* " #..." is not a comment for NCCL: a variable " #NCCL_P2P_DISABLE" */
+	assert_non_null(facts_nccl_get(&f, " #NCCL_P2P_DISABLE"));
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_bar1_after_32bit_bar0),
 		cmocka_unit_test(test_bar1_unassigned),
 		cmocka_unit_test(test_bar1_garbage),
+		cmocka_unit_test(test_nccl_conf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/checks-pod.h"
+#include "checks/pod-patch.h"
 #include "model/facts-json.h"
 #include "pod/pod-collect.h"
 #include "util/strv.h"
@@ -93,6 +94,7 @@ static void shared_pod(struct facts *f)
 	facts_init(f);
 	fact_int_set(&p->collected, 1);
 	fact_int_set(&p->sys_net, 1);
+	assert_int_equal(fact_str_set(&p->k8s_host, "10.96.0.1"), 0);
 	p->netdevs = calloc(2, sizeof(*p->netdevs));
 	assert_non_null(p->netdevs);
 	p->netdevs[0].name = strdup("eth0");
@@ -118,11 +120,13 @@ static void test_mode(void **state)
 {
 	struct pod_view v;
 	struct facts f;
+	struct roce_link *l;
 
 	(void)state;
 	shared_pod(&f);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.mode, POD_MODE_SHARED);
+	assert_int_equal(v.netns, POD_NETNS_POD);
 	assert_false(v.host_netns);
 	assert_int_equal(v.n_nics, 1);
 	assert_string_equal(v.nics[0].name, "mlx5_0");
@@ -131,18 +135,185 @@ static void test_mode(void **state)
 	assert_int_equal(fact_str_set(&f.nics[0].ports[0].gids[0].ndev, "ens1f0np0"), 0);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.mode, POD_MODE_NONE);
-	/* No virtual eth0: the node's own netns. */
+	assert_int_equal(v.netns, POD_NETNS_POD);
+	/* No eth0, and a port of the node (a PCI netdev): the node's own netns. */
 	free(f.pod.netdevs[0].name);
 	f.pod.netdevs[0].name = strdup("eno1");
+	assert_int_equal(fact_str_set(&f.pod.netdevs[0].device, "0000:04:00.0"), 0);
 	pod_view_of(&f, &v);
 	assert_true(v.host_netns);
 	assert_int_equal(v.mode, POD_MODE_HOSTNET);
-	/* No /sys/class/net: nothing is told. */
+	assert_non_null(strstr(v.netns_why, "eno1"));
+	/* rtnetlink answers for this netns (lo and a veth eth0): the sysfs is another netns's. */
+	fact_int_set(&f.roce.rtnl, 1);
+	assert_non_null(roce_link_add(&f.roce, "lo"));
+	l = roce_link_add(&f.roce, "eth0");
+	assert_non_null(l);
+	assert_int_equal(fact_str_set(&l->kind, "veth"), 0);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.netns, POD_NETNS_POD);
+	assert_non_null(strstr(v.netns_why, "rtnetlink decides"));
+	assert_int_equal(v.n_nics, 0); /* eno1 and net1 are not here */
+	/* Only lo: neither a pod's netns nor the node's, and never hostNetwork. */
+	roce_facts_release(&f.roce);
+	fact_int_set(&f.roce.rtnl, 1);
+	fact_int_set(&f.roce.netns_shared, 1);
+	assert_non_null(roce_link_add(&f.roce, "lo"));
+	pod_view_of(&f, &v);
+	assert_int_equal(v.netns, POD_NETNS_ISOLATED);
+	assert_int_equal(v.mode, POD_MODE_NONE);
+	assert_false(v.host_netns);
+	/* A bond or a CNI host interface is the node's too. */
+	assert_non_null(roce_link_add(&f.roce, "cni0"));
+	pod_view_of(&f, &v);
+	assert_int_equal(v.netns, POD_NETNS_HOST);
+	/* No KUBERNETES_SERVICE_HOST: not a pod. */
+	fact_str_fail(&f.pod.k8s_host, -ENOENT);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.mode, POD_MODE_NOT_POD);
+	assert_string_equal(pod_mode_key(v.mode), "not-a-pod");
+	/* Neither rtnetlink nor /sys/class/net: nothing is told. */
+	assert_int_equal(fact_str_set(&f.pod.k8s_host, "10.96.0.1"), 0);
+	roce_facts_release(&f.roce);
 	fact_int_fail(&f.pod.sys_net, -ENOENT);
 	pod_view_of(&f, &v);
-	assert_int_equal(v.mode, POD_MODE_NONE);
-	assert_non_null(strstr(v.why, "not readable"));
+	assert_int_equal(v.mode, POD_MODE_UNKNOWN);
+	assert_int_equal(v.netns, POD_NETNS_UNKNOWN);
 	facts_release(&f);
+}
+
+/* No ib_core, no RDMA netlink, no RDMA device: the node has no RDMA stack. */
+static void test_node_rdma(void **state)
+{
+	struct pod_view v;
+	struct facts f;
+
+	(void)state;
+	shared_pod(&f);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.node_rdma, POD_NODE_RDMA_OK);
+	facts_release(&f);
+	facts_init(&f);
+	fact_int_set(&f.pod.collected, 1);
+	fact_int_set(&f.pod.sys_net, 1);
+	assert_int_equal(fact_str_set(&f.pod.k8s_host, "10.96.0.1"), 0);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.node_rdma, POD_NODE_NO_STACK);
+	assert_non_null(strstr(v.node_why, "/sys/module/ib_core: absent"));
+	/* RDMA netlink's EPROTONOSUPPORT says it alone. */
+	fact_int_fail(&f.pod.sys_net, -ENOENT);
+	pod_view_of(&f, &v);
+	assert_int_equal(v.node_rdma, POD_NODE_RDMA_OK);
+	fact_int_fail(&f.roce.rdma_nl, -EPROTONOSUPPORT);
+	f.roce.rdma_nl.state = FACT_UNSUPPORTED;
+	pod_view_of(&f, &v);
+	assert_int_equal(v.node_rdma, POD_NODE_NO_STACK);
+	facts_release(&f);
+}
+
+static void test_status_uid(void **state)
+{
+	int64_t v = -1;
+
+	(void)state;
+	assert_int_equal(pod_parse_status_uid("Name:\tsh\nUid:\t1000\t1001\t1000\t1000\nGid:\t0\n", &v), 0);
+	assert_int_equal(v, 1001); /* the effective uid */
+	assert_int_equal(pod_parse_status_uid("Uid:\t0\t0\t0\t0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(pod_parse_status_uid("Name:\tsh\n", &v), -ENODATA);
+	assert_int_equal(pod_parse_status_uid("Uid:\tx\n", &v), -EINVAL);
+	assert_int_equal(pod_parse_status_uid("Uid:\t1\t99999999999\n", &v), -EINVAL);
+}
+
+static void test_cgroup(void **state)
+{
+	char path[64];
+	bool v2 = false;
+
+	(void)state;
+	assert_int_equal(pod_parse_cgroup("0::/kubepods.slice/pod1/cri-containerd-2.scope\n", &v2, path, sizeof(path)), 0);
+	assert_true(v2);
+	assert_string_equal(path, "/kubepods.slice/pod1/cri-containerd-2.scope");
+	/* cgroup v1 (or hybrid): the memory controller's line wins over "0::". */
+	assert_int_equal(pod_parse_cgroup("9:name=systemd:/\n4:memory:/kubepods/burstable/pod1/c2\n0::/\n",
+					  &v2, path, sizeof(path)), 0);
+	assert_false(v2);
+	assert_string_equal(path, "/kubepods/burstable/pod1/c2");
+	assert_int_equal(pod_parse_cgroup("5:cpu,memory:/x\n", &v2, path, sizeof(path)), 0);
+	assert_false(v2);
+	assert_int_equal(pod_parse_cgroup("3:cpu:/x\n", &v2, path, sizeof(path)), -ENODATA);
+	assert_int_equal(pod_parse_cgroup("garbage\n::\n", &v2, path, sizeof(path)), -ENODATA);
+	assert_int_equal(pod_parse_cgroup("", &v2, path, sizeof(path)), -ENODATA);
+	/* a path longer than the buffer is not read */
+	assert_int_equal(pod_parse_cgroup("0::/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+					  &v2, path, sizeof(path)), -ENODATA);
+}
+
+static void test_mlock_size(void **state)
+{
+	struct pod_facts p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	/* The cgroup's limit is not known: no probe. */
+	assert_int_equal(pod_mlock_probe_size(&p), 0);
+	fact_int_set(&p.mem_max, -1);
+	fact_int_set(&p.mem_current, 1 << 30);
+	assert_int_equal(pod_mlock_probe_size(&p), POD_MLOCK_PROBE_BYTES);
+	/* 48 MiB limit, 6 MiB used: a quarter of 42 MiB, whole MiB. */
+	fact_int_set(&p.mem_max, 48ll << 20);
+	fact_int_set(&p.mem_current, 6ll << 20);
+	assert_int_equal(pod_mlock_probe_size(&p), 10ll << 20);
+	/* ...but not when that is within RLIMIT_MEMLOCK: it would prove nothing. */
+	fact_int_set(&p.memlock_cur, 16ll << 20);
+	assert_int_equal(pod_mlock_probe_size(&p), 0);
+	fact_int_set(&p.memlock_cur, -1);
+	assert_int_equal(pod_mlock_probe_size(&p), 10ll << 20);
+	/* Near the limit: none. */
+	fact_int_set(&p.mem_current, 46ll << 20);
+	assert_int_equal(pod_mlock_probe_size(&p), 0);
+	fact_int_set(&p.mem_current, 60ll << 20); /* over it */
+	assert_int_equal(pod_mlock_probe_size(&p), 0);
+	/* The node's MemAvailable bounds it too. */
+	fact_int_set(&p.mem_max, -1);
+	fact_int_set(&p.mem_available, 100ll << 20);
+	assert_int_equal(pod_mlock_probe_size(&p), 25ll << 20);
+}
+
+/* The merged patch: containers, volumes and env by name, mounts by path, lists of values as sets. */
+static void test_patch_merge(void **state)
+{
+	json_object *a = pod_patch_new(), *b = pod_patch_new(), *c = pod_patch_new();
+	const char *want =
+		"{\"spec\":{\"containers\":[{\"name\":\"trainer\",\"securityContext\":{\"capabilities\":{\"add\":[\"IPC_LOCK\"]},"
+		"\"runAsUser\":0,\"runAsNonRoot\":false},\"env\":[{\"name\":\"NCCL_IB_GID_INDEX\",\"value\":\"5\"},"
+		"{\"name\":\"NCCL_NET\",\"value\":\"IB\"}],\"volumeMounts\":[{\"mountPath\":\"/dev/shm\",\"name\":\"dshm\"}]},"
+		"{\"name\":\"sidecar\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\"}}}],"
+		"\"volumes\":[{\"name\":\"dshm\",\"emptyDir\":{\"medium\":\"Memory\",\"sizeLimit\":\"8Gi\"}}],"
+		"\"hostUsers\":true},\"metadata\":{\"annotations\":{\"k8s.v1.cni.cncf.io/networks\":\"net-a\"}}}";
+
+	(void)state;
+	assert_int_equal(pod_patch_add_cap(a, "trainer", "IPC_LOCK"), 0);
+	assert_int_equal(pod_patch_add_cap(a, "trainer", "IPC_LOCK"), 0); /* once */
+	assert_int_equal(pod_patch_run_as_root(a, "trainer"), 0);
+	assert_int_equal(pod_patch_env(a, "trainer", "NCCL_IB_GID_INDEX", "3"), 0);
+	assert_int_equal(pod_patch_env(b, "trainer", "NCCL_IB_GID_INDEX", "5"), 0); /* replaces 3 */
+	assert_int_equal(pod_patch_env(b, "trainer", "NCCL_NET", "IB"), 0);
+	assert_int_equal(pod_patch_add_cap(b, "trainer", "IPC_LOCK"), 0);
+	assert_int_equal(pod_patch_shm(b, "trainer", "8Gi"), 0);
+	assert_int_equal(pod_patch_limit(c, "sidecar", "nvidia.com/gpu", "1"), 0);
+	assert_int_equal(pod_patch_spec_bool(c, "hostUsers", true), 0);
+	assert_int_equal(pod_patch_annotation(c, "k8s.v1.cni.cncf.io/networks", "net-a"), 0);
+	assert_int_equal(pod_patch_merge(a, b), 0);
+	assert_int_equal(pod_patch_merge(a, c), 0);
+	assert_int_equal(pod_patch_merge(a, c), 0); /* idempotent */
+	assert_string_equal(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), want);
+	/* The sources were copied, not shared. */
+	assert_int_equal(pod_patch_env(a, "trainer", "NCCL_NET", "Socket"), 0);
+	assert_non_null(strstr(json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN), "\"IB\""));
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
 }
 
 static void test_json_roundtrip(void **state)
@@ -192,6 +363,11 @@ int main(void)
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_mount_size),
 		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_node_rdma),
+		cmocka_unit_test(test_status_uid),
+		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_mlock_size),
+		cmocka_unit_test(test_patch_merge),
 		cmocka_unit_test(test_json_roundtrip),
 	};
 

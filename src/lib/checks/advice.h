@@ -12,8 +12,10 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		 struct advice *ret);
 /*
  * With the pod gate shown: one advice step naming the allocation mode, the
- * pod checks that fail or warn for it and the pod spec lines it needs.
+ * pod checks that fail or warn for it and what the mode needs; and the
+ * report's pod summary (rep->pod: the mode, the netns, the spec patches of
+ * the plan merged into one).
  */
-int pod_advice(const struct check_ctx *ctx, const struct report *rep,
+int pod_advice(const struct check_ctx *ctx, struct report *rep,
 	       struct advice *a);
 void advice_release(struct advice *a);

@@ -9,6 +9,7 @@
 #include "../util/strutil.h"
 #include "../util/cleanup.h"
 #include "../util/strv.h"
+#include "nccl-settings.h"
 
 /* Gate 3: can the NIC reach GPU memory directly? */
 
@@ -646,19 +647,10 @@ const struct check check_direct_link = {
 	direct_link,
 };
 
-/* NCCL_IB_HCA's rule lives in the topology engine (nccl_hca_allows). */
-bool hca_allows(const char *spec, const struct rdma_dev *n)
-{
-	return nccl_hca_allows(spec, n);
-}
-
 static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	const struct topo_report *t = ctx->topo;
-	const struct nccl_setting *s;
-	char fix[256];
-	bool peermem = host_peer_client(&f->host) != NULL;
+	const struct nccl_scope sc = { 0 };
 	bool host = f->source == SOURCE_LIVE || f->source == SOURCE_ROOT ||
 		    f->source == SOURCE_FACTS;
 
@@ -675,86 +667,8 @@ static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
 	if (host)
 		TRY(finding_evidence(out, "these are the host's settings: a pod does not inherit the host's /etc/nccl.conf or environment; it reads its image's /etc/nccl.conf and its own env (set them in the pod spec)"));
 
-	/* Integer settings are read as NCCL (and the topology engine) reads them. */
-	if ((s = facts_nccl_get(f, "NCCL_IB_DISABLE")) &&
-	    nccl_setting_long(f, "NCCL_IB_DISABLE", 0, NULL) == 1) {
-		snprintf(fix, sizeof(fix), "remove NCCL_IB_DISABLE=1 (%s)", s->source);
-		TRY(finding_item(out, "NCCL_IB_DISABLE", ST_FAIL, fix,
-				 "=1: NCCL uses TCP sockets, never GPUDirect RDMA"));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_LEVEL"))) {
-		int lvl = nccl_parse_level(s->value);
-
-		snprintf(fix, sizeof(fix), "unset NCCL_NET_GDR_LEVEL (%s)", s->source);
-		if (lvl < 0) {
-			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_WARN, fix, "%s",
-					 t->level_note ? t->level_note : "not a level NCCL accepts; ignored"));
-		} else {
-			size_t off = 0;
-
-			for (size_t g = 0; g < f->n_gpus; g++) {
-				int b = best_nic(ctx, g);
-				const struct topo_pair *p = b >= 0 ? topo_pair_of(t, g, (size_t)b) : NULL;
-
-				if (p && path_is_near(p->nccl_pci) && p->nccl_pci > lvl)
-					off++;
-			}
-			if (lvl == PATH_LOC || off)
-				TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_FAIL, fix,
-						 "=%s turns GPUDirect RDMA off%s%zu GPU%s whose nearest NIC is close enough",
-						 s->value, lvl == PATH_LOC ? " everywhere, including " : " for ",
-						 off, off == 1 ? "" : "s"));
-			else
-				TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_INFO, NULL,
-						 "=%s: NCCL allows GDR up to %s", s->value, nccl_path_name(lvl)));
-		}
-	}
-	if ((s = facts_nccl_get(f, "NCCL_DMABUF_ENABLE")) &&
-	    nccl_setting_long(f, "NCCL_DMABUF_ENABLE", 1, NULL) == 0) {
-		snprintf(fix, sizeof(fix), "remove NCCL_DMABUF_ENABLE=0 (%s)", s->source);
-		TRY(finding_item(out, "NCCL_DMABUF_ENABLE", peermem ? ST_WARN : ST_FAIL, fix,
-				 peermem ? "=0: NCCL skips DMA-BUF and relies on nvidia-peermem (NVIDIA recommends DMA-BUF)" :
-					   "=0: NCCL skips DMA-BUF and no peer-memory client is loaded, so GDR is off"));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_READ")) &&
-	    nccl_setting_long(f, "NCCL_NET_GDR_READ", -2, NULL) == 0) {
-		snprintf(fix, sizeof(fix), "remove NCCL_NET_GDR_READ=0 (%s)", s->source);
-		TRY(finding_item(out, "NCCL_NET_GDR_READ", ST_WARN, fix,
-				 "=0: the send side stages through host memory"));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_IB_HCA"))) {
-		size_t excluded = 0;
-		char first[64] = "";
-
-		for (size_t g = 0; g < f->n_gpus; g++) {
-			int b = best_nic(ctx, g);
-			const struct topo_pair *bp = b >= 0 ? topo_pair_of(t, g, (size_t)b) : NULL;
-			bool allowed = false;
-
-			if (!bp)
-				continue;
-			/* Any equally near NIC that NCCL may use will do. */
-			for (size_t n = 0; n < f->n_nics; n++) {
-				const struct topo_pair *q = topo_pair_of(t, g, n);
-
-				if (q && q->nccl_pci == bp->nccl_pci && hca_allows(s->value, &f->nics[n]))
-					allowed = true;
-			}
-			if (!allowed) {
-				if (!excluded)
-					snprintf(first, sizeof(first), "%s", f->nics[b].name);
-				excluded++;
-			}
-		}
-		snprintf(fix, sizeof(fix), "include the nearest NICs in NCCL_IB_HCA (%s), e.g. add %s", s->source, first);
-		if (excluded)
-			TRY(finding_item(out, "NCCL_IB_HCA", ST_FAIL, fix,
-					 "=%s excludes the nearest NIC of %zu GPU%s (first: %s)", s->value,
-					 excluded, excluded == 1 ? "" : "s", first));
-		else
-			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL,
-					 "=%s keeps every GPU's nearest NIC", s->value));
-	}
+	/* The rules pod.nccl-env applies too (nccl-settings.c). */
+	TRY(nccl_settings_judge(ctx, &sc, out));
 	/* A topology file holds no NCCL settings of its node: nothing to pass. */
 	if (out->status == ST_PASS && !host)
 		return finding_set(out, ST_INFO, "the node's NCCL settings are not in a topology file; none set where gdrcheck ran turns GPUDirect RDMA or DMA-BUF off");

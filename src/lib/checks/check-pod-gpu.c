@@ -8,6 +8,7 @@
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "pod-patch.h"
 
 /*
  * The pod's GPUs (its /dev/nvidiaN files, matched to PCI functions by the
@@ -16,7 +17,7 @@
  * NIC with NCCL's GDR verdict (sysfs bus/pci is readable in a container).
  */
 
-#define FIX_GPU "resources.limits: {nvidia.com/gpu: 1} (the NVIDIA device plugin mounts /dev/nvidiaN, nvidiactl and nvidia-uvm)"
+#define FIX_GPU "ask for a GPU: container-level limit nvidia.com/gpu: 1 (the NVIDIA device plugin mounts /dev/nvidiaN, nvidiactl and nvidia-uvm)"
 
 /* The facts.gpus index of /dev/nvidia<minor>, -1 when none. */
 static int gpu_of_node(const struct facts *f, const char *node)
@@ -39,7 +40,7 @@ static bool is_gpu_node(const char *name)
 }
 
 /* facts.gpus indices of the GPUs the pod has; returns the count. */
-static size_t pod_gpus(const struct facts *f, int *out, size_t max)
+size_t pod_gpus(const struct facts *f, int *out, size_t max)
 {
 	size_t n = 0;
 
@@ -52,13 +53,54 @@ static size_t pod_gpus(const struct facts *f, int *out, size_t max)
 	return n;
 }
 
+static int fix_gpu(const struct check_ctx *ctx, struct finding *out)
+{
+	json_object *patch = pod_patch_new();
+
+	if (!patch || pod_patch_limit(patch, pod_container(ctx), "nvidia.com/gpu", "1") < 0) {
+		json_object_put(patch);
+		return -ENOMEM;
+	}
+	TRY(finding_fix(out, FIX_GPU));
+	return finding_patch(out, patch);
+}
+
+/*
+ * nvidiactl and nvidia-uvm come with every GPU the NVIDIA Container Toolkit
+ * gives a container, when the node has them: a pod that holds /dev/nvidiaN
+ * without them shows the node's state when it started (nvidia_uvm not
+ * loaded, its file not created), not a missing request. Live, each is
+ * opened like the GPU's own file.
+ */
+static int control_file(const struct check_ctx *ctx, struct finding *out, const char *name,
+			const char *role)
+{
+	const struct pod_devnode *d = pod_devnode_find(&ctx->f->pod, name);
+	char subj[64], fix[320];
+
+	snprintf(subj, sizeof(subj), "/dev/%s", name);
+	if (d && d->rw.state != FACT_UNSET && !fact_ok(&d->rw))
+		return pod_devnode_open_item(ctx, out, subj, d, true);
+	if (d || name_list_has(&ctx->f->host.dev_nvidia, name))
+		return 0;
+	snprintf(fix, sizeof(fix), "%s (nvidia-modprobe -u -c=0 for nvidia-uvm, or the GPU Operator's driver pod), then restart the pod; run `gdrcheck check` there",
+		 strcmp(name, "nvidia-uvm") == 0 ? "load nvidia_uvm and create its device file" : "create the driver's control file");
+	TRY(finding_item(out, subj, ST_FAIL, fix,
+			 "missing although the pod holds a GPU: %s; the container toolkit mounts it with every GPU when the node has it",
+			 role));
+	finding_item_node(out);
+	return 0;
+}
+
 static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct pod_facts *p = &f->pod;
-	size_t nodes = 0;
+	size_t nodes = 0, opened = 0;
 	char why[96], subj[96];
 
+	if (pod_not_judged_of(ctx, out))
+		return 0;
 	if (f->host.dev_nvidia.listed.state != FACT_OK) {
 		TRY(finding_evidence(out, "/dev: %s", fact_why(f->host.dev_nvidia.listed.state,
 								  f->host.dev_nvidia.listed.err, why, sizeof(why))));
@@ -77,10 +119,10 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 		nodes++;
 		snprintf(subj, sizeof(subj), "/dev/%s", d->name);
 		if (d->rw.state != FACT_UNSET && !fact_ok(&d->rw)) {
-			TRY(finding_item(out, subj, ST_FAIL, FIX_GPU, "open(O_RDWR) fails: %s",
-					 fact_why(d->rw.state, d->rw.err, why, sizeof(why))));
+			TRY(pod_devnode_open_item(ctx, out, subj, d, true));
 			continue;
 		}
+		opened += fact_ok(&d->rw);
 		g = gpu_of_node(f, d->name);
 		if (g < 0) {
 			TRY(finding_item(out, subj, ST_UNKNOWN, NULL,
@@ -88,19 +130,18 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		}
 		gpu_subject(f, (size_t)g, why, sizeof(why));
-		TRY(finding_item(out, subj, ST_PASS, NULL, "%s %s", why,
-				 f->gpus[g].name ? f->gpus[g].name : ""));
+		TRY(finding_item(out, subj, ST_PASS, NULL, "%s %s%s", why,
+				 f->gpus[g].name ? f->gpus[g].name : "",
+				 fact_ok(&d->rw) ? ", opened read-write" : ""));
 	}
 	if (!nodes) {
-		TRY(finding_fix(out, FIX_GPU));
+		TRY(fix_gpu(ctx, out));
 		return finding_set(out, ST_FAIL, "no /dev/nvidiaN: the pod was given no GPU%s",
 				   fact_str_is(&p->nvidia_visible, "void") || fact_str_is(&p->nvidia_visible, "none") ?
 				   " (NVIDIA_VISIBLE_DEVICES says so)" : "");
 	}
-	if (!name_list_has(&f->host.dev_nvidia, "nvidiactl"))
-		TRY(finding_item(out, "/dev/nvidiactl", ST_FAIL, FIX_GPU, "missing: no CUDA context without it"));
-	if (!name_list_has(&f->host.dev_nvidia, "nvidia-uvm"))
-		TRY(finding_item(out, "/dev/nvidia-uvm", ST_FAIL, FIX_GPU, "missing: CUDA needs the unified memory device"));
+	TRY(control_file(ctx, out, "nvidiactl", "no CUDA context without it"));
+	TRY(control_file(ctx, out, "nvidia-uvm", "CUDA needs the unified memory device"));
 	if (fact_str_ok(&p->nvidia_visible) && *p->nvidia_visible.v &&
 	    strcmp(p->nvidia_visible.v, "all") != 0 && strcmp(p->nvidia_visible.v, "none") != 0 &&
 	    strcmp(p->nvidia_visible.v, "void") != 0) {
@@ -123,10 +164,20 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 			long idx = strtol(s, &end, 10);
 
 			if (end != s && idx >= (long)nodes) {
+				char all[256] = "";
+				json_object *patch = pod_patch_new();
+
+				for (size_t k = 0; k < nodes && strlen(all) + 8 < sizeof(all); k++)
+					snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%zu", k ? "," : "", k);
 				TRY(finding_item(out, "CUDA_VISIBLE_DEVICES", ST_FAIL,
-						 "unset CUDA_VISIBLE_DEVICES, or name the pod's own GPUs from 0 (the runtime renumbers them)",
+						 "container env CUDA_VISIBLE_DEVICES naming the pod's own GPUs from 0 (the runtime renumbers them), or remove it",
 						 "names device %ld, but the pod has %zu GPU%s", idx, nodes,
 						 nodes == 1 ? "" : "s"));
+				if (!patch || pod_patch_env(patch, pod_container(ctx), "CUDA_VISIBLE_DEVICES", all) < 0) {
+					json_object_put(patch);
+					return -ENOMEM;
+				}
+				TRY(finding_item_patch(out, patch));
 				break;
 			}
 			s = strchr(s, ',');
@@ -136,7 +187,8 @@ static int run_gpu(const struct check_ctx *ctx, struct finding *out)
 		}
 	}
 	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "%zu GPU%s with nvidiactl and nvidia-uvm", nodes, nodes == 1 ? "" : "s");
+		return finding_set(out, ST_PASS, "%zu GPU%s with nvidiactl and nvidia-uvm%s", nodes,
+				   nodes == 1 ? "" : "s", opened ? ", all openable read-write" : "");
 	return finding_set(out, out->status, "GPU device files incomplete or unusable");
 }
 
@@ -335,103 +387,4 @@ const struct check check_pod_pairs = {
 	"pod.pairs", GATE_POD,
 	"for each GPU of the pod, its nearest NIC of the pod, the path type and NCCL's GDR verdict",
 	run_pairs,
-};
-
-/*
- * NCCL_SOCKET_IFNAME has NCCL_IB_HCA's syntax ('^' excludes, '=' exact, else
- * prefixes; both go through NCCL's parseStringList/matchIfList): one matcher.
- */
-static bool ifname_selected(const char *spec, const char *ifname)
-{
-	struct rdma_dev as_nic = { .pci = -1 };
-
-	snprintf(as_nic.name, sizeof(as_nic.name), "%s", ifname);
-	return hca_allows(spec, &as_nic);
-}
-
-static int run_nccl_env(const struct check_ctx *ctx, struct finding *out)
-{
-	const struct facts *f = ctx->f;
-	const struct nccl_setting *s;
-	struct pod_view v;
-	size_t n_set = 0;
-
-	pod_view_of(f, &v);
-	if ((s = facts_nccl_get(f, "NCCL_IB_HCA"))) {
-		size_t mine = 0;
-
-		n_set++;
-		for (size_t i = 0; i < f->n_nics; i++) {
-			if (!hca_allows(s->value, &f->nics[i]))
-				continue;
-			if (pod_view_has(&v, f->nics[i].name))
-				mine++;
-			else
-				TRY(finding_item(out, "NCCL_IB_HCA", ST_WARN, NULL,
-						 "%s (%s) also selects %s, which the pod was not given", s->value,
-						 s->source, f->nics[i].name));
-		}
-		if (!mine && v.n_nics) {
-			char fix[128];
-
-			snprintf(fix, sizeof(fix), "NCCL_IB_HCA=%s (the pod's RDMA device), or unset it", v.nics[0].name);
-			TRY(finding_item(out, "NCCL_IB_HCA", ST_FAIL, fix,
-					 "%s (%s) selects none of the pod's RDMA devices", s->value, s->source));
-		} else if (mine) {
-			TRY(finding_item(out, "NCCL_IB_HCA", ST_PASS, NULL, "%s selects %zu of the pod's RDMA devices",
-					 s->value, mine));
-		}
-	}
-	if ((s = facts_nccl_get(f, "NCCL_SOCKET_IFNAME"))) {
-		const char *hit = NULL;
-
-		n_set++;
-		for (size_t i = 0; i < f->pod.n_netdevs && !hit; i++)
-			if (strcmp(f->pod.netdevs[i].name, "lo") != 0 &&
-			    ifname_selected(s->value, f->pod.netdevs[i].name))
-				hit = f->pod.netdevs[i].name;
-		if (hit)
-			TRY(finding_item(out, "NCCL_SOCKET_IFNAME", ST_PASS, NULL, "%s matches %s", s->value, hit));
-		else
-			TRY(finding_item(out, "NCCL_SOCKET_IFNAME", ST_FAIL,
-					 "NCCL_SOCKET_IFNAME=eth0 (or the pod's RDMA network interface), or unset it",
-					 "%s (%s) matches no interface of the pod's netns: NCCL's bootstrap fails", s->value, s->source));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_IB_GID_INDEX"))) {
-		n_set++;
-		TRY(finding_item(out, "NCCL_IB_GID_INDEX", ST_PASS, NULL, "%s (%s): judged by pod.gid", s->value, s->source));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_NET_GDR_LEVEL"))) {
-		int lvl = nccl_parse_level(s->value);
-
-		n_set++;
-		if (lvl < 0)
-			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_WARN, "NCCL_NET_GDR_LEVEL=PXB (or unset it)",
-					 "%s (%s) is not a level NCCL reads: it is ignored", s->value, s->source));
-		else if (lvl == PATH_LOC)
-			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_WARN, "unset NCCL_NET_GDR_LEVEL (default PXB)",
-					 "%s (%s) turns GPUDirect RDMA off", s->value, s->source));
-		else
-			TRY(finding_item(out, "NCCL_NET_GDR_LEVEL", ST_PASS, NULL, "%s (%s)", s->value, s->source));
-	}
-	if ((s = facts_nccl_get(f, "NCCL_DMABUF_ENABLE"))) {
-		n_set++;
-		if (strcmp(s->value, "0") == 0 && !host_peer_client(&f->host))
-			TRY(finding_item(out, "NCCL_DMABUF_ENABLE", ST_WARN, "unset NCCL_DMABUF_ENABLE (default 1)",
-					 "0 (%s), and no nvidia-peermem on the node: no way left to register GPU memory", s->source));
-		else
-			TRY(finding_item(out, "NCCL_DMABUF_ENABLE", ST_PASS, NULL, "%s (%s)", s->value, s->source));
-	}
-	if (!n_set)
-		return finding_set(out, ST_PASS,
-				   "no NCCL_IB_HCA, NCCL_SOCKET_IFNAME, NCCL_IB_GID_INDEX, NCCL_NET_GDR_LEVEL or NCCL_DMABUF_ENABLE: NCCL picks from what the pod sees");
-	if (out->status == ST_PASS)
-		return finding_set(out, ST_PASS, "the NCCL settings fit what the pod sees");
-	return finding_set(out, out->status, "NCCL settings that do not fit what the pod sees");
-}
-
-const struct check check_pod_nccl_env = {
-	"pod.nccl-env", GATE_POD,
-	"NCCL_IB_HCA, NCCL_SOCKET_IFNAME, NCCL_IB_GID_INDEX, NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE against what the pod sees",
-	run_nccl_env,
 };

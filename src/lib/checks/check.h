@@ -38,6 +38,8 @@ const char *gate_key(enum gate g);  /* "1", "2", "3", "pod" */
 /* What a report heads the gate with: "1 GPU", …, "pod" (never "pod pod"). */
 const char *gate_title(enum gate g);
 
+struct json_object;
+
 struct finding_item {
 	char *subject; /* "GPU0 0000:18:00.0", "mlx5_0 port 1", "bond1" */
 	enum check_status status;
@@ -46,6 +48,13 @@ struct finding_item {
 	/* A GPU's route this item judges (direct.path, pod.pairs), for --json. */
 	bool has_route;
 	struct topo_route route;
+	/*
+	 * Pod gate: the fix as a strategic-merge patch of a Pod (owned; NULL
+	 * when the fix changes no pod spec), and whether the fix is on the
+	 * node instead (a node problem seen from the pod).
+	 */
+	struct json_object *spec_patch;
+	bool node;
 };
 
 struct finding {
@@ -57,6 +66,8 @@ struct finding {
 	char *fix;       /* command/setting that fixes it, NULL if none */
 	struct finding_item *items;
 	size_t n_items;
+	struct json_object *spec_patch; /* as finding_item's, for fix */
+	bool node;
 };
 
 /* User-tunable expectations (defaults from the seed PoC). */
@@ -72,6 +83,8 @@ struct check_opts {
 	const char *k8s_version;
 	const char *gpu_operator_version;
 	const char *storage;
+	/* Pod gate: the container the spec patches name (NULL: "<container>"). */
+	const char *container;
 };
 
 void check_opts_init(struct check_opts *o);
@@ -119,6 +132,18 @@ void finding_item_route(struct finding *f, const struct topo_route *r);
  * how many need attention, when several are.
  */
 int finding_conclude(struct finding *f, size_t n, const char *what_ok);
+/*
+ * The pod gate's fixes: @patch (a strategic-merge patch of a Pod, owned
+ * from here on, also on failure) belongs to the finding's fix or to its
+ * last item's; finding_node() and finding_item_node() mark the fix as one
+ * for the node, not the pod spec.
+ */
+int finding_patch(struct finding *f, struct json_object *patch);
+int finding_item_patch(struct finding *f, struct json_object *patch);
+/* Set (replace) the fix of the last item; 0 or -ENOMEM. */
+int finding_item_fix(struct finding *f, const char *fix);
+void finding_node(struct finding *f);
+void finding_item_node(struct finding *f);
 /* The finding says what item @it says ("subject: verdict") with its fix. */
 int finding_from_item(struct finding *f, const struct finding_item *it);
 /* The fix of the first item at the finding's status (any status) that has one. */

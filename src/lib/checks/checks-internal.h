@@ -141,7 +141,7 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 			size_t max);
 
 /*
- * Whether NCCL_IB_HCA (@spec) lets NCCL use @n (check-direct.c): '^'
+ * Whether NCCL_IB_HCA (@spec) lets NCCL use @n (nccl-settings.c): '^'
  * excludes, '=' asks for exact names, else names are prefixes.
  */
 bool hca_allows(const char *spec, const struct rdma_dev *n);

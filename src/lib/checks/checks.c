@@ -13,6 +13,7 @@
 #include "checks-pod.h"
 #include "checks-roce.h"
 #include "plan-order.h"
+#include "pod-patch.h"
 #include "regpath.h"
 
 /*
@@ -123,18 +124,30 @@ static bool fix_disruptive(const char *fix)
 	return false;
 }
 
+/* A fix's spec patch merged into its step's (pod gate). */
+static int plan_patch(struct plan_step *s, json_object *patch)
+{
+	if (!patch)
+		return 0;
+	if (!s->spec_patch && !(s->spec_patch = pod_patch_new()))
+		return -ENOMEM;
+	return pod_patch_merge(s->spec_patch, patch);
+}
+
 /* Add @fix to the plan, merging identical fixes. */
 static int plan_add(struct report *rep, const struct finding *fd,
-		    enum check_status st, const char *fix)
+		    enum check_status st, const char *fix, json_object *patch,
+		    bool node)
 {
 	struct plan_step *v;
 
 	for (size_t i = 0; i < rep->n_plan; i++) {
 		struct plan_step *s = &rep->plan[i];
 
-		if (strcmp(s->fix, fix) != 0)
+		if (strcmp(s->fix, fix) != 0 || s->node != node)
 			continue;
 		s->status = status_worst(s->status, st);
+		TRY(plan_patch(s, patch));
 		if (!strv_contains(s->ids, fd->id))
 			return strv_push(&s->ids, NULL, fd->id);
 		return 0;
@@ -148,10 +161,12 @@ static int plan_add(struct report *rep, const struct finding *fd,
 	v->gate = fd->gate;
 	v->status = st;
 	v->disruptive = fix_disruptive(fix);
+	v->node = node;
 	v->fix = strdup(fix);
-	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0) {
+	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0 || plan_patch(v, patch) < 0) {
 		free(v->fix);
 		strv_free(v->ids);
+		json_object_put(v->spec_patch);
 		return -ENOMEM;
 	}
 	rep->n_plan++;
@@ -178,13 +193,15 @@ static int build_plan(struct report *rep)
 				if ((int)fd->gate != g)
 					continue;
 				if (fd->status == order[o] && fd->fix)
-					TRY(plan_add(rep, fd, fd->status, fd->fix));
+					TRY(plan_add(rep, fd, fd->status, fd->fix,
+						     fd->spec_patch, fd->node));
 				for (size_t k = 0; k < fd->n_items; k++) {
 					const struct finding_item *it = &fd->items[k];
 
 					if (it->status == order[o] && it->fix &&
 					    plan_worthy(fd->status))
-						TRY(plan_add(rep, fd, it->status, it->fix));
+						TRY(plan_add(rep, fd, it->status, it->fix,
+							     it->spec_patch, it->node));
 				}
 			}
 	}
@@ -308,11 +325,17 @@ static int sum_up(struct report *rep)
 	return find_blockers(rep);
 }
 
-/* The advice stage: after every check, from the findings and the shared analyses. */
+/*
+ * The advice stage: after every check, from the findings and the shared
+ * analyses. A pod report judges the pod: the node advice, computed from one
+ * container's partial view of the node, is not given there.
+ */
 static int advise(const struct check_ctx *ctx, struct report *rep)
 {
-	int r = advice_build(ctx, rep, &rep->advice);
+	int r = 0;
 
+	if (rep->gate_mask != GATE_BIT(GATE_POD))
+		r = advice_build(ctx, rep, &rep->advice);
 	return r < 0 ? r : pod_advice(ctx, rep, &rep->advice);
 }
 
@@ -347,7 +370,9 @@ void report_release(struct report *rep)
 	for (size_t i = 0; i < rep->n_plan; i++) {
 		free(rep->plan[i].fix);
 		strv_free(rep->plan[i].ids);
+		json_object_put(rep->plan[i].spec_patch);
 	}
+	json_object_put(rep->pod.spec_patch);
 	free(rep->plan);
 	free(rep->blockers);
 	advice_release(&rep->advice);

@@ -29,6 +29,9 @@ struct plan_step {
 	bool disruptive; /* reboots, flaps a link, reloads a driver or needs a drain */
 	char *fix;
 	char **ids; /* NULL-terminated */
+	/* Pod gate: the fixes' spec patches merged (owned, NULL: none); a node fix. */
+	struct json_object *spec_patch;
+	bool node;
 };
 
 /* A Helm value of an NVIDIA operator chart, as `--set key=value`. */
@@ -57,6 +60,17 @@ struct advice {
 	int first_gate; /* the gate to work on first, 0 when all pass */
 };
 
+/* What a pod report says of the pod as a whole (the pod gate shown alone). */
+struct pod_summary {
+	bool shown;
+	const char *mode;  /* "shared", "hostdev", "sriov", "hostnetwork", "none", "unknown" */
+	const char *netns; /* "pod", "host", "isolated", "unknown" */
+	int in_pod;        /* 1: KUBERNETES_SERVICE_HOST is set, 0: not */
+	const char *container; /* the container name the patches use */
+	/* Every pod-spec finding's patch merged into one (owned; NULL: none). */
+	struct json_object *spec_patch;
+};
+
 struct report {
 	struct finding *findings; /* table order */
 	size_t n_findings;
@@ -70,6 +84,7 @@ struct report {
 	size_t *blockers;
 	size_t n_blockers;
 	bool verbose; /* text: every check in full, passing ones too */
+	struct pod_summary pod;
 };
 
 #define REPORT_MAX_BLOCKERS 10

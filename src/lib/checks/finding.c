@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,15 +162,65 @@ void finding_item_route(struct finding *f, const struct topo_route *r)
 	f->items[f->n_items - 1].has_route = true;
 }
 
+int finding_patch(struct finding *f, struct json_object *patch)
+{
+	if (!patch)
+		return -ENOMEM;
+	json_object_put(f->spec_patch);
+	f->spec_patch = patch;
+	return 0;
+}
+
+int finding_item_patch(struct finding *f, struct json_object *patch)
+{
+	struct finding_item *it = f->n_items ? &f->items[f->n_items - 1] : NULL;
+
+	if (!patch || !it) {
+		json_object_put(patch);
+		return -ENOMEM;
+	}
+	json_object_put(it->spec_patch);
+	it->spec_patch = patch;
+	return 0;
+}
+
+int finding_item_fix(struct finding *f, const char *fix)
+{
+	struct finding_item *it = f->n_items ? &f->items[f->n_items - 1] : NULL;
+	char *v;
+
+	if (!it)
+		return -EINVAL;
+	v = strdup(fix);
+	if (!v)
+		return -ENOMEM;
+	free(it->fix);
+	it->fix = v;
+	return 0;
+}
+
+void finding_node(struct finding *f)
+{
+	f->node = true;
+}
+
+void finding_item_node(struct finding *f)
+{
+	if (f->n_items)
+		f->items[f->n_items - 1].node = true;
+}
+
 void finding_release(struct finding *f)
 {
 	free(f->verdict);
 	free(f->fix);
 	strv_free(f->evidence);
+	json_object_put(f->spec_patch);
 	for (size_t i = 0; i < f->n_items; i++) {
 		free(f->items[i].subject);
 		free(f->items[i].verdict);
 		free(f->items[i].fix);
+		json_object_put(f->items[i].spec_patch);
 	}
 	free(f->items);
 	memset(f, 0, sizeof(*f));
@@ -181,6 +232,9 @@ int finding_from_item(struct finding *f, const struct finding_item *it)
 
 	if (r >= 0 && it->fix)
 		r = finding_fix(f, "%s", it->fix);
+	if (r >= 0 && it->spec_patch)
+		r = finding_patch(f, json_object_get(it->spec_patch));
+	f->node |= it->node;
 	return r;
 }
 

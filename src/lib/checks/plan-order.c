@@ -129,7 +129,9 @@ int plan_merge_loops(struct report *rep)
 		for (size_t j = i + 1; j < rep->n_plan;) {
 			struct plan_step *t = &rep->plan[j];
 
-			if (t->gate != s->gate ||
+			/* A pod spec patch is one object per fix: not a loop. */
+			if (t->gate != s->gate || t->node != s->node ||
+			    s->spec_patch || t->spec_patch ||
 			    !same_but_device(s->fix, t->fix, wa, dev, sizeof(dev)) ||
 			    (tmpl && strcmp(wa, first) != 0)) {
 				j++;

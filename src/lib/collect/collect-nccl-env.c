@@ -45,7 +45,13 @@ static int add_setting(struct facts *f, const char *name, const char *value,
 	return 0;
 }
 
-/* NAME=value lines, '#' comments (NCCL src/misc/param.cc). */
+/*
+ * NAME=value lines as NCCL's setEnvFile (src/misc/param.cc) reads them: a
+ * trailing CR dropped, '#' in the first column a comment, the name up to
+ * the first '=' and the value after it, both as written. NCCL trims
+ * nothing: "NCCL_X = 1" sets a variable "NCCL_X " that no NCCL code reads,
+ * and is recorded under that name here too.
+ */
 static int read_conf(const struct gc_root *root, struct facts *f,
 		     const char *path)
 {
@@ -62,17 +68,19 @@ static int read_conf(const struct gc_root *root, struct facts *f,
 						 strerror(-r));
 	for (char *l = strtok_r(buf, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
+		size_t len = strlen(l);
 		char *eq, *name, *value;
 
-		l = strstrip(l);
-		if (!*l || *l == '#')
+		if (len && l[len - 1] == '\r')
+			l[--len] = '\0';
+		if (*l == '#')
 			continue;
 		eq = strchr(l, '=');
 		if (!eq)
 			continue;
 		*eq = '\0';
-		name = strstrip(l);
-		value = strstrip(eq + 1);
+		name = l;
+		value = eq + 1;
 		if (!*name)
 			continue;
 		r = add_setting(f, name, value, path);

@@ -14,6 +14,8 @@ void pod_facts_release(struct pod_facts *p)
 	fact_str_release(&p->nvidia_visible);
 	fact_str_release(&p->cuda_visible);
 	fact_str_release(&p->k8s_host);
+	fact_str_release(&p->pid1_netns);
+	fact_str_release(&p->mem_cgroup);
 	for (size_t i = 0; i < p->n_devnodes; i++)
 		free(p->devnodes[i].name);
 	free(p->devnodes);

@@ -75,6 +75,21 @@ struct pod_facts {
 	struct fact_str nvidia_visible; /* NVIDIA_VISIBLE_DEVICES */
 	struct fact_str cuda_visible;   /* CUDA_VISIBLE_DEVICES */
 	struct fact_str k8s_host;       /* KUBERNETES_SERVICE_HOST: set inside a pod */
+	/* The effective uid (second field of Uid: in /proc/self/status). */
+	struct fact_int uid;
+	/* /proc/1/ns/net: the netns of PID 1 of this PID namespace. */
+	struct fact_str pid1_netns;
+	/*
+	 * The memory cgroup the live mlock probe is charged to: the directory
+	 * read (cgroup v2 memory.max/memory.current, v1 memory.stat's
+	 * hierarchical_memory_limit and memory.usage_in_bytes), its limit in
+	 * bytes (-1: none) and its usage.
+	 */
+	struct fact_str mem_cgroup;
+	struct fact_int mem_max, mem_current;
+	struct fact_int mem_available; /* MemAvailable of /proc/meminfo, bytes */
+	/* Live only: bytes the mlock probe tried (0: not run, too little memory left). */
+	struct fact_int mlock_bytes;
 };
 
 void pod_facts_release(struct pod_facts *p);

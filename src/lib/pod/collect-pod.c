@@ -49,8 +49,19 @@ int collect_pod(const struct collect_ctx *c, struct facts *f)
 		r = fact_str_set(&p->netns, buf);
 	else
 		fact_str_fail(&p->netns, r);
+	if (r != -ENOMEM) {
+		r = root_readlink(root, "/proc/1/ns/net", buf, sizeof(buf));
+		if (r >= 0)
+			r = fact_str_set(&p->pid1_netns, buf);
+		else
+			fact_str_fail(&p->pid1_netns, r);
+	}
 	if (r != -ENOMEM)
 		r = pod_collect_limits(root, p);
+	if (r >= 0)
+		r = pod_collect_memory(root, p);
+	if (r >= 0)
+		pod_collect_mlock(root, p);
 	if (r >= 0)
 		r = pod_collect_shm(root, p);
 	if (r >= 0)

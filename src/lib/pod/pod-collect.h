@@ -18,10 +18,29 @@ int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p);
 int pod_collect_env(char *const *envp, struct pod_facts *p);
 int pod_collect_pkeys(const struct gc_root *root, const struct facts *f,
 		      struct pod_facts *p);
+/* The memory cgroup's limit and usage, and the node's MemAvailable. */
+int pod_collect_memory(const struct gc_root *root, struct pod_facts *p);
+/* Live only: the mlock probe, sized by pod_mlock_probe_size (after limits and memory). */
+void pod_collect_mlock(const struct gc_root *root, struct pod_facts *p);
 
 /* Pure parsers, for the unit tests. */
 /* "CapEff:\t000001fffeffffff" in the text of /proc/<pid>/status. */
 int pod_parse_cap_eff(const char *status, int64_t *ret);
+/* The effective uid of the "Uid:" line of /proc/<pid>/status. */
+int pod_parse_status_uid(const char *status, int64_t *ret);
+/*
+ * The memory cgroup line of /proc/<pid>/cgroup: v1's memory controller
+ * (@v2 false) or the v2 "0::" line; its path into @path.
+ */
+int pod_parse_cgroup(const char *text, bool *v2, char *path, size_t size);
+/*
+ * Bytes the live mlock probe may lock: POD_MLOCK_PROBE_BYTES when the
+ * memory left to the cgroup (mem_max - mem_current) and the node
+ * (mem_available) is at least four times that, else a quarter of it in
+ * whole MiB when that is more than RLIMIT_MEMLOCK, else 0 (not run; also
+ * when the cgroup's limit is not known).
+ */
+int64_t pod_mlock_probe_size(const struct pod_facts *p);
 /* The "Max locked memory" line of /proc/<pid>/limits: bytes or -1 (unlimited). */
 int pod_parse_memlock(const char *limits, int64_t *cur, int64_t *max);
 /*

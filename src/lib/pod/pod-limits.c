@@ -2,6 +2,7 @@
 #include "pod-collect.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,27 +17,47 @@
  * by the limit, which a container runtime sets to 64 KiB or 8 MiB by default.
  */
 
-int pod_parse_cap_eff(const char *status, int64_t *ret)
+/* The text after "@key" at the start of a line of @status, or NULL. */
+static const char *status_field(const char *status, const char *key)
 {
-	const char *l = status;
-
-	while (l && *l) {
-		if (startswith(l, "CapEff:")) {
-			char *end;
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(l + 7, &end, 16);
-			if (errno || end == l + 7 || (*end && *end != '\n'))
-				return -EINVAL;
-			*ret = (int64_t)(v & 0x7fffffffffffffffull);
-			return 0;
-		}
+	for (const char *l = status; l && *l;) {
+		if (startswith(l, key))
+			return l + strlen(key);
 		l = strchr(l, '\n');
 		if (l)
 			l++;
 	}
-	return -ENODATA;
+	return NULL;
+}
+
+int pod_parse_cap_eff(const char *status, int64_t *ret)
+{
+	const char *v = status_field(status, "CapEff:");
+	char *end;
+	unsigned long long x;
+
+	if (!v)
+		return -ENODATA;
+	errno = 0;
+	x = strtoull(v, &end, 16);
+	if (errno || end == v || (*end && *end != '\n'))
+		return -EINVAL;
+	*ret = (int64_t)(x & 0x7fffffffffffffffull);
+	return 0;
+}
+
+int pod_parse_status_uid(const char *status, int64_t *ret)
+{
+	/* "Uid:\t<real>\t<effective>\t<saved>\t<fs>" */
+	const char *v = status_field(status, "Uid:");
+	unsigned long long real, eff;
+
+	if (!v)
+		return -ENODATA;
+	if (sscanf(v, " %llu %llu", &real, &eff) != 2 || eff > 0xffffffffull)
+		return -EINVAL;
+	*ret = (int64_t)eff;
+	return 0;
 }
 
 static int limit_value(const char *s, int64_t *ret)
@@ -68,25 +89,37 @@ static int64_t rlim_bytes(rlim_t v)
 	return v == RLIM_INFINITY ? -1 : (int64_t)v;
 }
 
-/* Lock (then free) a registration-sized buffer: what ibv_reg_mr() will ask. */
-static void mlock_probe(struct pod_facts *p)
+/*
+ * Lock (then free) a registration-sized buffer: what ibv_reg_mr() will ask.
+ * The locked pages are charged to the container's memory cgroup, so the
+ * size comes from what is left there (pod_mlock_probe_size); 0 skips it.
+ */
+void pod_collect_mlock(const struct gc_root *root, struct pod_facts *p)
 {
-	void *buf = mmap(NULL, POD_MLOCK_PROBE_BYTES, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int64_t bytes;
+	void *buf;
 
+	if (!root->live)
+		return;
+	bytes = pod_mlock_probe_size(p);
+	fact_int_set(&p->mlock_bytes, bytes);
+	if (!bytes)
+		return;
+	buf = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED) {
 		fact_int_fail(&p->mlock_probe, -errno);
 		return;
 	}
-	if (mlock(buf, POD_MLOCK_PROBE_BYTES) == 0) {
+	if (mlock(buf, (size_t)bytes) == 0) {
 		fact_int_set(&p->mlock_probe, 1);
 		fact_int_set(&p->mlock_errno, 0);
-		munlock(buf, POD_MLOCK_PROBE_BYTES);
+		munlock(buf, (size_t)bytes);
 	} else {
 		fact_int_set(&p->mlock_errno, errno);
 		fact_int_set(&p->mlock_probe, 0);
 	}
-	munmap(buf, POD_MLOCK_PROBE_BYTES);
+	munmap(buf, (size_t)bytes);
 }
 
 int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
@@ -98,6 +131,10 @@ int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
 	r = root_read_alloc(root, "/proc/self/status", 65536, &status);
 	if (r == -ENOMEM)
 		return r;
+	if (r >= 0 && pod_parse_status_uid(status, &v) >= 0)
+		fact_int_set(&p->uid, v);
+	else
+		fact_int_fail(&p->uid, r < 0 ? r : -EINVAL);
 	if (r >= 0)
 		r = pod_parse_cap_eff(status, &v);
 	if (r >= 0)
@@ -125,7 +162,6 @@ int pod_collect_limits(const struct gc_root *root, struct pod_facts *p)
 			fact_int_fail(&p->memlock_cur, -errno);
 			fact_int_fail(&p->memlock_max, -errno);
 		}
-		mlock_probe(p);
 		return 0;
 	}
 	r = root_read_alloc(root, "/proc/self/limits", 65536, &limits);

@@ -48,6 +48,11 @@ enum smi_label render_peer_label(const struct topo_peer *v, size_t count,
 /* The readiness report (render-report.c): schema gdrcheck.report/1. */
 struct report;
 json_object *render_report_json(const struct facts *f, const struct report *r);
+/*
+ * The pod report's spec patch alone (gdrcheck pod --spec-patch): every pod
+ * spec fix merged, as YAML with a comment saying how to apply it, or JSON.
+ */
+int render_pod_patch(FILE *out, const struct report *r, bool json);
 /* Text grouped by gate; ANSI colour only when @color. */
 int render_report_text(FILE *out, const struct facts *f,
 		       const struct report *r, bool color);
