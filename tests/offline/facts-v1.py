@@ -27,6 +27,26 @@ def run(gdrcheck, *args):
     return p.stdout
 
 
+# Sections schema 2 gained after the /1 files were recorded: a /1 file cannot
+# hold them, so its twin is compared with them taken out (the loader reads
+# their absence as "not collected", which is what a /1 file means).
+NEWER_THAN_V1 = (("cni",), ("host", "platform"), ("host", "storage"))
+
+
+def twin_without_newer(twin, tmp):
+    with open(twin) as f:
+        doc = json.load(f)
+    for path in NEWER_THAN_V1:
+        node = doc
+        for key in path[:-1]:
+            node = node.get(key, {})
+        node.pop(path[-1], None)
+    out = os.path.join(tmp, "twin.json")
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return out
+
+
 def without_source(text):
     doc = json.loads(text)
     doc.pop("source", None)
@@ -73,12 +93,15 @@ def main():
                 print("FAIL %s: no schema-2 twin %s" % (name, os.path.relpath(twin, tests)))
                 failed += 1
                 continue
-            for cmd in (["check", "--json"], ["topo", "--json"]):
-                a = without_source(run(gdrcheck, *cmd, "--facts", path))
-                b = without_source(run(gdrcheck, *cmd, "--facts", twin))
-                if a != b:
-                    print("FAIL %s: %s differs from its schema-2 twin %s" % (name, " ".join(cmd), os.path.relpath(twin, tests)))
-                    failed += 1
+            with tempfile.TemporaryDirectory() as tmp:
+                twin_v1 = twin_without_newer(twin, tmp)
+                diffs = [cmd for cmd in (["check", "--json"], ["topo", "--json"])
+                         if without_source(run(gdrcheck, *cmd, "--facts", path))
+                         != without_source(run(gdrcheck, *cmd, "--facts", twin_v1))]
+            for cmd in diffs:
+                print("FAIL %s: %s differs from its schema-2 twin %s (less what /2 added since)"
+                      % (name, " ".join(cmd), os.path.relpath(twin, tests)))
+                failed += 1
         checked += 1
     if not checked and not failed:
         print("FAIL: no schema-1 file found")
