@@ -106,7 +106,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # pod and check --gate pod take the same pod options and print the same patch.
     a = run(["pod", "--spec-patch", "--container", "trainer", "--root", "root"], d, env)
     b = run(["check", "--gate", "pod", "--spec-patch", "--container", "trainer", "--root", "root"], d, env)
-    check(a[0] == b[0] and a[1] == b[1] and "name: trainer" in a[1], "pod --spec-patch and check --gate pod --spec-patch differ")
+    check(a[0] == b[0] and a[1] == b[1] and 'name: "trainer"' in a[1], "pod --spec-patch and check --gate pod --spec-patch differ")
     # The node report keeps the pod gate skipped: nothing of a container is known.
     rc, out, _ = run(["check", "--json", "--root", "root"], node)
     gates = {g["gate"]: g for g in json.loads(out)["gates"]}
