@@ -232,7 +232,7 @@ static void settings_fix(const struct facts *f, unsigned bits, char *buf, size_t
  */
 static int far_advice(const struct check_ctx *ctx, const struct topo_route *rt,
 		      const bool *gmask, const bool *nmask, bool multi_numa,
-		      char *fix, size_t size)
+		      char *fix, size_t size, bool *on_node)
 {
 	const struct facts *f = ctx->f;
 	/* The node's route once NCCL settings are gone: what the hardware offers. */
@@ -241,10 +241,12 @@ static int far_advice(const struct check_ctx *ctx, const struct topo_route *rt,
 		"; kubelet Topology Manager policy single-numa-node";
 	int nic = node ? node->base_nic : -1, via = node ? node->base_via : -1;
 
+	*on_node = false;
 	if (nic < 0 || node->base_gdr == 0 ||
 	    (!topo_path_near(node->base_path) && via < 0)) {
 		snprintf(fix, size, "no NIC of the node reaches GPU%zu without the CPU: run gdrcheck check on the node (direct.path); a pod spec cannot change it",
 			 rt->gpu);
+		*on_node = true;
 		return ST_WARN;
 	}
 	if (via >= 0 && !gmask[via] && nmask[nic])
@@ -282,6 +284,7 @@ static int pod_route_item(const struct check_ctx *ctx, const struct topo_report 
 	char subj[96], nic[160], set[512], fix[640], base[128];
 	const char *smi;
 	enum check_status st;
+	bool on_node;
 
 	gpu_subject(f, rt->gpu, subj, sizeof(subj));
 	if (rt->nic < 0 || !(pr = topo_pair_of(sub, rt->gpu, (size_t)rt->nic)))
@@ -316,10 +319,14 @@ static int pod_route_item(const struct check_ctx *ctx, const struct topo_report 
 		return finding_item(out, subj, ST_PASS, NULL, "%s, GDR %s: %s", nic,
 				    rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
 				    pr->gdr.reason ? pr->gdr.reason : "");
-	st = far_advice(ctx, rt, gmask, nmask, multi_numa, fix, sizeof(fix));
-	return finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic,
-			    rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
-			    pr->gdr.reason ? pr->gdr.reason : "");
+	st = far_advice(ctx, rt, gmask, nmask, multi_numa, fix, sizeof(fix), &on_node);
+	TRY(finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic,
+			 rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
+			 pr->gdr.reason ? pr->gdr.reason : ""));
+	/* The node's layout, not the spec: the plan sends it to the node. */
+	if (on_node)
+		finding_item_node(out);
+	return 0;
 }
 
 static int run_pairs(const struct check_ctx *ctx, struct finding *out)
@@ -335,6 +342,8 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 	int rc = 0;
 
 	pod_view_of(f, &v);
+	if (pod_not_judged(&v, out))
+		return 0;
 	for (size_t i = 0; i < v.n_nics; i++)
 		if (v.nics[i].nic >= 0 && (size_t)v.nics[i].nic < ARRAY_SIZE(allowed)) {
 			allowed[v.nics[i].nic] = true;
