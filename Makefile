@@ -22,8 +22,13 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
-# The main job: the readiness report of this machine.
-run: build
+# The main job: the readiness report of this machine. Only the tool is built
+# (tests are built by `make test`), and its build log is shown only when it fails.
+run: deps
+	@log=$$(mktemp); \
+	{ [ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS); } >$$log 2>&1 && \
+	ninja -C $(BUILD) gdrcheck >>$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+	rm -f $$log
 	@./$(BUILD)/gdrcheck check; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 test: deps-test build
