@@ -22,7 +22,8 @@ int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ibv,
 	if (!want_cuda)
 		return 0;
 	r = cuda_table_load(cuda, &why);
-	if (probe_lib_record(&f->probe.cuda, r, why) < 0)
+	if (probe_lib_record(&f->probe.cuda, r, why) < 0 ||
+	    probe_lib_where(&f->probe.cuda, cuda_table_where()) < 0)
 		return -ENOMEM;
 	if (r < 0) {
 		/* Host buffers still work: GPU runs report why they cannot. */

@@ -65,6 +65,8 @@ int cli_nvml_facts(struct facts *f)
 	r = nvml_table_load(&t, &why);
 	r = probe_lib_record(&f->probe.nvml, r, why);
 	if (r >= 0)
+		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
+	if (r >= 0)
 		r = collect_probe_nvml(t, f);
 	if (r >= 0)
 		r = copy_notes(f);
@@ -86,11 +88,15 @@ static int collect_live(struct facts *f, const struct ibv_table **ibv,
 	r = nvml_table_load(&nvml, &why);
 	r = probe_lib_record(&f->probe.nvml, r, why);
 	if (r >= 0)
+		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
+	if (r >= 0)
 		r = collect_probe_nvml(nvml, f);
 	if (r < 0)
 		return r;
 	r = cuda_table_load(cuda, &why);
 	r = probe_lib_record(&f->probe.cuda, r, why);
+	if (r >= 0)
+		r = probe_lib_where(&f->probe.cuda, cuda_table_where());
 	if (r >= 0)
 		r = collect_probe_cuda(*cuda, f);
 	if (r < 0)

@@ -35,8 +35,11 @@ static void probed(struct facts *f)
 	fake_ibv_table(&ibv);
 	fake_nvml_table(&nvml);
 	assert_int_equal(probe_lib_record(&f->probe.cuda, 0, ""), 0);
+	assert_int_equal(probe_lib_where(&f->probe.cuda, "/run/nvidia/driver/usr/lib64/libcuda.so.1"), 0);
 	assert_int_equal(probe_lib_record(&f->probe.ibverbs, 0, ""), 0);
 	assert_int_equal(probe_lib_record(&f->probe.nvml, 0, ""), 0);
+	assert_int_equal(probe_lib_where(&f->probe.nvml, ""), 0);
+	assert_null(f->probe.nvml.path);
 	assert_int_equal(collect_probe_nvml(&nvml, f), 0);
 	assert_int_equal(collect_probe_cuda(&cuda, f), 0);
 	assert_int_equal(collect_probe_verbs(&ibv, f), 0);
@@ -85,6 +88,8 @@ static void test_roundtrip(void **state)
 	assert_int_equal(back.gpus[0].probe.bar1_total.v, (int64_t)256 << 30);
 	assert_int_equal(back.gpus[1].probe.nvml_name.state, FACT_OK);
 	assert_int_equal(back.probe.cuda.loaded.v, 1);
+	assert_string_equal(back.probe.cuda.path, "/run/nvidia/driver/usr/lib64/libcuda.so.1");
+	assert_null(back.probe.nvml.path);
 	assert_true(back.probe.notes && back.probe.notes[0]);
 	/* Written again, it is the same document. */
 	s1 = facts_text(&f);

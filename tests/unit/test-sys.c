@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -93,6 +100,59 @@ static void test_dl_missing_library(void **state)
 					       { "strlen", NULL, true, 4096 } },
 				       1, &t, sizeof(t), NULL, 0),
 			 -EINVAL);
+}
+
+/*
+ * A library the loader cannot find but a driver root holds (the GPU
+ * Operator's /run/nvidia/driver): found in the toolkit's directories under
+ * the root, and where it came from is said. libc, linked under another name.
+ */
+static void test_dl_driver_root(void **state)
+{
+	static const struct dl_sym syms[] = {
+		{ "strlen", NULL, true, offsetof(struct libc_table, strlen_p) },
+	};
+	const char *roots[] = { "/nonexistent-root", NULL, NULL };
+	struct link_map *lm = NULL;
+	char tmpl[] = "/tmp/gdrcheck-root-XXXXXX", dir[256], lib[512];
+	char reason[160], where[PATH_MAX] = "stale";
+	struct libc_table t;
+	void *h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+	assert_non_null(h);
+	assert_int_equal(dlinfo(h, RTLD_DI_LINKMAP, &lm), 0);
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(dir, sizeof(dir), "%s/usr", tmpl);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/usr/lib64", tmpl);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(lib, sizeof(lib), "%s/libgdrcheck-rooted.so.1", dir);
+	assert_int_equal(symlink(lm->l_name, lib), 0);
+
+	/* Not under any root: -ENOENT, the loader's own reason, no path. */
+	assert_int_equal(dl_load_table_rooted("libgdrcheck-rooted.so.1", roots, syms, 1, &t,
+					      sizeof(t), reason, sizeof(reason), where,
+					      sizeof(where)),
+			 -ENOENT);
+	assert_string_equal(where, "");
+	roots[1] = tmpl;
+	assert_int_equal(dl_load_table_rooted("libgdrcheck-rooted.so.1", roots, syms, 1, &t,
+					      sizeof(t), reason, sizeof(reason), where,
+					      sizeof(where)),
+			 0);
+	assert_non_null(t.strlen_p);
+	assert_string_equal(where, lib);
+	/* Found by the loader: no path is claimed. */
+	assert_int_equal(dl_load_table_rooted("libc.so.6", roots, syms, 1, &t, sizeof(t),
+					      reason, sizeof(reason), where, sizeof(where)),
+			 0);
+	assert_string_equal(where, "");
+	dlclose(h);
+	unlink(lib);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/usr", tmpl);
+	rmdir(dir);
+	rmdir(tmpl);
 }
 
 /* The real tables: loaded once, all-or-nothing, never a crash. */
@@ -219,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_dl_missing_required),
 		cmocka_unit_test(test_dl_wrong_version),
 		cmocka_unit_test(test_dl_missing_library),
+		cmocka_unit_test(test_dl_driver_root),
 		cmocka_unit_test(test_ibv_real),
 		cmocka_unit_test(test_cuda_nvml_real),
 		cmocka_unit_test(test_cuda_strerror),

@@ -23,6 +23,15 @@ int probe_lib_record(struct probe_lib *l, int rc, const char *reason)
 	return 0;
 }
 
+int probe_lib_where(struct probe_lib *l, const char *path)
+{
+	free(l->path);
+	l->path = NULL;
+	if (path && path[0] && !(l->path = strdup(path)))
+		return -ENOMEM;
+	return 0;
+}
+
 struct gpu *probe_gpu_of(struct facts *f, const char *bdf)
 {
 	int i = facts_gpu_index(f, bdf);

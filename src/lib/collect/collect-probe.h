@@ -17,6 +17,8 @@
 
 /* Record how loading a library went (rc and reason from *_table_load). */
 int probe_lib_record(struct probe_lib *l, int rc, const char *reason);
+/* Where the library was found when not by the loader's search (a driver root). */
+int probe_lib_where(struct probe_lib *l, const char *path);
 
 /*
  * NVML: driver and CUDA driver version, per GPU name, architecture, BAR1,

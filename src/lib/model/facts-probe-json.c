@@ -42,6 +42,8 @@ static const struct json_field lib_fields[] = {
 	JFI("init", struct probe_lib, init),
 	JFIELD("reason", struct probe_lib, reason, JK_STR, .max = PROBE_MAX_STR,
 	       .flags = JF_OMIT_NULL),
+	JFIELD("path", struct probe_lib, path, JK_STR, .max = PROBE_MAX_STR,
+	       .flags = JF_OMIT_NULL),
 };
 static JSON_DESC(lib_desc, lib_fields, .init = NULL);
 

@@ -88,6 +88,7 @@ int probe_attempt_set(struct probe_attempt *a, enum probe_outcome o, int err,
 static void lib_release(struct probe_lib *l)
 {
 	free(l->reason);
+	free(l->path);
 	memset(l, 0, sizeof(*l));
 }
 

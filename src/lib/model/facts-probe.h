@@ -42,6 +42,7 @@ struct probe_attempt {
 struct probe_lib {
 	struct fact_int loaded; /* 1; ABSENT (not installed), INVALID (ELIBBAD) */
 	char *reason;           /* why it did not load, or why init failed */
+	char *path;             /* loaded from a driver root (dl_load_table_rooted); NULL: the loader's path */
 	struct fact_int init;   /* cuInit / nvmlInit_v2: 1 ok; UNREADABLE otherwise */
 };
 

@@ -287,6 +287,8 @@ static void print_lib(FILE *out, const char *soname, const struct probe_lib *l)
 	else if (l->init.state != FACT_OK && l->init.state != FACT_UNSET)
 		fprintf(out, "loaded, initialisation failed (%s)\n",
 			l->reason ? l->reason : "");
+	else if (l->path)
+		fprintf(out, "loaded from %s (a driver root, not the loader's path)\n", l->path);
 	else
 		fprintf(out, "loaded\n");
 }

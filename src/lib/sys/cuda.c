@@ -22,13 +22,16 @@ static const struct dl_sym cuda_syms[] = {
 static struct cuda_table cuda_loaded;
 static int cuda_rc;
 static char cuda_reason[256];
+static char cuda_where[512];
 static pthread_once_t cuda_once = PTHREAD_ONCE_INIT;
 
 static void cuda_load_once(void)
 {
-	cuda_rc = dl_load_table("libcuda.so.1", cuda_syms, ARRAY_SIZE(cuda_syms),
-				&cuda_loaded, sizeof(cuda_loaded), cuda_reason,
-				sizeof(cuda_reason));
+	cuda_rc = dl_load_table_rooted("libcuda.so.1", dl_driver_roots, cuda_syms,
+				       ARRAY_SIZE(cuda_syms), &cuda_loaded,
+				       sizeof(cuda_loaded), cuda_reason,
+				       sizeof(cuda_reason), cuda_where,
+				       sizeof(cuda_where));
 }
 
 int cuda_table_load(const struct cuda_table **ret, const char **reason)
@@ -38,6 +41,12 @@ int cuda_table_load(const struct cuda_table **ret, const char **reason)
 	if (reason)
 		*reason = cuda_reason;
 	return cuda_rc;
+}
+
+const char *cuda_table_where(void)
+{
+	pthread_once(&cuda_once, cuda_load_once);
+	return cuda_where;
 }
 
 /* Copy a driver-owned string, never reading past 128 bytes of it. */

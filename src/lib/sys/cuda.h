@@ -95,6 +95,8 @@ struct cuda_table {
  * -ENOENT no driver library, -ELIBBAD a driver older than CUDA 11.0.
  */
 int cuda_table_load(const struct cuda_table **ret, const char **reason);
+/* The file it was loaded from when found under a driver root (dl_load_table_rooted), else "". */
+const char *cuda_table_where(void);
 
 /*
  * "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)" into @buf,

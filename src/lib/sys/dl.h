@@ -27,3 +27,20 @@ struct dl_sym {
  */
 int dl_load_table(const char *soname, const struct dl_sym *syms, size_t n,
 		  void *table, size_t table_size, char *reason, size_t rsize);
+
+/*
+ * As dl_load_table, but when the loader's own search finds no @soname, look
+ * under each directory of @roots (NULL-terminated) where the NVIDIA Container
+ * Toolkit looks for driver libraries under a driver root
+ * (nvidia-container-toolkit internal/lookup/library.go, NewLibraryLocator):
+ * the GPU Operator's driver container puts libcuda and libnvidia-ml under
+ * /run/nvidia/driver, not in the host's library path. @where (of @wsize
+ * bytes) gets the file loaded from a root, "" when the loader found it.
+ */
+int dl_load_table_rooted(const char *soname, const char *const *roots,
+			 const struct dl_sym *syms, size_t n, void *table,
+			 size_t table_size, char *reason, size_t rsize,
+			 char *where, size_t wsize);
+
+/* The driver roots a vendor library of the NVIDIA driver is also looked for under. */
+extern const char *const dl_driver_roots[];

@@ -24,14 +24,16 @@ static const struct dl_sym nvml_syms[] = {
 static struct nvml_table nvml_loaded;
 static int nvml_rc;
 static char nvml_reason[256];
+static char nvml_where[512];
 static pthread_once_t nvml_once = PTHREAD_ONCE_INIT;
 
 static void nvml_load_once(void)
 {
-	nvml_rc = dl_load_table("libnvidia-ml.so.1", nvml_syms,
-				ARRAY_SIZE(nvml_syms), &nvml_loaded,
-				sizeof(nvml_loaded), nvml_reason,
-				sizeof(nvml_reason));
+	nvml_rc = dl_load_table_rooted("libnvidia-ml.so.1", dl_driver_roots, nvml_syms,
+				       ARRAY_SIZE(nvml_syms), &nvml_loaded,
+				       sizeof(nvml_loaded), nvml_reason,
+				       sizeof(nvml_reason), nvml_where,
+				       sizeof(nvml_where));
 }
 
 int nvml_table_load(const struct nvml_table **ret, const char **reason)
@@ -41,6 +43,12 @@ int nvml_table_load(const struct nvml_table **ret, const char **reason)
 	if (reason)
 		*reason = nvml_reason;
 	return nvml_rc;
+}
+
+const char *nvml_table_where(void)
+{
+	pthread_once(&nvml_once, nvml_load_once);
+	return nvml_where;
 }
 
 const char *nvml_strerror(const struct nvml_table *t, nvml_return r, char *buf,

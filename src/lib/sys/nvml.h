@@ -141,6 +141,8 @@ struct nvml_table {
 
 /* Load libnvidia-ml once per process (see ibv_table_load for the contract). */
 int nvml_table_load(const struct nvml_table **ret, const char **reason);
+/* The file it was loaded from when found under a driver root (dl_load_table_rooted), else "". */
+const char *nvml_table_where(void);
 
 /* "NVML_ERROR_NOT_SUPPORTED"-like text, bounded; never NULL. */
 const char *nvml_strerror(const struct nvml_table *t, nvml_return r, char *buf,
