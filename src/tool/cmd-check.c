@@ -20,7 +20,6 @@ enum {
 	OPT_ROCE_DSCP,
 	OPT_ROCE_PRIO,
 	OPT_PROBE,
-	OPT_FORMAT,
 	OPT_K8S_VERSION,
 	OPT_OPERATOR_VERSION,
 	OPT_STORAGE,
@@ -49,7 +48,7 @@ static void check_help(FILE *out)
 		"      --fail-on LEVEL   exit 1 when a shown finding is at LEVEL or worse: 'fail'\n"
 		"                        (default) or 'warn'; 'unknown' never counts\n"
 		"  -j, --json            one JSON document (schema gdrcheck.report/1, docs/report.md)\n"
-		"      --format F        text (default), json (as --json) or html: one\n"
+		"  -f, --format F        text (default), json (as --json) or html: one\n"
 		"                        self-contained page, the node picture (gdrcheck topo\n"
 		"                        --format svg) above the gates and the fix plan\n"
 		"  -v, --verbose         every check in full; without it a pass, info or skip\n"
@@ -117,7 +116,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		{ "gate", required_argument, NULL, OPT_GATE },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, 'f' },
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "k8s-version", required_argument, NULL, OPT_K8S_VERSION },
@@ -145,7 +144,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 	cli_analysis_init(&an);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jhv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jhvf:", opts, NULL)) != -1) {
 		if (cli_input_option(&in, c, optarg))
 			continue;
 		switch (c) {
@@ -188,7 +187,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 				return cli_usage(cmd, "--storage takes gds, s3-rdma or tcp, not '%s'", optarg);
 			an.copts.storage = optarg;
 			break;
-		case OPT_FORMAT:
+		case 'f':
 			fmt = cli_parse_format(optarg);
 			if (fmt != CLI_FMT_TEXT && fmt != CLI_FMT_JSON && fmt != CLI_FMT_HTML)
 				return cli_usage(cmd, "--format takes text, json or html, not '%s'", optarg);

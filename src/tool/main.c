@@ -64,6 +64,18 @@ static void main_help(FILE *out)
 		"  -V, --version  print the version\n");
 }
 
+/* -V/--version anywhere among the options (before "--"), as before the command. */
+static bool asks_version(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0)
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
@@ -79,7 +91,7 @@ int main(int argc, char **argv)
 		main_help(stdout);
 		return EXIT_CLEAN;
 	}
-	if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
+	if (asks_version(argc, argv)) {
 		printf("gdrcheck %s\n", GDRCHECK_VERSION);
 		return EXIT_CLEAN;
 	}

@@ -58,6 +58,15 @@ grep -q '^Gate 1' "$tmp/out" && fail "--gate 3 shows gate 1"
 [ $? -eq 3 ] || fail "missing root: want exit 3"
 "$bin" check --help | grep -q 'gdrcheck.report/1' || fail "--help"
 
+# -f as topo takes it; -V after any command as before it
+"$bin" check -f json --root "$tmp/root" | python3 -c 'import json,sys; json.load(sys.stdin)' ||
+	fail "check -f json: not JSON"
+want=$("$bin" --version)
+for c in check topo pod nccl-log k8s labels collect probe bw; do
+	[ "$("$bin" $c -V 2>&1)" = "$want" ] || fail "$c -V: not '$want'"
+done
+[ "$("$bin" topo --json --version 2>&1)" = "$want" ] || fail "topo --json --version"
+
 # What check --gate collects (check-needs.c): every node gate's facts, since
 # the advice picks the gate to work on first from gates 1 to 3, so gate 1
 # still reads the RoCE fabric (the RoCE collector notes a FIFO among the
