@@ -52,6 +52,8 @@ int cli_prepare(struct cli_analysis *a, const struct cli_input *in,
 		struct probe_opts po = { .gpu = -1 };
 
 		rc = cli_probe_facts(&a->f, &po);
+		if (!rc)
+			cli_probe_said(&a->f);
 	} else if (!rc && in->nvml) {
 		rc = cli_nvml_facts(&a->f);
 	}

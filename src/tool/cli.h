@@ -159,6 +159,7 @@ struct probe_opts;
  * --nic names nothing) or EXIT_INPUT (the probe could not run).
  */
 int cli_probe_facts(struct facts *f, const struct probe_opts *po);
+void cli_probe_said(const struct facts *f);
 
 /* Output formats of topo --format and check --format. */
 enum cli_format {

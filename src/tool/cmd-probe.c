@@ -140,6 +140,23 @@ int cli_probe_facts(struct facts *f, const struct probe_opts *po)
 	return 0;
 }
 
+/* check --probe: say on stderr what the probe did, also when it did nothing. */
+void cli_probe_said(const struct facts *f)
+{
+	struct probe_summary s;
+
+	probe_summarise(&f->probe, &s);
+	if (!f->n_gpus)
+		cli_error("--probe: nothing probed: no NVIDIA GPU on this node");
+	else if (!f->n_nics)
+		cli_error("--probe: registration not probed: no RDMA NIC on this node (the GPU side was probed)");
+	else if (!s.pairs)
+		cli_error("--probe: no GPU/NIC pair probed: see the probe notes (gdrcheck probe shows them)");
+	else
+		cli_error("--probe: %zu GPU/NIC pair%s probed: %zu working, %zu failing, %zu not probed (gdrcheck probe shows each)",
+			  s.pairs, s.pairs == 1 ? "" : "s", s.working, s.failing, s.unknown);
+}
+
 /*
  * Like check: 0 every probed pair works, 1 the probe ran and found
  * something (a pair without a path, no GPU, no RDMA NIC, a library missing,

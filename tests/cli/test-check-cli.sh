@@ -58,6 +58,10 @@ grep -q '^Gate 1' "$tmp/out" && fail "--gate 3 shows gate 1"
 [ $? -eq 3 ] || fail "missing root: want exit 3"
 "$bin" check --help | grep -q 'gdrcheck.report/1' || fail "--help"
 
+# --probe always says what it probed, also nothing (live: whatever this machine has)
+"$bin" check --probe >/dev/null 2>"$tmp/err"
+grep -q -- '--probe: ' "$tmp/err" || fail "check --probe: no word of what was probed"
+
 # -f as topo takes it; -V after any command as before it
 "$bin" check -f json --root "$tmp/root" | python3 -c 'import json,sys; json.load(sys.stdin)' ||
 	fail "check -f json: not JSON"
