@@ -343,7 +343,7 @@ static int node_load(struct bw_node *n, const struct bw_cli *c)
 		return EXIT_INPUT;
 	}
 	if (!n->f.n_nics) {
-		cli_error("no RDMA NIC on this node");
+		cli_error("no RDMA NIC on this node: `gdrcheck check` says why (gate 2); without RDMA hardware, Soft-RoCE tries host memory (docs/bw.md)");
 		return EXIT_INPUT;
 	}
 	r = cli_bw_tables(&n->f, want_gpu && n->f.n_gpus, &n->ibv, &n->cuda);
@@ -700,6 +700,7 @@ static int run_client(struct bw_cli *c)
 		r = render_bw_text(stdout, &rep);
 	}
 	fflush(stdout);
+	c->printed = true;
 	rc = r < 0 ? EXIT_INPUT : client_exit(&rep);
 out:
 	bw_report_release(&rep);
@@ -722,6 +723,15 @@ int cmd_bw(int argc, char **argv, unsigned needs)
 	rc = bw_cli_prepare(&c);
 	if (!rc)
 		rc = bw_cli_run(&c);
+	/* --json: every way it ends prints a document, the error in it. */
+	if (rc && c.json && !c.printed) {
+		json_object *doc = render_bw_error_json(c.server ? "server" : "client",
+							 cli_last_error());
+
+		if (render_json_print(stdout, doc) < 0 && rc == EXIT_CLEAN)
+			rc = EXIT_INPUT;
+		json_object_put(doc);
+	}
 	bw_cli_release(&c);
 	return rc;
 }

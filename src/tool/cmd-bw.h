@@ -40,6 +40,7 @@ struct bw_cli {
 	uint16_t port;
 	struct bw_client_opts o;
 	bool json;
+	bool printed;           /* the document (or the text report) is out */
 };
 
 #define BW_CLI_GO (-1)

@@ -116,4 +116,21 @@ done
 rc=$?
 check "no server: 3 ($rc)" '[ $rc -eq 3 ]'
 
+# --json: a run that stops before measuring still prints its document, the error in it.
+"$gdrcheck" bw client 127.0.0.1:1 --root "$root" --buffer host --gid-index 3 --timeout 2 --json >"$tmp/noserver.json" 2>/dev/null
+rc=$?
+check "no server --json: 3 ($rc)" '[ $rc -eq 3 ]'
+mkdir -p "$tmp/nonic/sys/bus/pci/devices" "$tmp/nonic/proc" "$tmp/nonic/dev"
+"$gdrcheck" bw server --root "$tmp/nonic" --json >"$tmp/nonic.json" 2>"$tmp/nonic.err"
+rc=$?
+check "no NIC --json: 3 ($rc)" '[ $rc -eq 3 ] && grep -q "gdrcheck check" "$tmp/nonic.err"'
+for f in noserver nonic; do
+	check "$f --json document" 'python3 - "$tmp/$f.json" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gdrcheck.bw/1" and d["error"] and d["pairs"] == [], d
+assert d["role"] in ("client", "server") and "gdrcheck check" in d["see"]
+PY'
+done
+
 exit $failed

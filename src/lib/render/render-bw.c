@@ -97,6 +97,19 @@ json_object *render_bw_json(const struct bw_report *r)
 	return doc;
 }
 
+json_object *render_bw_error_json(const char *role, const char *error)
+{
+	json_object *doc = json_object_new_object();
+
+	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.bw/1"));
+	json_object_object_add(doc, "role", json_object_new_string(role));
+	json_object_object_add(doc, "error", json_object_new_string(error && error[0] ? error : "failed"));
+	json_object_object_add(doc, "see", json_object_new_string(
+		"gdrcheck check (why the node cannot do RDMA) and gdrcheck probe (which GPU/NIC pairs register)"));
+	json_object_object_add(doc, "pairs", json_object_new_array());
+	return doc;
+}
+
 /* ----------------------------------------------------------------- text */
 
 static const char *size_text(uint64_t v, char *buf, size_t n)
