@@ -27,7 +27,8 @@ for g in 0 1 2 3; do
 done
 check "sweep: integrity" '[ "$(grep -c "samples ok" "$tmp/sweep.txt")" -eq 56 ]'
 check "sweep: no corruption" '! grep -q WRONG "$tmp/sweep.txt"'
-check "sweep: perftest line" 'grep -q "perftest: ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
+check "sweep: perftest line" 'grep -q "perftest (GPU memory, needs perftest built with CUDA): ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
+check "sweep: host perftest line" 'grep -q "perftest (host memory): ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
 check "sweep: no progress off a terminal" '! grep -q "Gb/s" "$tmp/sweep.txt.err"'
 check "sweep: server served 8 tests" 'grep -q "client done, 8 tests" "$tmp/sweep.txt.err" && grep -q "server exit 0" "$tmp/sweep.txt.err"'
 

@@ -639,6 +639,9 @@ static void test_verdicts(void **state)
 	assert_true(pairs[0].judged_pct > 92.9 && pairs[0].judged_pct < 93.1);
 	assert_string_equal(pairs[0].perftest,
 			    "ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 --report_gbits SERVER");
+	/* The line a distribution's perftest (no CUDA) runs: no --use_cuda*. */
+	assert_string_equal(pairs[0].perftest_host,
+			    "ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 5000 -t 128 --report_gbits SERVER");
 	assert_int_equal(pairs[1].verdict, BW_VERDICT_UNKNOWN);
 	assert_int_equal(pairs[2].verdict, BW_VERDICT_PASS);
 	assert_string_equal(pairs[2].perftest, "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 --report_gbits SERVER");

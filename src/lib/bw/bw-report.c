@@ -61,6 +61,15 @@ static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u --report_gbits SERVER",
 		 bw_op_name(o->op), p->nic, p->port, gid, cuda, size,
 		 o->bidir ? " -b" : "", run, o->tx_depth);
+	/*
+	 * perftest prints and takes --use_cuda* only when built against CUDA
+	 * (src/perftest_parameters.c: cuda_memory_supported()); distributions
+	 * ship it without, so the host-memory line is the one any perftest runs.
+	 */
+	snprintf(p->perftest_host, sizeof(p->perftest_host),
+		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u --report_gbits SERVER",
+		 bw_op_name(o->op), p->nic, p->port, gid, size,
+		 o->bidir ? " -b" : "", run, o->tx_depth);
 }
 
 void bw_report_judge(struct bw_report *r)

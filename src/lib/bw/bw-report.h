@@ -47,7 +47,8 @@ struct bw_pair_report {
 	uint64_t line_mbps;           /* slower of the two ends' ports */
 	uint64_t judged_size;
 	double judged_gbps, judged_pct;
-	char perftest[320];           /* the equivalent ib_*_bw command line */
+	char perftest[320];           /* the equivalent ib_*_bw command line (GPU flags: a CUDA build) */
+	char perftest_host[320];      /* the same with host memory: any perftest runs it */
 };
 
 struct bw_report {

@@ -139,7 +139,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 					  set)));
 		if (a->path == REG_PATH_PEERMEM)
 			TRY(add_step(a, xasprintf("check nvidia-peermem: kubectl logs -n gpu-operator ds/nvidia-driver-daemonset -c nvidia-peermem-ctr shows \"successfully loaded nvidia-peermem module\"")));
-		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then a pod test: ib_write_bw --use_cuda=0%s",
+		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then a pod test: ib_write_bw --use_cuda=0%s (a perftest built with CUDA; distributions ship it without)",
 					  dmabuf_like ? " --use_cuda_dmabuf" : "")));
 	} else {
 		TRY(add_step(a, xasprintf("NIC firmware, its netdev and RDMA drivers and rdma-core on the host (OS tooling; the Network Operator targets ConnectX and is not needed here)")));
@@ -147,7 +147,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		TRY(add_step(a, xasprintf("GPU Operator: helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace%s",
 					  set)));
 		TRY(add_step(a, xasprintf("RDMA device plugin (k8s-rdma-shared-dev-plugin), then RDMA from a pod (ibv_devinfo, ib_write_bw)")));
-		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then ib_write_bw --use_cuda=0 --use_cuda_dmabuf between GPU memory and the peer")));
+		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then ib_write_bw --use_cuda=0 --use_cuda_dmabuf between GPU memory and the peer (a perftest built with CUDA; distributions ship it without)")));
 	}
 	return 0;
 }

@@ -105,10 +105,10 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 		/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
 		snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
 	else if (ctx->topo->level >= rt->path)
-		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile (ib_write_bw %s between two nodes)",
+		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile (ib_write_bw %s between two nodes, a perftest built with CUDA)",
 			 perftest_cuda_flags(f));
 	else
-		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes)",
+		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes, a perftest built with CUDA)",
 			 perftest_cuda_flags(f));
 	return finding_item(out, subj, ST_FAIL, fix,
 			    "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,

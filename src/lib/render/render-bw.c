@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "render.h"
 
@@ -67,6 +68,7 @@ static json_object *pair_json(const struct bw_report *r, const struct bw_pair_re
 	json_object_object_add(o, "judged_pct", p->line_mbps && p->judged_size ?
 			       json_object_new_double(p->judged_pct) : NULL);
 	json_object_object_add(o, "perftest", json_object_new_string(p->perftest));
+	json_object_object_add(o, "perftest_host", json_object_new_string(p->perftest_host));
 	json_object_object_add(o, "host", leg_json(&p->host, r->opts.bidir));
 	json_object_object_add(o, "gpu_buffer", leg_json(&p->dev, r->opts.bidir));
 	return o;
@@ -239,10 +241,16 @@ static int bw_text_body(FILE *out, const struct bw_report *r)
 		if (p->host.err && p->verdict != BW_VERDICT_FAILED)
 			fprintf(out, "  host buffer run failed: %s\n", p->host.error);
 		verdict_line(out, p);
-		fprintf(out, "  perftest: %s\n", p->perftest);
+		if (strcmp(p->perftest, p->perftest_host) != 0)
+			fprintf(out, "  perftest (host memory): %s\n  perftest (GPU memory, needs perftest built with CUDA): %s\n",
+				p->perftest_host, p->perftest);
+		else
+			fprintf(out, "  perftest: %s\n", p->perftest);
 	}
 	fprintf(out, "\nperftest: run the command without SERVER on the server node first; its\n"
-		     "\"BW average\" compares with the avg column (both count payload bits only).\n");
+		     "\"BW average\" compares with the avg column (both count payload bits only).\n"
+		     "Distributions build perftest without CUDA (no --use_cuda* options in ib_write_bw --help):\n"
+		     "the GPU line needs linux-rdma/perftest built with ./configure CUDA_H_PATH=<cuda>/include/cuda.h.\n");
 	return ferror(out) ? -EIO : 0;
 }
 
