@@ -234,6 +234,33 @@ static void test_transport_and_format(void **state)
 	nccllog_release(&log);
 }
 
+/*
+ * Error lines as NCCL prints them: src/init.cc → src/plugin/net.cc "Error:
+ * network %s not found." (2.10 - 2.26), "Failed to initialize any NET
+ * plugin" (2.27+), src/misc/ibvwrap.cc "Call to ibv_modify_qp failed with
+ * error %s errno %d" (up to 2.23); a prefix whose pid:tid was anonymised.
+ */
+static void test_error_lines(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "n1:10:11 [0] net.cc:627 NCCL WARN Error: network gIB not found.\n"
+		 "n2:10:11 [0] plugin/net.cc:277 NCCL WARN Failed to initialize any NET plugin\n"
+		 "n3:XXXXXX [1] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable errno 101\n"
+		 "n3:XXXXXX [1] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, retrying 1/3 after 100 msec of sleep\n",
+		 4096);
+	assert_int_equal(log.n_errors, 3);
+	assert_string_equal(log.errors[0].code, "net-not-found");
+	assert_string_equal(log.hosts[log.errors[0].host].name, "n1");
+	assert_non_null(log.errors[0].meaning);
+	assert_string_equal(log.errors[1].code, "no-net-plugin");
+	assert_string_equal(log.errors[2].code, "qp-modify-failed");
+	assert_string_equal(log.hosts[log.errors[2].host].name, "n3");
+	assert_int_equal(log.errors[2].count, 1); /* the INFO retry is no error */
+	nccllog_release(&log);
+}
+
 static void test_pxn_plugin_errors(void **state)
 {
 	struct nccllog log;
@@ -397,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_socket_fallback),
 		cmocka_unit_test(test_socket_only),
 		cmocka_unit_test(test_transport_and_format),
+		cmocka_unit_test(test_error_lines),
 		cmocka_unit_test(test_pxn_plugin_errors),
 		cmocka_unit_test(test_hostile_bytes),
 		cmocka_unit_test(test_gzip),

@@ -119,12 +119,21 @@ static struct span prefix_host(struct span pre)
 		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 	}
-	/* tid, ':', pid, ':' */
+	/* tid, ':', pid, ':'; or "host:XXXXXX", pid and tid anonymised. */
 	for (int field = 0; field < 2; field++) {
 		const char *d = e;
 
 		while (e > b && is_digit(e[-1]))
 			e--;
+		if (e == d && field == 0) {
+			while (e > b && e[-1] == 'X')
+				e--;
+			if (d - e >= 3 && e > b && e[-1] == ':') {
+				e--;
+				break;
+			}
+			e = d;
+		}
 		if (e == d || e == b || e[-1] != ':')
 			return span_make(pre.p, 0);
 		e--;
@@ -832,18 +841,43 @@ struct error_pattern {
 	const char *code;
 	const char *needle;
 	const char *also; /* a second word the line must hold, or NULL */
+	const char *meaning;
 };
 
+#define MEANS_QP "NCCL could not move a queue pair to the next state (INIT, RTR, RTS) while connecting (src/misc/ibvwrap.cc wrap_ibv_modify_qp; plugins print the same from ibvwrap.c). 110 Connection timed out or Network is unreachable: the two NICs cannot reach each other (RoCE GID index or routing, or a rail-only fabric: NCCL_CROSS_NIC=0, NVIDIA/nccl#2013); Invalid argument: a GID index, MTU or address the port does not have; No such device: the RDMA device went away or is not usable here"
+#define MEANS_OFI "aws-ofi-nccl could not create a Libfabric resource (address vector, endpoint, domain) on the selected provider (aws-ofi-nccl src/nccl_ofi_ofiutils.cpp, earlier src/nccl_ofi_net.c): the provider or device is not usable as set up, e.g. the EFA device out of protection domains (dmesg 'Failed to allocate pd', aws/aws-ofi-nccl#22) or FI_PROVIDER naming a provider the instance lacks"
+#define MEANS_NET "NCCL_NET names a network that no loaded net plugin provides (src/init.cc, src/net.cc, src/plugin/net.cc ncclNetInit, 2.10 - 2.26): the plugin that provides it (gIB, IBext, AWS Libfabric ...) was not found, failed to load or to initialise, or the name is misspelt; the lines before it say which"
+#define MEANS_NONET "no network plugin initialised, not even NCCL's own IB and Socket (src/plugin/net.cc ncclNetInit, 2.27 on): NCCL_NET or NCCL_NET_PLUGIN excludes them all, or every one failed; the lines before it say why"
+#define MEANS_REG "memory registration with the HCA failed (src/misc/ibvwrap.cc): for GPU buffers without DMA-BUF this needs a peer-memory module (nvidia-peermem); Cannot allocate memory is often the locked-memory limit (ulimit -l)"
+#define MEANS_DMABUF "the HCA refused the GPU buffer's DMA-BUF (src/misc/ibvwrap.cc wrap_ibv_reg_dmabuf_mr): the kernel, rdma-core or NIC driver lacks DMA-BUF support for it (Operation not supported, NVIDIA/nccl#778) or rejects the range (Invalid argument); NCCL_DMABUF_ENABLE=0 makes NCCL use nvidia-peermem instead"
+#define MEANS_CQE "a transfer completed with an error (src/transport/net_ib.cc, net_ib/p2p.cc): status 12 is a transport retry timeout, usually two NICs that cannot talk (RoCE GID index, routing, switch filtering; NVIDIA/nccl#426)"
+
 static const struct error_pattern error_patterns[] = {
-	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail" },
-	{ "reg-mr-failed", "ibv_reg_mr", "fail" },
-	{ "completion-error", "Got completion", NULL },
-	{ "ib-timeout", "NET/IB", "timeout" },
-	{ "ib-timeout", "NET/IB", "Timeout" },
-	{ "cuda-failure", "Cuda failure", NULL },
-	{ "cuda-failure", "unhandled cuda error", NULL },
-	{ "system-error", "unhandled system error", NULL },
+	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF },
+	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG },
+	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP },
+	{ "completion-error", "Got completion", NULL, MEANS_CQE },
+	{ "ib-timeout", "NET/IB", "timeout", NULL },
+	{ "ib-timeout", "NET/IB", "Timeout", NULL },
+	{ "ofi-setup-failed", "NET/OFI Couldn't", NULL, MEANS_OFI },
+	{ "ofi-setup-failed", "NET/OFI", "initialization failed", MEANS_OFI },
+	{ "net-not-found", "Error: network ", "not found", MEANS_NET },
+	{ "no-net-plugin", "Failed to initialize any NET plugin", NULL, MEANS_NONET },
+	{ "cuda-failure", "Cuda failure", NULL, NULL },
+	{ "cuda-failure", "unhandled cuda error", NULL, NULL },
+	{ "system-error", "unhandled system error", NULL, NULL },
 };
+
+/* The meaning of a finding just added (the first of its code and host). */
+static void set_meaning(struct nccllog *log, const char *code, size_t host,
+			const char *meaning)
+{
+	for (size_t i = log->n_errors; i-- > 0;)
+		if (log->errors[i].host == host && strcmp(log->errors[i].code, code) == 0) {
+			log->errors[i].meaning = meaning;
+			return;
+		}
+}
 
 static int parse_errors(struct line_ctx *c)
 {
@@ -862,9 +896,14 @@ static int parse_errors(struct line_ctx *c)
 		    (e->also && !span_contains(c->line, e->also)))
 			continue;
 		/* Lines without a host prefix (Python tracebacks) count for "". */
-		return nccllog_finding_add(c->log, &c->log->errors, &c->log->n_errors,
-					   e->code, host_index(c),
-					   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
+		size_t hi = host_index(c);
+		int r = nccllog_finding_add(c->log, &c->log->errors, &c->log->n_errors,
+					    e->code, hi, span_dup(c->msg, NCCLLOG_EXCERPT_MAX),
+					    NULL, c->line);
+
+		if (r >= 0 && e->meaning)
+			set_meaning(c->log, e->code, hi, e->meaning);
+		return r;
 	}
 	return 0;
 }

@@ -129,6 +129,7 @@ struct nccllog_host {
 struct nccllog_finding {
 	const char *code;
 	char *text;
+	const char *meaning; /* errors: what it usually means, with the source; NULL */
 	size_t host; /* index, or SIZE_MAX for the whole log */
 	unsigned long count;
 	struct nccllog_ref ref;

@@ -26,7 +26,7 @@ static json_object *ref_json_into(json_object *o, const struct nccllog *log,
 }
 
 static json_object *findings_json(const struct nccllog *log,
-				  const struct nccllog_finding *f, size_t n)
+				  const struct nccllog_finding *f, size_t n, bool meaning)
 {
 	json_object *a = json_object_new_array();
 
@@ -37,6 +37,8 @@ static json_object *findings_json(const struct nccllog *log,
 		json_object_object_add(o, "text", json_object_new_string(f[i].text));
 		json_object_object_add(o, "host", render_str_or_null(host_label(log, f[i].host)));
 		json_object_object_add(o, "count", json_object_new_int64((int64_t)f[i].count));
+		if (meaning)
+			json_object_object_add(o, "meaning", render_str_or_null(f[i].meaning));
 		ref_json_into(o, log, &f[i].ref);
 		json_object_array_add(a, o);
 	}
@@ -229,8 +231,8 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	json_object_object_add(o, "hcas", all_hcas_json(log));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(log->gdr)));
 	json_object_object_add(o, "dmabuf", render_tristate(log->dmabuf));
-	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons));
-	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors));
+	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons, false));
+	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors, true));
 	json_object_object_add(o, "hosts", json_object_new_string(STREAM_MARK "hosts"));
 	json_object_object_add(o, "ranks", json_object_new_string(STREAM_MARK "ranks"));
 	json_object_object_add(o, "node", node ? node_json(log, node) : NULL);
@@ -329,6 +331,8 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 			fprintf(out, " (%lu times)", f[i].count);
 		fputc('\n', out);
 		text_ref(out, log, &f[i].ref);
+		if (f[i].meaning)
+			fprintf(out, "      usually: %s\n", f[i].meaning);
 	}
 }
 
