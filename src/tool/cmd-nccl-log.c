@@ -41,8 +41,9 @@ static void nccl_log_help(FILE *out)
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
-		"Exit status: 0 analysed (GDR used, or the log cannot tell), 1 GDR not used or\n"
-		"mixed, or data-path errors in the log, 2 usage error, 3 an input unreadable\n"
+		"Exit status: 0 analysed (GDR used, or the log cannot tell), 1 GDR not used\n"
+		"(also a job whose only network is TCP sockets) or mixed, or data-path errors\n"
+		"in the log, 2 usage error, 3 an input unreadable\n"
 		"(not found, read error, corrupt or truncated gzip: the report still covers\n"
 		"what was read before it).\n");
 }

@@ -71,4 +71,14 @@ expect 1 "socket vs RDMA node" -- "$bin" nccl-log --json --facts "$fixtures/phb-
 json 'any(r["rank"] is None and r["moved"] == "job" for r in d["node"]["comparisons"])'
 json '[r["code"] for r in d["reasons"]] == ["ib-disabled-env"]'
 
+# No version line: the version is unknown, never "NCCL ?"; the line formats
+# name the versions that print them. Sockets only: not-used, exit 1.
+nover="$data/nccl-1053-ib-disabled-socket-no-version/issue-1053.log"
+expect 1 "no version line" -- "$bin" nccl-log "$nover"
+grep -q "NCCL version unknown (no version line; lines in the 2.13+ format)" "$tmp/out" ||
+	fail "no version line: $(head -3 "$tmp/out")"
+! grep -q "NCCL ?\|network ?\|transport ?" "$tmp/out" || fail "no version line: a '?' left: $(cat "$tmp/out")"
+expect 1 "no version line json" -- "$bin" nccl-log --json "$nover"
+json 'd["nccl_version"] is None and d["nccl_format"] == "2.13+" and d["gdr"] == "not-used"'
+
 echo "ok: $n cases"

@@ -12,7 +12,9 @@ and is not compared. Special keys:
   node_args      extra arguments (e.g. ["--root", "tests/fixtures/x/root"])
   node_moved     {"host/rank": "agree|job|node|unknown"}
 Any other key is compared with the top-level field of the same name; dicts
-are compared as subsets.
+are compared as subsets. Whatever expected.json says, a log with a version
+line must have that version inside the range its line formats name
+(nccl_format): the format table checked against every real log.
 
 Usage: nccl-log-case.py GDRCHECK CASE_DIR [SOURCE_ROOT]
 """
@@ -37,6 +39,26 @@ def subset(want, got, path, errs):
             subset(v, got[k], f"{path}.{k}", errs)
     elif want != got:
         errs.append(f"{path}: expected {want!r}, got {got!r}")
+
+
+def vnum(text, upper):
+    """'2.13' -> 21300 (21399 as an upper end), '2.18.3' -> 21803."""
+    parts = [int(x) for x in text.split(".")]
+    patch = parts[2] if len(parts) > 2 else (99 if upper else 0)
+    return parts[0] * 10000 + parts[1] * 100 + patch
+
+
+def format_holds(version, fmt):
+    """Is NCCL `version` one that prints lines in the `fmt` range?"""
+    v = vnum(version.split("+")[0], False)
+    if fmt.endswith("+"):
+        return v >= vnum(fmt[:-1], False)
+    if fmt.startswith("up to "):
+        return v <= vnum(fmt[6:], True)
+    if " to " in fmt:
+        lo, hi = fmt.split(" to ")
+        return vnum(lo, False) <= v <= vnum(hi, True)
+    return vnum(fmt, False) <= v <= vnum(fmt, True)
 
 
 def main():
@@ -90,6 +112,10 @@ def main():
                     errs.append(f"node_moved.{key}: expected {want}, got {by.get(key)}")
         else:
             subset(v, doc.get(k), k, errs)
+    if doc.get("nccl_version") and doc.get("nccl_format") and \
+            not format_holds(doc["nccl_version"], doc["nccl_format"]):
+        errs.append(f"nccl_format {doc['nccl_format']!r} does not hold "
+                    f"version {doc['nccl_version']!r}")
     for e in errs:
         print(f"{os.path.basename(case)}: {e}")
     if errs:

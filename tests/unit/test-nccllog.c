@@ -156,6 +156,111 @@ static void test_socket_fallback(void **state)
 	nccllog_release(&log);
 }
 
+/*
+ * The lines that name the network in 2.27+ (src/plugin/net.cc:
+ * "Initialized NET plugin %s", "Assigned NET plugin %s to comm") and the
+ * ring summary (src/transport/generic.cc), whose "GDR 1" is NCCL's GDR
+ * setting, not a NIC path: with sockets the job did not use GDR.
+ */
+static void test_socket_only(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "n1:1:2 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.1<0>\n"
+		 "n1:1:2 [0] NCCL INFO Failed to initialize NET plugin IB\n"
+		 "n1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n"
+		 "n1:1:2 [0] NCCL INFO Initialized NET plugin Socket\n"
+		 "n1:1:2 [0] NCCL INFO Assigned NET plugin Socket to comm\n"
+		 "n1:1:2 [0] NCCL INFO Connected all rings, use ring PXN 0 GDR 1\n",
+		 7);
+	assert_string_equal(log.hosts[0].transport, "Socket");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "socket-transport"));
+	assert_false(has_code(log.reasons, log.n_reasons, "no-net-channels"));
+	assert_null(log.nccl_version);
+	assert_string_equal(log.nccl_format, "2.28.3+");
+	nccllog_release(&log);
+
+	/* Up to 2.4.7 the socket net always initialised (bootstrap): not the transport. */
+	parse_in(&log,
+		 "NCCL version 2.4.7+cuda10.1\n"
+		 "h:1:1 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.2<0>\n",
+		 4096);
+	assert_null(log.hosts[0].transport);
+	assert_int_equal(log.gdr, NCCLLOG_GDR_UNKNOWN);
+	nccllog_release(&log);
+
+	/* A FastSocket plugin's own lines (google/nccl-fastsocket net_fastsocket.cc). */
+	parse_in(&log,
+		 "g:1:1 [0] NCCL INFO NET/FastSocket : Using [0]ens8:10.128.0.107<0>\n"
+		 "g:1:1 [0] NCCL INFO NET/FastSocket plugin initialized\n",
+		 4096);
+	assert_string_equal(log.transport, "Socket");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "socket-plugin"));
+	assert_null(log.nccl_format);
+	nccllog_release(&log);
+}
+
+/* "mixed" only when two transports carried data; format ranges that clash. */
+static void test_transport_and_format(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "a:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+		 "b:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.0.0.1<0>\n"
+		 "b:1:1 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\n",
+		 4096);
+	assert_string_equal(log.transport, "IB");
+	assert_string_equal(log.nccl_format, "2.12.7+");
+	nccllog_release(&log);
+
+	parse_in(&log,
+		 "a:1:1 [0] NCCL INFO Channel 00 : 0[1000] -> 1[2000] [send] via NET/Socket/0\n"
+		 "b:1:1 [0] NCCL INFO Channel 00 : 1[1000] -> 0[2000] [send] via NET/IB/0/GDRDMA\n",
+		 4096);
+	assert_string_equal(log.transport, "mixed");
+	assert_string_equal(log.nccl_format, "2.7 to 2.11");
+	nccllog_release(&log);
+
+	/* A 2.4 connection line and a 2.13+ one: no version prints both. */
+	parse_in(&log,
+		 "a:1:1 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/IB/0\n"
+		 "a:1:1 [0] NCCL INFO cudaDriverVersion 12040\n",
+		 4096);
+	assert_null(log.nccl_format);
+	nccllog_release(&log);
+}
+
+/*
+ * Error lines as NCCL prints them: src/init.cc → src/plugin/net.cc "Error:
+ * network %s not found." (2.10 - 2.26), "Failed to initialize any NET
+ * plugin" (2.27+), src/misc/ibvwrap.cc "Call to ibv_modify_qp failed with
+ * error %s errno %d" (up to 2.23); a prefix whose pid:tid was anonymised.
+ */
+static void test_error_lines(void **state)
+{
+	struct nccllog log;
+
+	parse_in(&log,
+		 "n1:10:11 [0] net.cc:627 NCCL WARN Error: network gIB not found.\n"
+		 "n2:10:11 [0] plugin/net.cc:277 NCCL WARN Failed to initialize any NET plugin\n"
+		 "n3:XXXXXX [1] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable errno 101\n"
+		 "n3:XXXXXX [1] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, retrying 1/3 after 100 msec of sleep\n",
+		 4096);
+	assert_int_equal(log.n_errors, 3);
+	assert_string_equal(log.errors[0].code, "net-not-found");
+	assert_string_equal(log.hosts[log.errors[0].host].name, "n1");
+	assert_non_null(log.errors[0].meaning);
+	assert_string_equal(log.errors[1].code, "no-net-plugin");
+	assert_string_equal(log.errors[2].code, "qp-modify-failed");
+	assert_string_equal(log.hosts[log.errors[2].host].name, "n3");
+	assert_int_equal(log.errors[2].count, 1); /* the INFO retry is no error */
+	nccllog_release(&log);
+}
+
 static void test_pxn_plugin_errors(void **state)
 {
 	struct nccllog log;
@@ -317,6 +422,9 @@ int main(void)
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_old_forms),
 		cmocka_unit_test(test_socket_fallback),
+		cmocka_unit_test(test_socket_only),
+		cmocka_unit_test(test_transport_and_format),
+		cmocka_unit_test(test_error_lines),
 		cmocka_unit_test(test_pxn_plugin_errors),
 		cmocka_unit_test(test_hostile_bytes),
 		cmocka_unit_test(test_gzip),

@@ -102,6 +102,35 @@ static const char *host_version(const struct nccllog *log,
 	return h->nccl_version ? h->nccl_version : log->nccl_version;
 }
 
+/* "2.4.7" → 20407; 0 when unknown. */
+static int version_number(const char *v)
+{
+	int major, minor, patch = 0;
+
+	if (!v || sscanf(v, "%d.%d.%d", &major, &minor, &patch) < 2 || major < 2 ||
+	    major > 9 || minor < 0 || minor > 98 || patch < 0 || patch > 98)
+		return 0;
+	return major * 10000 + minor * 100 + patch;
+}
+
+/*
+ * The socket net initialised. Up to 2.4.7 NCCL initialised it for the
+ * bootstrap whatever the transport (src/init.cc initNet()); from 2.4.8 only
+ * when no plugin and no IB device was usable, or NCCL_NET named it.
+ */
+static bool host_socket_init(const struct nccllog *log, const struct nccllog_host *h)
+{
+	int v = version_number(host_version(log, h));
+
+	return h->socket_init && (!v || v >= 20408);
+}
+
+/* A net name that is a TCP socket transport: NCCL's "Socket", GCP's "FastSocket". */
+static bool net_is_socket(const char *net)
+{
+	return net && strstr(net, "Socket") != NULL;
+}
+
 static const char *host_transport(const struct nccllog *log,
 				  const struct nccllog_host *h, size_t hi)
 {
@@ -122,11 +151,16 @@ static const char *host_transport(const struct nccllog *log,
 	}
 	if (!net && (h->ofi_provider || h->ofi))
 		return "OFI";
-	if (!net && h->ib_no_device)
-		return "Socket"; /* NCCL falls back to sockets */
+	if (!net && (h->ib_no_device || h->socket_plugin))
+		return "Socket"; /* NCCL falls back to sockets; a TCP plugin */
+	if (!net && h->n_hcas)
+		return "IB";
+	if (!net && host_socket_init(log, h) &&
+	    (h->plugin_external != 1 || net_is_socket(h->plugin)))
+		return "Socket";
 	if (!net)
-		return h->n_hcas ? "IB" : NULL;
-	if (strcmp(net, "Socket") == 0)
+		return NULL;
+	if (net_is_socket(net))
 		return "Socket";
 	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider || h->ofi)
 		return "OFI";
@@ -165,10 +199,16 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 	if ((s = nccllog_setting(h, "NCCL_NET")))
 		return reason(log, "net-forced-env", hi, &s->ref,
 			      xasprintf("NCCL_NET=%s chose the network by name", s->value));
+	if (h->socket_plugin || (net_is_socket(h->network) && strcmp(h->network, "Socket")))
+		return reason(log, "socket-plugin", hi, &h->socket_ref,
+			      xasprintf("the net plugin %s is a TCP socket transport (GCP FastSocket registers host memory only): data is staged through host memory, never GPUDirect RDMA",
+					net_is_socket(h->network) ? h->network :
+					net_is_socket(h->plugin) ? h->plugin : "FastSocket"));
 	if (h->ib_no_device)
-		return reason(log, "socket-no-ib-device", hi, NULL,
+		return reason(log, "socket-no-ib-device", hi, &h->ib_no_device_ref,
 			      strdup("NET/IB found no device (no active port, or no /dev/infiniband and libibverbs in the container), so NCCL used TCP sockets: no GPUDirect RDMA"));
-	return reason(log, "socket-transport", hi, NULL,
+	return reason(log, "socket-transport", hi,
+		      h->network_ref.line ? &h->network_ref : &h->socket_ref,
 		      strdup("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA; the log does not say why IB was not used"));
 }
 
@@ -284,7 +324,10 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		h->gdr_ranks[log->ranks[i].gdr]++;
 		g = gdr_join(g, log->ranks[i].gdr);
 	}
-	if (g == NCCLLOG_GDR_UNKNOWN) {
+	if (g == NCCLLOG_GDR_UNKNOWN && h->transport && strcmp(h->transport, "Socket") == 0) {
+		/* The only network is TCP sockets: a ring's "GDR 1" does not change it. */
+		g = NCCLLOG_GDR_NOT_USED;
+	} else if (g == NCCLLOG_GDR_UNKNOWN) {
 		/* No channel lines: fall back on the other evidence. */
 		for (size_t i = 0; i < h->n_hcas; i++)
 			if (h->hcas[i].gdr >= 0) {
@@ -353,13 +396,76 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	if (r >= 0 && host_is_external(log, h, hi) && !host_has_reason(log, hi))
 		r = reason(log, "plugin-no-gdr", hi, NULL,
 			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR support and sees the peer memory (nvidia-peermem or DMA-BUF)%s",
-				     h->plugin ? h->plugin : h->network ? h->network : "?",
+				     h->plugin ? h->plugin : h->network ? h->network : "(name not logged)",
 				     h->transport && strcmp(h->transport, "OFI") == 0 ?
 					     "; for aws-ofi-nccl on EFA also FI_EFA_USE_DEVICE_RDMA=1 and a libfabric with FI_HMEM" : ""));
 	if (r >= 0 && !host_has_reason(log, hi))
 		r = reason(log, "no-reason-logged", hi, NULL,
 			   strdup("the log does not say why: NCCL prints its decision lines with NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV. The usual causes: the GPU-NIC path is beyond the GDR level (default PXB: GPU and NIC not under one PCIe switch), or neither a peer-memory module nor DMA-BUF works for the HCA"));
 	return r;
+}
+
+/* Some rank of the host has a connection through a NIC. */
+static bool host_carried_data(const struct nccllog *log, const struct nccllog_host *h)
+{
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++)
+		if (log->ranks[i].net_gdr || log->ranks[i].net_plain)
+			return true;
+	return false;
+}
+
+/*
+ * The job's transport: "mixed" only when two transports carried data (NET
+ * connection lines on hosts that differ). Hosts without connection lines
+ * count only when no host has any, and then only if they agree.
+ */
+static const char *job_transport(const struct nccllog *log)
+{
+	const char *t = NULL;
+	bool carriers = false;
+
+	for (size_t i = 0; i < log->n_hosts && !carriers; i++)
+		carriers = log->hosts[i].transport && host_carried_data(log, &log->hosts[i]);
+	for (size_t i = 0; i < log->n_hosts; i++) {
+		const struct nccllog_host *h = &log->hosts[i];
+
+		if (!h->transport || (carriers && !host_carried_data(log, h)))
+			continue;
+		if (!t)
+			t = h->transport;
+		else if (strcmp(t, h->transport))
+			return carriers ? "mixed" : NULL;
+	}
+	return t;
+}
+
+/* "2.13", "2.18.3": patch 99 stands for any patch release. */
+static void version_text(char *buf, size_t n, int v)
+{
+	if (v % 100 == 99 || v % 100 == 0)
+		snprintf(buf, n, "%d.%d", v / 10000, v / 100 % 100);
+	else
+		snprintf(buf, n, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+}
+
+/* The versions whose line formats the log shows: "2.13+", "2.12.7 to 2.18". */
+static int format_range(struct nccllog *log)
+{
+	char lo[16], hi[16];
+
+	if (log->fmt_conflict || (!log->fmt_lo && !log->fmt_hi))
+		return 0;
+	version_text(lo, sizeof(lo), log->fmt_lo);
+	version_text(hi, sizeof(hi), log->fmt_hi);
+	if (!log->fmt_hi)
+		log->nccl_format = xasprintf("%s+", lo);
+	else if (!log->fmt_lo)
+		log->nccl_format = xasprintf("up to %s", hi);
+	else if (strcmp(lo, hi) == 0)
+		log->nccl_format = strdup(lo);
+	else
+		log->nccl_format = xasprintf("%s to %s", lo, hi);
+	return log->nccl_format ? 0 : -ENOMEM;
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -410,12 +516,6 @@ int nccllog_analyse(struct nccllog *log)
 			h->plugin_external = 1;
 		host_verdict(log, h, i);
 		all = gdr_join(all, h->gdr);
-		if (h->transport) {
-			if (!log->transport)
-				log->transport = h->transport;
-			else if (strcmp(log->transport, h->transport))
-				log->transport = "mixed";
-		}
 		if (h->dmabuf == 1)
 			log->dmabuf = 1;
 		else if (log->dmabuf < 0 && setting_is(h, "NCCL_DMABUF_ENABLE", "0"))
@@ -424,6 +524,9 @@ int nccllog_analyse(struct nccllog *log)
 			return r;
 	}
 	log->gdr = all;
+	log->transport = job_transport(log);
+	if ((r = format_range(log)) < 0)
+		return r;
 	if (all == NCCLLOG_GDR_UNKNOWN && log->n_hosts &&
 	    (r = reason(log, "no-net-channels", SIZE_MAX, NULL,
 			strdup("no connection through a NIC in the log (single node, NCCL_DEBUG below INFO, or the job ended before connecting)"))) < 0)

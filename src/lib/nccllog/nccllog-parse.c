@@ -75,6 +75,23 @@ static bool is_digit(char ch)
 	return ch >= '0' && ch <= '9';
 }
 
+/* A version as major*10000 + minor*100 + patch; patch 99 stands for any. */
+#define V(major, minor, patch) ((major) * 10000 + (minor) * 100 + (patch))
+
+/*
+ * The line just parsed has a format that NCCL @lo … @hi print (0: open end;
+ * the table in docs/nccl-log.md): narrow the log's range.
+ */
+static void format_seen(struct nccllog *log, int lo, int hi)
+{
+	if (lo > log->fmt_lo)
+		log->fmt_lo = lo;
+	if (hi && (!log->fmt_hi || hi < log->fmt_hi))
+		log->fmt_hi = hi;
+	if (log->fmt_hi && log->fmt_lo > log->fmt_hi)
+		log->fmt_conflict = true;
+}
+
 /* The host of "…host:pid:tid [dev] " or an empty span. */
 static struct span prefix_host(struct span pre)
 {
@@ -102,12 +119,21 @@ static struct span prefix_host(struct span pre)
 		while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 	}
-	/* tid, ':', pid, ':' */
+	/* tid, ':', pid, ':'; or "host:XXXXXX", pid and tid anonymised. */
 	for (int field = 0; field < 2; field++) {
 		const char *d = e;
 
 		while (e > b && is_digit(e[-1]))
 			e--;
+		if (e == d && field == 0) {
+			while (e > b && e[-1] == 'X')
+				e--;
+			if (d - e >= 3 && e > b && e[-1] == ':') {
+				e--;
+				break;
+			}
+			e = d;
+		}
 		if (e == d || e == b || e[-1] != ':')
 			return span_make(pre.p, 0);
 		e--;
@@ -253,6 +279,23 @@ static int add_channel(struct line_ctx *c, long rank, struct span gpu,
 }
 
 /*
+ * The NET connection line's form: "Ring 00 : 3 -> 0 [receive] via NET/…"
+ * (2.3 – 2.4), "Ring 00 : 0[87000] -> …" (2.5 – 2.6), "Channel 00 : 0[87000]
+ * -> …" (2.7 – 2.11), "Channel 00/0 : …" (2.12 on): src/transport/net.cc.
+ */
+static void net_line_format(struct line_ctx *c, struct span src_tok)
+{
+	struct span m = c->msg;
+
+	if (span_skip(&m, "Ring "))
+		format_seen(c->log, src_tok.p && src_tok.n ? V(2, 5, 0) : 0,
+			    src_tok.p && src_tok.n ? V(2, 6, 99) : V(2, 4, 99));
+	else if (span_skip(&m, "Channel ") && m.n > 2 && is_digit(m.p[0]) && is_digit(m.p[1]))
+		format_seen(c->log, m.p[2] == '/' ? V(2, 12, 7) : V(2, 7, 0),
+			    m.p[2] == '/' ? 0 : V(2, 11, 99));
+}
+
+/*
  * "Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA", the 2.4 "Ring 00 :
  * 3 -> 4 [send] via …" and "CollNet 00/0 : 3 [send] via COLLNET/…".
  */
@@ -281,9 +324,16 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 	span_trim(&via);
 	if (span_startswith(via, "NET/") || span_startswith(via, "COLLNET/")) {
 		parse_net_via(c->log, via, &ch);
+		if (!collnet)
+			net_line_format(c, src_tok);
 	} else if (span_startswith(via, "direct shared memory")) {
 		ch.transport = nccllog_intern(c->log, span_make("SHM", 3));
+		format_seen(c->log, 0, V(2, 12, 99));
 	} else {
+		if (span_startswith(via, "SHM/"))
+			format_seen(c->log, V(2, 13, 0), 0);
+		else if (span_startswith(via, "P2P/CUMEM"))
+			format_seen(c->log, V(2, 18, 1), 0);
 		/* P2P/CUMEM/read, SHM/direct/direct, P2P/indirect/3[3]: no ranks. */
 		const char *br = memchr(via.p, '[', via.n);
 
@@ -377,6 +427,8 @@ static void parse_ib_using(struct line_ctx *c, struct span s)
 
 	if (!h)
 		return;
+	if (span_contains(s, "[RO]"))
+		format_seen(c->log, V(2, 12, 7), 0);
 	if (semi)
 		s.n = (size_t)(semi - s.p);
 	for (;;) {
@@ -445,6 +497,11 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
 		if (q2)
 			name = span_make(q + 1, (size_t)(q2 - q - 1));
 	}
+	/* "(no module)": 2.5 – 2.12 net_ib.cc; without: 2.13 on, graph/topo.cc. */
+	if (span_contains(s, "no module"))
+		format_seen(c->log, 0, V(2, 12, 99));
+	else if (q)
+		format_seen(c->log, V(2, 13, 0), 0);
 	x = hca_get(h, (int)idx, name);
 	if (!x)
 		return 0;
@@ -509,6 +566,42 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 	return 0;
 }
 
+/* A TCP socket net plugin (GCP FastSocket: ptrSupport NCCL_PTR_HOST only). */
+static int socket_plugin(struct line_ctx *c, struct nccllog_host *h)
+{
+	if (h->socket_plugin)
+		return 0;
+	h->socket_plugin = true;
+	if (!h->socket_ref.line)
+		return nccllog_ref_set(c->log, &h->socket_ref, c->line);
+	return 0;
+}
+
+/*
+ * 2.27 on, src/plugin/net.cc: "Initialized NET plugin Socket", "Assigned NET
+ * plugin Socket to comm" (also IB, or an external plugin's name).
+ */
+static int parse_net_plugin_state(struct line_ctx *c, struct span name)
+{
+	struct nccllog_host *h = ctx_host(c);
+	const char *sp = memchr(name.p, ' ', name.n);
+
+	format_seen(c->log, V(2, 27, 3), 0);
+	if (sp)
+		name.n = (size_t)(sp - name.p);
+	span_trim(&name);
+	if (!h)
+		return 0;
+	if (name.n == 6 && memcmp(name.p, "Socket", 6) == 0 && !h->socket_init) {
+		h->socket_init = true;
+		if (!h->socket_ref.line)
+			return nccllog_ref_set(c->log, &h->socket_ref, c->line);
+	} else if (span_startswith(name, "FastSocket")) {
+		return socket_plugin(c, h);
+	}
+	return 0;
+}
+
 static int parse_net(struct line_ctx *c)
 {
 	struct span s = c->msg, sub;
@@ -525,11 +618,20 @@ static int parse_net(struct line_ctx *c)
 
 			if (paren)
 				sub.n = (size_t)(paren - sub.p);
+			format_seen(c->log, V(2, 13, 0), 0);
+			if (span_startswith(sub, "FastSocket"))
+				socket_plugin(c, h);
 			h->plugin_external = 1;
 			free(h->plugin);
 			h->plugin = span_dup(sub, 128);
 			return h->plugin ? 0 : -ENOMEM;
 		}
+		if (span_contains(s, "No plugin found ("))
+			format_seen(c->log, V(2, 4, 2), V(2, 16, 99));
+		else if (span_contains(s, "No plugin found, using internal"))
+			format_seen(c->log, V(2, 17, 1), V(2, 18, 99));
+		else if (span_contains(s, "Using internal network plugin"))
+			format_seen(c->log, V(2, 21, 5), V(2, 25, 99));
 		if (h->plugin_external < 0 &&
 		    (span_contains(s, "internal") || span_contains(s, "No plugin found") ||
 		     span_contains(s, "Could not find")))
@@ -563,9 +665,29 @@ static int parse_net(struct line_ctx *c)
 						   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
 		}
 	}
-	/* Sockets never do GDR; their "Disabled for HCA 0 'eth0'" is no HCA. */
-	if (span_startswith(s, "NET/Socket"))
+	/*
+	 * "NET/Socket : Using [0]eth0:…" (net_socket.cc) is printed when the
+	 * socket net initialises: up to 2.4.7 always (bootstrap), later only
+	 * when NCCL falls back on it or NCCL_NET names it. Sockets never do
+	 * GDR; their "Disabled for HCA 0 'eth0'" (2.13 on) is no HCA.
+	 */
+	if (span_startswith(s, "NET/Socket")) {
+		sub = span_after(s, " : ");
+		if (span_startswith(sub, "Using ") && (h = ctx_host(c)) && !h->socket_init) {
+			h->socket_init = true;
+			if (!h->socket_ref.line)
+				return nccllog_ref_set(c->log, &h->socket_ref, c->line);
+		} else if (span_startswith(sub, "GPU Direct RDMA ")) {
+			format_seen(c->log, V(2, 13, 0), 0);
+		}
 		return 0;
+	}
+	/* GCP's TCP plugin: "NET/FastSocket : Using …", "… plugin initialized". */
+	if (span_startswith(s, "NET/FastSocket")) {
+		if ((h = ctx_host(c)))
+			return socket_plugin(c, h);
+		return 0;
+	}
 	/* "NET/IB : …", "NET/IBext_v8 : …", "NET/Libfabric_GDAKI : …" */
 	sub = span_after(s, " : ");
 	if (!sub.n)
@@ -580,8 +702,10 @@ static int parse_net(struct line_ctx *c)
 	}
 	if (span_startswith(s, "NET/IB") && span_startswith(sub, "No device found")) {
 		h = ctx_host(c);
-		if (h)
+		if (h && !h->ib_no_device) {
 			h->ib_no_device = true;
+			return nccllog_ref_set(c->log, &h->ib_no_device_ref, c->line);
+		}
 	}
 	return 0;
 }
@@ -653,6 +777,8 @@ static int parse_comm(struct line_ctx *c)
 		return 0;
 	span_number(&ds, &dev, false);
 	span_number(&ns, &nvml, false);
+	if (span_contains(c->msg, "Init START"))
+		format_seen(c->log, V(2, 18, 3), 0);
 	hi = host_index(c);
 	if (hi == SIZE_MAX || !(r = nccllog_rank_get(c->log, hi, (int)rank)))
 		return 0;
@@ -715,18 +841,43 @@ struct error_pattern {
 	const char *code;
 	const char *needle;
 	const char *also; /* a second word the line must hold, or NULL */
+	const char *meaning;
 };
 
+#define MEANS_QP "NCCL could not move a queue pair to the next state (INIT, RTR, RTS) while connecting (src/misc/ibvwrap.cc wrap_ibv_modify_qp; plugins print the same from ibvwrap.c). 110 Connection timed out or Network is unreachable: the two NICs cannot reach each other (RoCE GID index or routing, or a rail-only fabric: NCCL_CROSS_NIC=0, NVIDIA/nccl#2013); Invalid argument: a GID index, MTU or address the port does not have; No such device: the RDMA device went away or is not usable here"
+#define MEANS_OFI "aws-ofi-nccl could not create a Libfabric resource (address vector, endpoint, domain) on the selected provider (aws-ofi-nccl src/nccl_ofi_ofiutils.cpp, earlier src/nccl_ofi_net.c): the provider or device is not usable as set up, e.g. the EFA device out of protection domains (dmesg 'Failed to allocate pd', aws/aws-ofi-nccl#22) or FI_PROVIDER naming a provider the instance lacks"
+#define MEANS_NET "NCCL_NET names a network that no loaded net plugin provides (src/init.cc, src/net.cc, src/plugin/net.cc ncclNetInit, 2.10 - 2.26): the plugin that provides it (gIB, IBext, AWS Libfabric ...) was not found, failed to load or to initialise, or the name is misspelt; the lines before it say which"
+#define MEANS_NONET "no network plugin initialised, not even NCCL's own IB and Socket (src/plugin/net.cc ncclNetInit, 2.27 on): NCCL_NET or NCCL_NET_PLUGIN excludes them all, or every one failed; the lines before it say why"
+#define MEANS_REG "memory registration with the HCA failed (src/misc/ibvwrap.cc): for GPU buffers without DMA-BUF this needs a peer-memory module (nvidia-peermem); Cannot allocate memory is often the locked-memory limit (ulimit -l)"
+#define MEANS_DMABUF "the HCA refused the GPU buffer's DMA-BUF (src/misc/ibvwrap.cc wrap_ibv_reg_dmabuf_mr): the kernel, rdma-core or NIC driver lacks DMA-BUF support for it (Operation not supported, NVIDIA/nccl#778) or rejects the range (Invalid argument); NCCL_DMABUF_ENABLE=0 makes NCCL use nvidia-peermem instead"
+#define MEANS_CQE "a transfer completed with an error (src/transport/net_ib.cc, net_ib/p2p.cc): status 12 is a transport retry timeout, usually two NICs that cannot talk (RoCE GID index, routing, switch filtering; NVIDIA/nccl#426)"
+
 static const struct error_pattern error_patterns[] = {
-	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail" },
-	{ "reg-mr-failed", "ibv_reg_mr", "fail" },
-	{ "completion-error", "Got completion", NULL },
-	{ "ib-timeout", "NET/IB", "timeout" },
-	{ "ib-timeout", "NET/IB", "Timeout" },
-	{ "cuda-failure", "Cuda failure", NULL },
-	{ "cuda-failure", "unhandled cuda error", NULL },
-	{ "system-error", "unhandled system error", NULL },
+	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF },
+	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG },
+	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP },
+	{ "completion-error", "Got completion", NULL, MEANS_CQE },
+	{ "ib-timeout", "NET/IB", "timeout", NULL },
+	{ "ib-timeout", "NET/IB", "Timeout", NULL },
+	{ "ofi-setup-failed", "NET/OFI Couldn't", NULL, MEANS_OFI },
+	{ "ofi-setup-failed", "NET/OFI", "initialization failed", MEANS_OFI },
+	{ "net-not-found", "Error: network ", "not found", MEANS_NET },
+	{ "no-net-plugin", "Failed to initialize any NET plugin", NULL, MEANS_NONET },
+	{ "cuda-failure", "Cuda failure", NULL, NULL },
+	{ "cuda-failure", "unhandled cuda error", NULL, NULL },
+	{ "system-error", "unhandled system error", NULL, NULL },
 };
+
+/* The meaning of a finding just added (the first of its code and host). */
+static void set_meaning(struct nccllog *log, const char *code, size_t host,
+			const char *meaning)
+{
+	for (size_t i = log->n_errors; i-- > 0;)
+		if (log->errors[i].host == host && strcmp(log->errors[i].code, code) == 0) {
+			log->errors[i].meaning = meaning;
+			return;
+		}
+}
 
 static int parse_errors(struct line_ctx *c)
 {
@@ -745,9 +896,14 @@ static int parse_errors(struct line_ctx *c)
 		    (e->also && !span_contains(c->line, e->also)))
 			continue;
 		/* Lines without a host prefix (Python tracebacks) count for "". */
-		return nccllog_finding_add(c->log, &c->log->errors, &c->log->n_errors,
-					   e->code, host_index(c),
-					   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
+		size_t hi = host_index(c);
+		int r = nccllog_finding_add(c->log, &c->log->errors, &c->log->n_errors,
+					    e->code, hi, span_dup(c->msg, NCCLLOG_EXCERPT_MAX),
+					    NULL, c->line);
+
+		if (r >= 0 && e->meaning)
+			set_meaning(c->log, e->code, hi, e->meaning);
+		return r;
 	}
 	return 0;
 }
@@ -761,6 +917,7 @@ static int parse_rings(struct line_ctx *c)
 
 	if (!span_number(&g, &v, false) || (v != 0 && v != 1) || !(h = ctx_host(c)))
 		return 0;
+	format_seen(c->log, V(2, 24, 0), 0);
 	h->ring_gdr[v]++;
 	if (!h->ring_ref.line)
 		return nccllog_ref_set(c->log, &h->ring_ref, c->line);
@@ -802,12 +959,40 @@ static int parse_message(struct line_ctx *c)
 			return parse_gdr_line(c, m);
 		break;
 	case 'D':
-		if (span_startswith(m, "DMA-BUF is available") && (h = ctx_host(c)))
+		if (span_startswith(m, "DMA-BUF is available") && (h = ctx_host(c))) {
 			h->dmabuf = 1;
+			format_seen(c->log, V(2, 13, 0), 0);
+		}
+		break;
+	case 'B':
+		/* src/bootstrap.cc */
+		if (span_startswith(m, "Bootstrap : Using"))
+			format_seen(c->log, V(2, 4, 8), V(2, 23, 99));
+		else if (span_startswith(m, "Bootstrap: Using"))
+			format_seen(c->log, V(2, 24, 0), 0);
+		break;
+	case 'I':
+		if (span_skip(&m, "Initialized NET plugin "))
+			return parse_net_plugin_state(c, m);
+		break;
+	case 'A':
+		if (span_skip(&m, "Assigned NET plugin "))
+			return parse_net_plugin_state(c, m);
+		break;
+	case 'F':
+		/* 2.28.3 on, src/plugin/net.cc ncclNetPluginInit(). */
+		if (span_startswith(m, "Failed to initialize NET plugin "))
+			format_seen(c->log, V(2, 28, 3), 0);
 		break;
 	case 'U':
+		if (span_startswith(m, "Using non-device net plugin version"))
+			format_seen(c->log, V(2, 19, 1), V(2, 21, 99));
 		if (span_skip(&m, "Using network ") && (h = ctx_host(c))) {
 			span_trim(&m);
+			format_seen(c->log, V(2, 6, 0), 0);
+			if (!h->network_ref.line &&
+			    nccllog_ref_set(c->log, &h->network_ref, c->line) < 0)
+				return -ENOMEM;
 			if (!h->network && !(h->network = span_dup(m, 64)))
 				return -ENOMEM;
 			if (h->plugin_external < 1 && strcmp(h->network, "IB") &&
@@ -829,8 +1014,10 @@ static int parse_message(struct line_ctx *c)
 		}
 		break;
 	case 'c':
-		if (span_skip(&m, "cudaDriverVersion ") && (h = ctx_host(c)))
+		if (span_skip(&m, "cudaDriverVersion ") && (h = ctx_host(c))) {
+			format_seen(c->log, V(2, 13, 0), 0);
 			return set_once(&h->cuda_driver, m);
+		}
 		if (span_contains(m, " busId ") && span_contains(m, " rank "))
 			return parse_comm(c);
 		break;

@@ -459,6 +459,9 @@ void nccllog_release(struct nccllog *log)
 		}
 		nccllog_ref_clear(&h->disabled_ref);
 		nccllog_ref_clear(&h->ring_ref);
+		nccllog_ref_clear(&h->network_ref);
+		nccllog_ref_clear(&h->ib_no_device_ref);
+		nccllog_ref_clear(&h->socket_ref);
 	}
 	free(log->hosts);
 	for (size_t i = 0; i < log->n_ranks; i++) {
@@ -481,6 +484,7 @@ void nccllog_release(struct nccllog *log)
 	free(log->line);
 	free(log->nccl_version);
 	free(log->cuda_version);
+	free(log->nccl_format);
 	memset(log, 0, sizeof(*log));
 }
 

@@ -92,10 +92,18 @@ struct nccllog_host {
 	char *cuda_version;  /* "+cudaX.Y" of the version line */
 	char *cuda_driver;   /* cudaDriverVersion */
 	char *network;       /* "Using network X" */
+	struct nccllog_ref network_ref;
 	char *plugin;        /* external net plugin: name or library, NULL internal */
 	int plugin_external; /* -1 not logged */
 	char *ofi_provider;
 	bool ib_no_device;
+	struct nccllog_ref ib_no_device_ref;
+	/*
+	 * NCCL's socket net initialised ("NET/Socket : Using …", "Initialized
+	 * NET plugin Socket"), or a TCP net plugin (GCP FastSocket) showed up.
+	 */
+	bool socket_init, socket_plugin;
+	struct nccllog_ref socket_ref;
 	bool plugin_gdr_off; /* the plugin said it disabled GDR */
 	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
 	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
@@ -121,6 +129,7 @@ struct nccllog_host {
 struct nccllog_finding {
 	const char *code;
 	char *text;
+	const char *meaning; /* errors: what it usually means, with the source; NULL */
 	size_t host; /* index, or SIZE_MAX for the whole log */
 	unsigned long count;
 	struct nccllog_ref ref;
@@ -151,6 +160,14 @@ struct nccllog {
 	char **notes; /* NULL-terminated */
 	/* First version lines of the log, also those without a host prefix. */
 	char *nccl_version, *cuda_version;
+	/*
+	 * The NCCL versions whose line formats match the lines seen, as
+	 * major*10000 + minor*100 + patch (patch 99: any): fmt_lo 0 and
+	 * fmt_hi 0 are open ends; fmt_conflict when no version prints them all.
+	 */
+	int fmt_lo, fmt_hi;
+	bool fmt_conflict;
+	char *nccl_format; /* "2.13+", "2.12 to 2.18.1", NULL (analysis) */
 	/* Analysis of the whole log. */
 	enum nccllog_gdr gdr;
 	const char *transport;

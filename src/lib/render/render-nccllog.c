@@ -26,7 +26,7 @@ static json_object *ref_json_into(json_object *o, const struct nccllog *log,
 }
 
 static json_object *findings_json(const struct nccllog *log,
-				  const struct nccllog_finding *f, size_t n)
+				  const struct nccllog_finding *f, size_t n, bool meaning)
 {
 	json_object *a = json_object_new_array();
 
@@ -37,6 +37,8 @@ static json_object *findings_json(const struct nccllog *log,
 		json_object_object_add(o, "text", json_object_new_string(f[i].text));
 		json_object_object_add(o, "host", render_str_or_null(host_label(log, f[i].host)));
 		json_object_object_add(o, "count", json_object_new_int64((int64_t)f[i].count));
+		if (meaning)
+			json_object_object_add(o, "meaning", render_str_or_null(f[i].meaning));
 		ref_json_into(o, log, &f[i].ref);
 		json_object_array_add(a, o);
 	}
@@ -221,6 +223,7 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	}
 	json_object_object_add(o, "inputs", a);
 	json_object_object_add(o, "nccl_version", render_str_or_null(log->nccl_version));
+	json_object_object_add(o, "nccl_format", render_str_or_null(log->nccl_format));
 	json_object_object_add(o, "cuda_version", render_str_or_null(log->cuda_version));
 	json_object_object_add(o, "net_plugin", render_str_or_null(first ? first->network : NULL));
 	json_object_object_add(o, "external_plugin", render_tristate(first ? first->plugin_external : -1));
@@ -228,8 +231,8 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	json_object_object_add(o, "hcas", all_hcas_json(log));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(log->gdr)));
 	json_object_object_add(o, "dmabuf", render_tristate(log->dmabuf));
-	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons));
-	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors));
+	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons, false));
+	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors, true));
 	json_object_object_add(o, "hosts", json_object_new_string(STREAM_MARK "hosts"));
 	json_object_object_add(o, "ranks", json_object_new_string(STREAM_MARK "ranks"));
 	json_object_object_add(o, "node", node ? node_json(log, node) : NULL);
@@ -328,6 +331,8 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 			fprintf(out, " (%lu times)", f[i].count);
 		fputc('\n', out);
 		text_ref(out, log, &f[i].ref);
+		if (f[i].meaning)
+			fprintf(out, "      usually: %s\n", f[i].meaning);
 	}
 }
 
@@ -336,19 +341,27 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 	const struct nccllog_host *h = &log->hosts[hi];
 
 	fprintf(out, "\nHost %s: GPUDirect RDMA %s\n", host_label(log, hi), gdr_words(h->gdr));
-	fprintf(out, "  NCCL %s", h->nccl_version ? h->nccl_version : "?");
+	if (h->nccl_version)
+		fprintf(out, "  NCCL %s", h->nccl_version);
+	else
+		fprintf(out, "  NCCL version unknown");
 	if (h->cuda_version && h->cuda_version[0])
 		fprintf(out, "+cuda%s", h->cuda_version);
 	if (h->cuda_driver)
 		fprintf(out, ", CUDA driver %s", h->cuda_driver);
-	fprintf(out, "; network %s", h->network ? h->network : "?");
-	if (h->plugin_external == 1)
-		fprintf(out, " (external plugin %s)", h->plugin ? h->plugin : "?");
+	if (h->network)
+		fprintf(out, "; network %s", h->network);
+	else
+		fprintf(out, "; network not logged");
+	if (h->plugin_external == 1 && h->plugin)
+		fprintf(out, " (external plugin %s)", h->plugin);
+	else if (h->plugin_external == 1)
+		fprintf(out, " (external plugin)");
 	else if (h->plugin_external == 0)
 		fprintf(out, " (internal)");
 	if (h->ofi_provider)
 		fprintf(out, ", OFI provider %s", h->ofi_provider);
-	fprintf(out, "; transport %s; DMA-BUF %s\n", h->transport ? h->transport : "?",
+	fprintf(out, "; transport %s; DMA-BUF %s\n", h->transport ? h->transport : "unknown",
 		h->dmabuf == 1 ? "available" : "not logged");
 	for (size_t j = 0; j < h->n_hcas; j++) {
 		const struct nccllog_hca *x = &h->hcas[j];
@@ -433,9 +446,15 @@ int render_nccllog_text(FILE *out, const struct nccllog *log,
 		nccl += log->inputs[i].nccl_lines;
 	}
 	fprintf(out, "GPUDirect RDMA: %s\n", gdr_words(log->gdr));
-	fprintf(out, "NCCL %s, transport %s, DMA-BUF %s; %zu input(s), %lu lines (%lu from NCCL), %zu host(s), %zu rank(s)\n",
-		log->nccl_version ? log->nccl_version : "?",
-		log->transport ? log->transport : "?",
+	if (log->nccl_version)
+		fprintf(out, "NCCL %s", log->nccl_version);
+	else if (log->nccl_format)
+		fprintf(out, "NCCL version unknown (no version line; lines in the %s format)",
+			log->nccl_format);
+	else
+		fprintf(out, "NCCL version unknown (no version line)");
+	fprintf(out, ", transport %s, DMA-BUF %s; %zu input(s), %lu lines (%lu from NCCL), %zu host(s), %zu rank(s)\n",
+		log->transport ? log->transport : "unknown",
 		log->dmabuf == 1 ? "available" : log->dmabuf == 0 ? "disabled" : "not logged",
 		log->n_inputs, lines, nccl, log->n_hosts, log->n_ranks);
 	for (size_t i = 0; i < log->n_inputs; i++)
