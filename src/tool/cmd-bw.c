@@ -30,8 +30,10 @@ static void bw_help(FILE *out)
 		"against the port's active rate (>= %d %% at 1 MiB). Start the server on one\n"
 		"node, then the client on the other. The client runs, for every GPU in turn\n"
 		"(or --gpu), a host-memory test and a GPU-memory test on the GPU's nearest NIC,\n"
-		"and the server mirrors it on its GPU of the same index. Every test checks a\n"
-		"sample of the bytes that arrived against a seeded pattern.\n"
+		"and the server mirrors it on its GPU of the same index. A server with no GPU\n"
+		"(a storage node) or run with --buffer host answers with host memory: the\n"
+		"client's GPU memory to the peer's host memory, GPUDirect Storage's path.\n"
+		"Every test checks a sample of the bytes that arrived against a seeded pattern.\n"
 		"\n"
 		"Both ends:\n"
 		"      --gpu N|BDF       this GPU only (index as in 'gdrcheck topo', or its PCI address)\n"
@@ -462,6 +464,14 @@ static int server_resolve(void *arg, const struct bw_msg_hello *h,
 			if (pair_of(s->node, i))
 				gi = (int)i;
 	}
+	/*
+	 * A server with no GPU (the storage node a GPU node's only RDMA peer
+	 * may be) or told --buffer host answers every leg from host memory:
+	 * the client's GPU memory to the peer's host memory and back is the
+	 * path GPUDirect Storage over RDMA takes.
+	 */
+	if (!s->node->f.n_gpus || s->cli->buffer == BW_BUF_HOST)
+		return side_for(s->node, s->cli, -1, false, side, err, errlen);
 	/* A host run for a GPU this node lacks: its first NIC. */
 	if (!h->gpu_side && (gi < 0 || (size_t)gi >= s->node->f.n_gpus))
 		gi = -1;

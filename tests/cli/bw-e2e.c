@@ -28,6 +28,7 @@
 
 static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool configured;
+static int configured_gpus;
 static struct ibv_table ibv;
 static struct cuda_table cuda;
 static char names[FAKE_MAX][64], buses[FAKE_MAX][16];
@@ -39,15 +40,37 @@ static long knob(const char *name)
 	return v ? strtol(v, NULL, 10) : 0;
 }
 
-/* The first caller shapes the fakes after its facts; both load the same tree. */
+/* The GPUs of @f as the fake libcuda's devices. */
+static void configure_cuda(const struct facts *f)
+{
+	int n_gpus = f->n_gpus < FAKE_MAX ? (int)f->n_gpus : FAKE_MAX;
+
+	fake_cuda_reset(n_gpus);
+	fake_cuda.backing = true;
+	for (int i = 0; i < n_gpus; i++) {
+		snprintf(buses[i], sizeof(buses[i]), "%s", f->gpus[i].bdf);
+		fake_cuda.devs[i].bus_id = buses[i];
+	}
+	configured_gpus = n_gpus;
+	fake_cuda_table(&cuda);
+}
+
+/*
+ * The first caller shapes the fakes after its facts (both ends normally
+ * load the same tree). A server without GPUs (a storage node) never uses
+ * CUDA, so a client with GPUs reshapes the fake libcuda after its own.
+ */
 static void configure(const struct facts *f)
 {
 	int n_nics = f->n_nics < FAKE_MAX ? (int)f->n_nics : FAKE_MAX;
-	int n_gpus = f->n_gpus < FAKE_MAX ? (int)f->n_gpus : FAKE_MAX;
 
+	if (configured) {
+		if (!configured_gpus && f->n_gpus)
+			configure_cuda(f);
+		return;
+	}
 	fake_rdma_reset(n_nics);
-	fake_cuda_reset(n_gpus);
-	fake_cuda.backing = true;
+	configure_cuda(f);
 	for (int i = 0; i < n_nics; i++) {
 		snprintf(names[i], sizeof(names[i]), "%s", f->nics[i].name);
 		fake_ibv.devs[i].name = names[i];
@@ -56,15 +79,10 @@ static void configure(const struct facts *f)
 		if (knob("BW_E2E_NO_GDR"))
 			fake_ibv.devs[i].reg_mr_errno = EFAULT;
 	}
-	for (int i = 0; i < n_gpus; i++) {
-		snprintf(buses[i], sizeof(buses[i]), "%s", f->gpus[i].bdf);
-		fake_cuda.devs[i].bus_id = buses[i];
-	}
 	fake_rdma.corrupt_at = (uint64_t)knob("BW_E2E_CORRUPT_AT");
 	if (knob("BW_E2E_SPEED"))
 		fake_rdma.active_speed = (uint8_t)knob("BW_E2E_SPEED");
 	fake_rdma_table(&ibv);
-	fake_cuda_table(&cuda);
 	configured = true;
 }
 
@@ -72,8 +90,7 @@ int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ret_
 		  const struct cuda_table **ret_cuda)
 {
 	pthread_mutex_lock(&setup_lock);
-	if (!configured)
-		configure(f);
+	configure(f);
 	pthread_mutex_unlock(&setup_lock);
 	*ret_ibv = &ibv;
 	*ret_cuda = NULL;

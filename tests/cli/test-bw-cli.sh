@@ -102,6 +102,23 @@ seed2="$fixtures/seed2-b300-e810/root"
 run "$tmp/nccl-gid.txt" "$e2e" --root "$seed2" -- --root "$seed2" --gpu 0 --sizes 4K --iters 20
 check "NCCL's GID" 'grep -q "^GPU 0 (0000:18:00.0, CUDA 0) <-> irdma0 port 1, GID index 3," "$tmp/nccl-gid.txt" && grep -q "ib_write_bw -d irdma0 -i 1 -x 3 " "$tmp/nccl-gid.txt"'
 
+# A storage peer without a GPU: the client's GPU memory against the server's host memory.
+run "$tmp/storage.json" "$e2e" --root "$fixtures/no-gpu/root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --gpu 0 --sizes 4K --iters 20 --json
+rc=$?
+check "storage peer exit 0 or 1: $rc" '[ $rc -le 1 ]'
+check "storage peer: GPU memory to host memory" 'python3 - "$tmp/storage.json" <<PY
+import json, sys
+(p,) = json.load(open(sys.argv[1]))["pairs"]
+g = p["gpu_buffer"]
+assert g["buffer"] == "cuda-dmabuf" and g["remote_buffer"] == "host" and g["error"] is None, g
+assert all(r["integrity"]["bad"] == 0 for r in g["results"])
+assert p["verdict"] in ("pass", "below"), p["verdict"]
+PY'
+run "$tmp/storage.txt" "$e2e" --root "$fixtures/no-gpu/root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --gpu 0 --sizes 4K --iters 20
+check "storage peer text" 'grep -q "verdict: cuda-dmabuf to the peer'"'"'s host memory" "$tmp/storage.txt"'
+
 # Usage errors and a server nobody runs.
 "$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
 "$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'

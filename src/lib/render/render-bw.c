@@ -183,8 +183,11 @@ static void verdict_line(FILE *out, const struct bw_pair_report *p)
 	switch (p->verdict) {
 	case BW_VERDICT_PASS:
 	case BW_VERDICT_BELOW:
-		fprintf(out, "%s %.1f Gb/s at %s = %.1f %% of %.0f Gb/s: %s (%s %d %%)\n",
-			bw_buf_kind_name(l->kind), p->judged_gbps,
+		fprintf(out, "%s%s %.1f Gb/s at %s = %.1f %% of %.0f Gb/s: %s (%s %d %%)\n",
+			bw_buf_kind_name(l->kind),
+			l->kind != BW_BUF_HOST && l->ran && l->res.remote_kind == BW_BUF_HOST ?
+				" to the peer's host memory" : "",
+			p->judged_gbps,
 			size_text(p->judged_size, sz, sizeof(sz)), p->judged_pct,
 			(double)p->line_mbps / 1000.0,
 			p->verdict == BW_VERDICT_PASS ? "PASS" : "BELOW LINE RATE",
