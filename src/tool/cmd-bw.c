@@ -431,6 +431,9 @@ static int side_for(const struct bw_node *n, const struct bw_cli *c, int gi,
 		if (kind < 0)
 			return -EOPNOTSUPP;
 		s->cuda_ordinal = cuda_ordinal(n, (size_t)gi);
+		/* Exported as the probe exports it: the PCIe mapping on C2C systems. */
+		s->dmabuf_flags = probe_dmabuf_flags(&n->f.gpus[gi], &n->f.probe.cuda_driver_version,
+						     NULL);
 		if (s->cuda_ordinal < 0) {
 			snprintf(err, errlen, "CUDA does not enumerate GPU %s (libcuda missing, or CUDA_VISIBLE_DEVICES)",
 				 n->f.gpus[gi].bdf);

@@ -13,6 +13,7 @@
  * BW_E2E_CORRUPT_AT=N (the Nth transfer arrives damaged), BW_E2E_NO_DMABUF=1
  * (dma-buf registration refused), BW_E2E_NO_GDR=1 (no GPU path at all),
  * BW_E2E_SPEED=N (ibv active_speed; 1 = SDR, a rate any run reaches).
+ * Last on stderr: the flags of the last dma-buf export.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -168,5 +169,7 @@ int main(int argc, char **argv)
 	pthread_join(th, NULL);
 	bw_cli_release(&s.cli);
 	fprintf(stderr, "server exit %d\n", s.rc);
+	/* What the last dma-buf export asked of libcuda (the C2C PCIe mapping). */
+	fprintf(stderr, "dma-buf export flags %llu\n", fake_cuda.export_flags);
 	return rc;
 }

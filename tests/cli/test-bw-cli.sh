@@ -119,6 +119,15 @@ run "$tmp/storage.txt" "$e2e" --root "$fixtures/no-gpu/root" --gid-index 3 -- --
 	--gid-index 3 --gpu 0 --sizes 4K --iters 20
 check "storage peer text" 'grep -q "verdict: cuda-dmabuf to the peer'"'"'s host memory" "$tmp/storage.txt"'
 
+# A C2C GPU (GH200): bw exports its dma-buf with the PCIe mapping, as the probe does.
+gh="$fixtures/grace-hopper/root"
+run "$tmp/gh.txt" "$e2e" --root "$gh" --gid-index 3 -- --root "$gh" --gid-index 3 --gpu 0 \
+	--buffer cuda-dmabuf --sizes 4K --iters 20
+check "C2C: the PCIe mapping flag" 'grep -q "^dma-buf export flags 1$" "$tmp/gh.txt.err"'
+run "$tmp/pcie.txt" "$e2e" --root "$root" --gid-index 3 -- --root "$root" --gid-index 3 --gpu 0 \
+	--buffer cuda-dmabuf --sizes 4K --iters 20
+check "PCIe GPU: no mapping flag" 'grep -q "^dma-buf export flags 0$" "$tmp/pcie.txt.err"'
+
 # Usage errors and a server nobody runs.
 "$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
 "$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'

@@ -554,8 +554,9 @@ static void test_pattern_and_check(void **state)
 
 	ctx = ibv.open_device(list[0]);
 	pd = ibv.alloc_pd(ctx);
-	assert_int_equal(bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda, 0, pd, 1 << 16,
+	assert_int_equal(bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda, 0, 0, pd, 1 << 16,
 					 err, sizeof(err)), 0);
+	assert_int_equal(fake_cuda.export_flags, 0);
 	/* The device pointer is the NIC's address, and never host memory. */
 	assert_int_equal(b.addr, fake_cuda.mem[0].ptr);
 	assert_int_equal(bw_buffer_fill_tx(&b, 9, 4096, 16), 0);
@@ -573,9 +574,15 @@ static void test_pattern_and_check(void **state)
 	assert_true(bw_buffer_check_rx(&b, 9, 4096, 16, &c) < 0);
 	fake_cuda.memcpy_rc = 0;
 	bw_buffer_release(&b);
+	/* A C2C GPU's buffer is exported with the PCIe mapping, as the probe does. */
+	assert_int_equal(bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda, 0,
+					 CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE, pd, 4096,
+					 err, sizeof(err)), 0);
+	assert_int_equal(fake_cuda.export_flags, CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
+	bw_buffer_release(&b);
 	/* Without a dma-buf export in libcuda, the kind is refused clearly. */
 	cuda.cuMemGetHandleForAddressRange = NULL;
-	assert_int_equal(bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda, 0, pd, 4096,
+	assert_int_equal(bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda, 0, 0, pd, 4096,
 					 err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "CUDA 11.7"));
 	ibv.dealloc_pd(pd);

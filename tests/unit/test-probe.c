@@ -515,10 +515,34 @@ static void test_topo_verdicts(void **state)
 	facts_release(&f);
 }
 
+/* One decision for the probe and bw: the PCIe mapping on C2C GPUs from CUDA 12.8. */
+static void test_dmabuf_flags(void **state)
+{
+	struct gpu g = { 0 };
+	struct fact_int v = { 0 };
+	bool old = true;
+
+	fact_int_set(&v, 12080);
+	assert_int_equal(probe_dmabuf_flags(&g, &v, &old), 0);
+	assert_false(old);
+	g.coherent = true;
+	assert_int_equal(probe_dmabuf_flags(&g, &v, &old), CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
+	assert_false(old);
+	fact_int_set(&v, 12040);
+	assert_int_equal(probe_dmabuf_flags(&g, &v, &old), 0);
+	assert_true(old);
+	/* NVML's C2C link count says it too, without the model table. */
+	g.coherent = false;
+	fact_int_set(&g.c2c_links, 2);
+	fact_int_set(&v, 13000);
+	assert_int_equal(probe_dmabuf_flags(&g, &v, NULL), CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_dmabuf_flags),
 		cmocka_unit_test(test_dmabuf_works_peermem_absent),
 		cmocka_unit_test(test_peermem),
 		cmocka_unit_test(test_dmabuf_refused),

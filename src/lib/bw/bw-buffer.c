@@ -55,7 +55,7 @@ static int gpu_alloc(struct bw_buffer *b, int ordinal, size_t len, char *err,
 }
 
 static int register_dmabuf(struct bw_buffer *b, struct ibv_pd *pd, size_t len,
-			   char *err, size_t errlen)
+			   unsigned long long flags, char *err, size_t errlen)
 {
 	const struct cuda_table *t = b->cuda;
 	long page = sysconf(_SC_PAGESIZE);
@@ -79,7 +79,7 @@ static int register_dmabuf(struct bw_buffer *b, struct ibv_pd *pd, size_t len,
 	offset = b->dptr - aligned;
 	span = (len + offset + (size_t)page - 1) & ~((size_t)page - 1);
 	r = t->cuMemGetHandleForAddressRange(&fd, aligned, span,
-					     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+					     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
 	if (r != CUDA_SUCCESS)
 		return cuda_err(t, r, "cuMemGetHandleForAddressRange", err, errlen);
 	if (fd < 0) {
@@ -100,8 +100,8 @@ static int register_dmabuf(struct bw_buffer *b, struct ibv_pd *pd, size_t len,
 
 int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
 		    const struct ibv_table *ibv, const struct cuda_table *cuda,
-		    int ordinal, struct ibv_pd *pd, size_t region, char *err,
-		    size_t errlen)
+		    int ordinal, unsigned long long dmabuf_flags,
+		    struct ibv_pd *pd, size_t region, char *err, size_t errlen)
 {
 	size_t len = 2 * region;
 	int r = 0;
@@ -128,7 +128,7 @@ int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
 		r = gpu_alloc(b, ordinal, len, err, errlen);
 	}
 	if (r >= 0 && kind == BW_BUF_DMABUF) {
-		r = register_dmabuf(b, pd, len, err, errlen);
+		r = register_dmabuf(b, pd, len, dmabuf_flags, err, errlen);
 	} else if (r >= 0) {
 		errno = 0;
 		b->mr = ibv->reg_mr(pd, (void *)(uintptr_t)b->addr, len, BW_ACCESS);

@@ -41,13 +41,14 @@ struct bw_buffer {
 
 /*
  * Allocate 2 x @region bytes of @kind (GPU kinds on CUDA ordinal @ordinal)
- * and register them on @pd. On failure returns -errno with one line in
+ * and register them on @pd; a dma-buf is exported with @dmabuf_flags (the
+ * probe's, probe_dmabuf_flags: the PCIe mapping on C2C systems). On failure returns -errno with one line in
  * @err naming the call that failed; nothing is left allocated.
  */
 int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
 		    const struct ibv_table *ibv, const struct cuda_table *cuda,
-		    int ordinal, struct ibv_pd *pd, size_t region, char *err,
-		    size_t errlen);
+		    int ordinal, unsigned long long dmabuf_flags,
+		    struct ibv_pd *pd, size_t region, char *err, size_t errlen);
 void bw_buffer_release(struct bw_buffer *b);
 
 /* Copy between the host and the buffer at byte @off (any kind). */

@@ -60,7 +60,7 @@ static int end_setup(struct bw_end *e, const struct bw_env *env,
 		return r;
 	e->dev_open = true;
 	r = bw_buffer_setup(&e->buf, s->kind, env->ibv, env->cuda, s->cuda_ordinal,
-			    e->dev.pd, region, err, errlen);
+			    s->dmabuf_flags, e->dev.pd, region, err, errlen);
 	if (r < 0)
 		goto fail;
 	e->buf_ready = true;

@@ -32,6 +32,7 @@ struct bw_side {
 	int gid_index;          /* -1: InfiniBand, addressed by LID */
 	enum bw_buf_kind kind;
 	int cuda_ordinal;       /* GPU kinds */
+	unsigned long long dmabuf_flags; /* cuMemGetHandleForAddressRange's, as the probe exports (probe_dmabuf_flags) */
 };
 
 struct bw_env {

@@ -159,6 +159,24 @@ static int cuda_fail(struct probe_attempt *a, const struct cuda_table *t,
 	return probe_attempt_set(a, o, cuda_result_errno(r), call, buf);
 }
 
+unsigned long long probe_dmabuf_flags(const struct gpu *g,
+				      const struct fact_int *cuda_driver_version,
+				      bool *old_driver)
+{
+	bool c2c = g->coherent || (g->c2c_links.state == FACT_OK && g->c2c_links.v > 0);
+
+	if (old_driver)
+		*old_driver = false;
+	if (!c2c)
+		return 0;
+	if (cuda_driver_version->state == FACT_OK &&
+	    cuda_driver_version->v >= CUDA_VERSION_DMABUF_PCIE)
+		return CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE;
+	if (old_driver)
+		*old_driver = true;
+	return 0;
+}
+
 /*
  * Allocate and export @m->size bytes on the GPU of CUDA ordinal @ordinal.
  * The outcome of the export goes to @exp; on success m->fd is a dma-buf.
@@ -172,6 +190,7 @@ static int gpu_mem_setup(struct facts *f, const struct gpu *g, int ordinal,
 	const struct fact_int *ver = &f->probe.cuda_driver_version;
 	struct cu_ctx *ctx = NULL;
 	unsigned long long flags = 0;
+	bool old_driver = false;
 	long page = sysconf(_SC_PAGESIZE);
 	cu_deviceptr aligned;
 	size_t len;
@@ -211,14 +230,11 @@ static int gpu_mem_setup(struct facts *f, const struct gpu *g, int ordinal,
 		return probe_attempt_set(exp, PROBE_UNSUPPORTED, EOPNOTSUPP,
 					 "cuDeviceGetAttribute",
 					 "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 0: the GPU cannot export dma-bufs (the proprietary kernel module, or a GPU without support; the open kernel modules are needed)");
-	/* On NVLink-C2C systems the NIC must reach the memory over PCIe (BAR1). */
-	if (g->coherent || (g->c2c_links.state == FACT_OK && g->c2c_links.v > 0)) {
-		if (ver->state == FACT_OK && ver->v >= CUDA_VERSION_DMABUF_PCIE)
-			flags = CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE;
-		else if (probe_note(&f->probe, "GPU %s is C2C-coherent but the driver predates CUDA 12.8: exporting without the PCIe mapping flag",
-				    g->bdf) < 0)
-			return -ENOMEM;
-	}
+	flags = probe_dmabuf_flags(g, ver, &old_driver);
+	if (old_driver &&
+	    probe_note(&f->probe, "GPU %s is C2C-coherent but the driver predates CUDA 12.8: exporting without the PCIe mapping flag",
+		       g->bdf) < 0)
+		return -ENOMEM;
 	/* Export whole host pages around the buffer, as perftest does. */
 	aligned = m->ptr & ~(cu_deviceptr)(page - 1);
 	m->offset = m->ptr - aligned;

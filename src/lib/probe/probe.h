@@ -43,6 +43,17 @@ int probe_run(const struct ibv_table *ibv, const struct cuda_table *cuda,
 /* A pair's verdict: 1 some path works, 0 none does, -1 not known. */
 int probe_pair_works(const struct probe_pair *p);
 
+/*
+ * The flags cuMemGetHandleForAddressRange exports GPU @g's memory with, for
+ * the probe and for bw alike: on NVLink-C2C systems (GH200/GB200/GB300) the
+ * NIC must reach the memory over PCIe (BAR1), which the driver does only with
+ * CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE (CUDA 12.8 and later).
+ * *@old_driver is set when the GPU is C2C but the driver predates the flag.
+ */
+unsigned long long probe_dmabuf_flags(const struct gpu *g,
+				      const struct fact_int *cuda_driver_version,
+				      bool *old_driver);
+
 struct probe_summary {
 	size_t pairs, working, failing, unknown;
 };
