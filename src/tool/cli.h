@@ -78,6 +78,12 @@ bool cli_input_option(struct cli_input *in, int opt, const char *arg);
  * conflicting options); 0 on success.
  */
 int cli_load_facts(const struct cli_input *in, struct facts *f);
+/*
+ * The one GPU selector of every --gpu: an index as in 'gdrcheck topo', a
+ * PCI address (0000:18:00.0), or a short one in domain 0000 (18:00.0).
+ * The GPU's facts index, or -1 after a message.
+ */
+int cli_gpu_pick(const char *cmd, const struct facts *f, const char *sel);
 
 /* "gdrcheck: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

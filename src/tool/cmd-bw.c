@@ -316,14 +316,9 @@ static int node_load(struct bw_node *n, const struct bw_cli *c)
 	if (rc)
 		return rc;
 	if (c->gpu_bdf) {
-		for (size_t i = 0; i < n->f.n_gpus; i++)
-			if (strcasecmp(n->f.gpus[i].bdf, c->gpu_bdf) == 0 ||
-			    strcasecmp(n->f.gpus[i].bdf + 5, c->gpu_bdf) == 0)
-				po.gpu = (int)i;
-		if (po.gpu < 0) {
-			cli_error("--gpu %s: no GPU at that PCI address", c->gpu_bdf);
+		po.gpu = cli_gpu_pick("bw", &n->f, c->gpu_bdf);
+		if (po.gpu < 0)
 			return EXIT_USAGE;
-		}
 	} else {
 		po.gpu = c->gpu;
 	}

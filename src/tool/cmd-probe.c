@@ -16,7 +16,7 @@
 static void probe_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck probe [--gpu N] [--nic NAME] [--json]\n"
+		"Usage: gdrcheck probe [--gpu N|BDF] [--nic NAME] [--json]\n"
 		"\n"
 		"Try GPUDirect RDMA for real on this node. For each GPU and its nearest RDMA\n"
 		"NIC (NCCL's path type), allocate %u MiB of device memory, export it as a\n"
@@ -31,7 +31,8 @@ static void probe_help(FILE *out)
 		"allocates is freed before it exits. Live node only.\n"
 		"\n"
 		"Options:\n"
-		"      --gpu N           probe GPU N only (index as in 'gdrcheck topo')\n"
+		"      --gpu N|BDF       probe this GPU only (index as in 'gdrcheck topo', or\n"
+		"                        its PCI address: 0000:18:00.0 or 18:00.0)\n"
 		"      --nic NAME        register on RDMA device NAME (e.g. mlx5_0) instead of\n"
 		"                        each GPU's nearest NICs\n"
 		"  -j, --json            one JSON document (schema gdrcheck.probe/1)\n"
@@ -192,10 +193,10 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 		{ 0 },
 	};
 	struct probe_opts po = { .gpu = -1 };
+	const char *gpu_sel = NULL;
 	struct cli_input in = { .needs = needs };
 	struct facts f;
 	bool json = false;
-	int64_t v;
 	int c, rc, r;
 
 	optind = 1;
@@ -203,9 +204,7 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FIRST_COMMAND_OPT:
-			if (safe_atoi64(optarg, &v) < 0 || v < 0 || v > 4096)
-				return cli_usage("probe", "--gpu needs a GPU index, not '%s'", optarg);
-			po.gpu = (int)v;
+			gpu_sel = optarg;
 			break;
 		case OPT_FIRST_COMMAND_OPT + 1:
 			po.nic = optarg;
@@ -224,6 +223,8 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 		return EXIT_USAGE;
 
 	rc = cli_load_facts(&in, &f);
+	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &f, gpu_sel)) < 0)
+		rc = EXIT_USAGE;
 	if (!rc)
 		rc = cli_probe_facts(&f, &po);
 	if (rc) {

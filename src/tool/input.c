@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,6 +207,30 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		return r;
 	}
 	return load_root(in, in->root ? in->root : "/", f);
+}
+
+int cli_gpu_pick(const char *cmd, const struct facts *f, const char *sel)
+{
+	int64_t v;
+
+	if (safe_atoi64(sel, &v) == 0) {
+		if (v >= 0 && (uint64_t)v < f->n_gpus)
+			return (int)v;
+		cli_error("%s --gpu %s: this node has %zu GPU%s", cmd, sel, f->n_gpus,
+			  f->n_gpus == 1 ? "" : "s");
+		return -1;
+	}
+	/* 0000:18:00.0, or 18:00.0 in domain 0000 as lspci prints it. */
+	for (size_t i = 0; i < f->n_gpus; i++) {
+		const char *bdf = f->gpus[i].bdf;
+
+		if (strcasecmp(bdf, sel) == 0 ||
+		    (strncmp(bdf, "0000:", 5) == 0 && strcasecmp(bdf + 5, sel) == 0))
+			return (int)i;
+	}
+	cli_error("%s --gpu %s: no GPU at that PCI address (an index as in 'gdrcheck topo', or a PCI address such as 0000:18:00.0 or 18:00.0)",
+		  cmd, sel);
+	return -1;
 }
 
 int cli_load_facts(const struct cli_input *in, struct facts *f)

@@ -62,6 +62,10 @@ grep -q '^Gate 1' "$tmp/out" && fail "--gate 3 shows gate 1"
 "$bin" check --probe >/dev/null 2>"$tmp/err"
 grep -q -- '--probe: ' "$tmp/err" || fail "check --probe: no word of what was probed"
 
+# one GPU selector: probe --gpu takes a PCI address as bw does
+"$bin" probe --gpu ff:1f.7 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'no GPU at that PCI address' "$tmp/err" || fail "probe --gpu BDF: $(cat "$tmp/err")"
+
 # -f as topo takes it; -V after any command as before it
 "$bin" check -f json --root "$tmp/root" | python3 -c 'import json,sys; json.load(sys.stdin)' ||
 	fail "check -f json: not JSON"
