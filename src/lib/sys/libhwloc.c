@@ -30,7 +30,11 @@ int hwloc_table_open(const char *soname, struct hwloc_table *t, char *reason,
 			  sizeof(*t), reason, rsize);
 	if (r < 0)
 		return r;
-	/* hwloc's own rule (hwloc.h, HWLOC_API_VERSION): same major, same ABI. */
+	/*
+	 * hwloc's own tools refuse another major API version ("the new ABI is
+	 * not backward compatible": utils/hwloc/misc.h,
+	 * hwloc_utils_check_api_version); so do we, before reading objects.
+	 */
 	api = t->hwloc_get_api_version();
 	if (api >> 16 != HWLOC_API_VERSION >> 16) {
 		if (reason && rsize)
