@@ -8,10 +8,11 @@
 #include "import.h"
 
 /*
- * The table of a library an importer needs (libxml2, libhwloc: loaded on
- * demand, src/lib/sys/). On failure writes "NAME: reading WHAT needs LIB,
- * which cannot be loaded (why); install ..." with the Debian and RHEL
- * packages that provide it, and returns -ENOENT (not installed) or -ELIBBAD.
+ * An importer's error when a library it loads on demand (libxml2, libhwloc;
+ * src/lib/sys/) cannot be loaded: writes "NAME: reading WHAT needs LIB,
+ * which cannot be loaded (@reason); install ..." with the Debian and RHEL
+ * packages that provide it into @err, and returns @r (-ENOENT when not
+ * installed, -ELIBBAD when unusable).
  */
 int import_lib_missing(char *err, size_t errsz, int r, const char *name,
 		       const char *what, const char *lib, const char *reason,

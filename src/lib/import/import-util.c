@@ -157,9 +157,9 @@ int import_xml_parse(const struct xml2_table *x, const char *buf, size_t len,
 	 * XML_PARSE_HUGE, which keeps libxml2's depth and size limits.
 	 */
 	doc = x->xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL,
-				XML_PARSE_NONET | XML_PARSE_NOERROR |
-					XML_PARSE_NOWARNING |
-					XML_PARSE_BIG_LINES);
+				   XML_PARSE_NONET | XML_PARSE_NOERROR |
+					   XML_PARSE_NOWARNING |
+					   XML_PARSE_BIG_LINES);
 	if (st.entity) {
 		r = import_fail(err, errsz, -EINVAL, name, st.entity_line,
 				"entity declarations are not allowed in a topology file");
