@@ -32,3 +32,6 @@ done
 if [ -x "$build/tests/unit/bw-overhead" ]; then
 	"$build/tests/unit/bw-overhead"
 fi
+
+# Peak RSS of --help, check, topo and labels, and the libraries mapped at start.
+sh "$(dirname "$0")/rss.sh" "$bin"

@@ -25,6 +25,9 @@ pkgs="$pkgs libmicrohttpd-dev"
 if [ "$what" = test ]; then
 	# The suite's own tools: valgrind, ip, /usr/bin/time.
 	pkgs="$pkgs valgrind iproute2 time"
+	# The XML importers' tests: gdrcheck loads libxml2 and libhwloc with
+	# dlopen for --nccl-xml and --hwloc-xml and no longer links them.
+	pkgs="$pkgs libxml2 libhwloc15"
 	# Node pictures: Graphviz checks the DOT output, headless Chromium
 	# renders the HTML page (that test skips without it).
 	pkgs="$pkgs graphviz chromium fonts-dejavu-core"

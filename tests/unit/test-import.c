@@ -13,6 +13,8 @@
 
 #include "import/import-internal.h"
 #include "import/import.h"
+#include "sys/libhwloc.h"
+#include "sys/libxml2.h"
 #include "topo/topo.h"
 
 static int nccl(const char *xml, struct facts *f, char *err, size_t errsz)
@@ -258,6 +260,42 @@ static void test_hwloc(void **state)
 	facts_release(&f);
 }
 
+/*
+ * libxml2 and libhwloc are loaded when an XML is read: every symbol of the
+ * tables resolves in the installed libraries, and a missing library is an
+ * error that names the packages to install.
+ */
+static void test_libraries_on_demand(void **state)
+{
+	struct xml2_table x;
+	struct hwloc_table h;
+	char reason[256], err[640];
+
+	assert_int_equal(xml2_table_open(XML2_SONAME, &x, reason, sizeof(reason)), 0);
+#define XML2_LOADED(sym) assert_non_null(x.sym);
+	XML2_SYMBOLS(XML2_LOADED)
+#undef XML2_LOADED
+	assert_int_equal(hwloc_table_open(HWLOC_SONAME, &h, reason, sizeof(reason)), 0);
+#define HWLOC_LOADED(sym) assert_non_null(h.sym);
+	HWLOC_SYMBOLS(HWLOC_LOADED)
+#undef HWLOC_LOADED
+
+	assert_int_equal(xml2_table_open("libxml2.so.0-absent", &x, reason, sizeof(reason)),
+			 -ENOENT);
+	assert_null(x.xmlFree);
+	assert_non_null(strstr(reason, "libxml2.so.0-absent"));
+	assert_int_equal(hwloc_table_open("libhwloc.so.0-absent", &h, reason, sizeof(reason)),
+			 -ENOENT);
+	assert_null(h.hwloc_topology_load);
+	assert_int_equal(import_lib_missing(err, sizeof(err), -ENOENT, "t.xml",
+					    "an hwloc XML", "libhwloc", reason,
+					    "libhwloc15", "hwloc-libs"),
+			 -ENOENT);
+	assert_true(strncmp(err, "t.xml: reading an hwloc XML needs libhwloc, which cannot be loaded (libhwloc.so.0-absent: ",
+			    strlen("t.xml: reading an hwloc XML needs libhwloc, which cannot be loaded (libhwloc.so.0-absent: ")) == 0);
+	assert_non_null(strstr(err, "); install the libhwloc15 package (Debian, Ubuntu) or hwloc-libs (RHEL, Fedora)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_nccl_errors_name_the_line),
 		cmocka_unit_test(test_mask_to_list),
 		cmocka_unit_test(test_hwloc),
+		cmocka_unit_test(test_libraries_on_demand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

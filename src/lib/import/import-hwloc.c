@@ -4,12 +4,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/gpu-ids.h"
+#include "../sys/libhwloc.h"
 #include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
@@ -27,19 +27,73 @@
 
 #define PCI_VENDOR_NVIDIA 0x10de
 
-static void topology_destroyp(hwloc_topology_t *t)
-{
-	if (*t)
-		hwloc_topology_destroy(*t);
-}
-
 struct hwloc_ctx {
+	const struct xml2_table *x;
+	const struct hwloc_table *h;
 	struct facts *f;
 	hwloc_topology_t topo;
 	const char *name;
 	char *err;
 	size_t errsz;
 };
+
+static void hwloc_ctx_release(struct hwloc_ctx *c)
+{
+	if (c->topo)
+		c->h->hwloc_topology_destroy(c->topo);
+}
+
+/*
+ * hwloc.h's inline helpers call libhwloc's exported functions directly, and
+ * libhwloc is not linked: the ones used here, over the table.
+ * hwloc_obj_get_info_by_name() stays: it only reads obj->infos.
+ */
+
+/*
+ * hwloc_get_next_obj_by_type() (hwloc/inlines.h), which
+ * hwloc_get_next_pcidev, _osdev and _bridge (hwloc/helper.h) call.
+ */
+static hwloc_obj_t next_obj(const struct hwloc_ctx *c, hwloc_obj_type_t type,
+			    hwloc_obj_t prev)
+{
+	int depth = c->h->hwloc_get_type_depth(c->topo, type);
+
+	if (depth == HWLOC_TYPE_DEPTH_UNKNOWN || depth == HWLOC_TYPE_DEPTH_MULTIPLE)
+		return NULL;
+	/* hwloc_get_next_obj_by_depth() */
+	if (!prev)
+		return c->h->hwloc_get_obj_by_depth(c->topo, depth, 0);
+	return prev->depth == depth ? prev->next_cousin : NULL;
+}
+
+/* hwloc_get_nbobjs_by_type() (hwloc/inlines.h) */
+static int nbobjs(const struct hwloc_ctx *c, hwloc_obj_type_t type)
+{
+	int depth = c->h->hwloc_get_type_depth(c->topo, type);
+
+	if (depth == HWLOC_TYPE_DEPTH_UNKNOWN)
+		return 0;
+	if (depth == HWLOC_TYPE_DEPTH_MULTIPLE)
+		return -1;
+	return (int)c->h->hwloc_get_nbobjs_by_depth(c->topo, depth);
+}
+
+/* hwloc_get_obj_by_type() (hwloc/inlines.h) */
+static hwloc_obj_t obj_by_type(const struct hwloc_ctx *c, hwloc_obj_type_t type,
+			       unsigned idx)
+{
+	int depth = c->h->hwloc_get_type_depth(c->topo, type);
+
+	if (depth == HWLOC_TYPE_DEPTH_UNKNOWN || depth == HWLOC_TYPE_DEPTH_MULTIPLE)
+		return NULL;
+	return c->h->hwloc_get_obj_by_depth(c->topo, depth, idx);
+}
+
+/* hwloc_get_root_obj() (hwloc/inlines.h) */
+static hwloc_obj_t root_obj(const struct hwloc_ctx *c)
+{
+	return c->h->hwloc_get_obj_by_depth(c->topo, 0, 0);
+}
 
 static const struct hwloc_pcidev_attr_s *pci_attr(hwloc_obj_t o)
 {
@@ -64,7 +118,8 @@ static bool is_host_bridge(hwloc_obj_t o)
 }
 
 /* The NUMA node of the device's locality, -1 when it spans several (as sysfs). */
-static int64_t numa_of(hwloc_obj_t o, hwloc_obj_t *ret_anc)
+static int64_t numa_of(const struct hwloc_ctx *c, hwloc_obj_t o,
+		       hwloc_obj_t *ret_anc)
 {
 	hwloc_obj_t anc = o;
 
@@ -74,9 +129,9 @@ static int64_t numa_of(hwloc_obj_t o, hwloc_obj_t *ret_anc)
 		       anc->type == HWLOC_OBJ_MISC))
 		anc = anc->parent;
 	*ret_anc = anc;
-	if (!anc || !anc->nodeset || hwloc_bitmap_weight(anc->nodeset) != 1)
+	if (!anc || !anc->nodeset || c->h->hwloc_bitmap_weight(anc->nodeset) != 1)
 		return -1;
-	return hwloc_bitmap_first(anc->nodeset);
+	return c->h->hwloc_bitmap_first(anc->nodeset);
 }
 
 static int add_pci(struct hwloc_ctx *c, hwloc_obj_t o)
@@ -104,11 +159,11 @@ static int add_pci(struct hwloc_ctx *c, hwloc_obj_t o)
 	fact_int_set(&p->device, a->device_id);
 	fact_int_set(&p->subsys_vendor, a->subvendor_id);
 	fact_int_set(&p->subsys_device, a->subdevice_id);
-	fact_int_set(&p->numa_node, numa_of(o, &anc));
-	if (anc && anc->cpuset && !hwloc_bitmap_iszero(anc->cpuset)) {
+	fact_int_set(&p->numa_node, numa_of(c, o, &anc));
+	if (anc && anc->cpuset && !c->h->hwloc_bitmap_iszero(anc->cpuset)) {
 		_cleanup_free_ char *list = NULL;
 
-		if (hwloc_bitmap_list_asprintf(&list, anc->cpuset) < 0)
+		if (c->h->hwloc_bitmap_list_asprintf(&list, anc->cpuset) < 0)
 			return -ENOMEM;
 		if (fact_str_set(&p->local_cpulist, list) < 0)
 			return -ENOMEM;
@@ -271,24 +326,23 @@ static bool is_nvidia_gpu_osdev(hwloc_obj_t os)
 
 static int walk(struct hwloc_ctx *c)
 {
-	hwloc_topology_t t = c->topo;
 	hwloc_obj_t o;
 	int r;
 
-	for (o = NULL; (o = hwloc_get_next_bridge(t, o));) {
+	for (o = NULL; (o = next_obj(c, HWLOC_OBJ_BRIDGE, o));) {
 		if (!pci_attr(o))
 			continue;
 		r = add_pci(c, o);
 		if (r < 0)
 			return r;
 	}
-	for (o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+	for (o = NULL; (o = next_obj(c, HWLOC_OBJ_PCI_DEVICE, o));) {
 		r = add_pci(c, o);
 		if (r < 0)
 			return r;
 	}
 	facts_link_pci(c->f);
-	for (o = NULL; (o = hwloc_get_next_pcidev(t, o));) {
+	for (o = NULL; (o = next_obj(c, HWLOC_OBJ_PCI_DEVICE, o));) {
 		const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
 
 		if (a->vendor_id == PCI_VENDOR_NVIDIA && (a->class_id >> 8) == 0x03) {
@@ -297,7 +351,7 @@ static int walk(struct hwloc_ctx *c)
 				return r;
 		}
 	}
-	for (o = NULL; (o = hwloc_get_next_osdev(t, o));) {
+	for (o = NULL; (o = next_obj(c, HWLOC_OBJ_OS_DEVICE, o));) {
 		if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS) {
 			r = add_nic(c, o);
 		} else if (is_nvidia_gpu_osdev(o) && o->parent &&
@@ -316,7 +370,7 @@ static int walk(struct hwloc_ctx *c)
 static int add_numa_nodes(struct hwloc_ctx *c)
 {
 	struct facts *f = c->f;
-	int n = hwloc_get_nbobjs_by_type(c->topo, HWLOC_OBJ_NUMANODE);
+	int n = nbobjs(c, HWLOC_OBJ_NUMANODE);
 
 	if (n <= 0)
 		return 0;
@@ -324,15 +378,14 @@ static int add_numa_nodes(struct hwloc_ctx *c)
 	if (!f->numa)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		hwloc_obj_t o = hwloc_get_obj_by_type(c->topo, HWLOC_OBJ_NUMANODE,
-						      (unsigned)i);
+		hwloc_obj_t o = obj_by_type(c, HWLOC_OBJ_NUMANODE, (unsigned)i);
 		_cleanup_free_ char *list = NULL;
 		struct numa_node *nn = &f->numa[f->n_numa];
 
 		if (!o)
 			continue;
 		nn->id = (int)o->os_index;
-		if (o->cpuset && hwloc_bitmap_list_asprintf(&list, o->cpuset) < 0)
+		if (o->cpuset && c->h->hwloc_bitmap_list_asprintf(&list, o->cpuset) < 0)
 			return -ENOMEM;
 		if (list && fact_str_set(&nn->cpulist, list) < 0)
 			return -ENOMEM;
@@ -397,12 +450,12 @@ static bool hwloc_bitmap_text_ok(const char *s)
  * os_index small enough to be a bitmap index (a missing one reads as
  * 0xffffffff, a 512 MiB bitmap).
  */
-static int precheck_object(xmlNodePtr n, const char *name, char *err,
-			   size_t errsz)
+static int precheck_object(const struct xml2_table *x, xmlNodePtr n,
+			   const char *name, char *err, size_t errsz)
 {
-	_cleanup_(xmlFreep_) char *type = import_xml_attr(n, "type");
-	_cleanup_(xmlFreep_) char *idx = NULL;
-	long line = xmlGetLineNo(n);
+	_cleanup_free_ char *type = import_xml_attr(x, n, "type");
+	_cleanup_free_ char *idx = NULL;
+	long line = x->xmlGetLineNo(n);
 	int64_t max = -1, v;
 
 	if (!type)
@@ -412,7 +465,7 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 		static const char *const sets[] = { "cpuset", "complete_cpuset" };
 
 		for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
-			_cleanup_(xmlFreep_) char *set = import_xml_attr(n, sets[i]);
+			_cleanup_free_ char *set = import_xml_attr(x, n, sets[i]);
 
 			if (!set)
 				return import_fail(err, errsz, -EINVAL, name, line,
@@ -427,7 +480,7 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 		};
 
 		for (size_t i = 0; i < ARRAY_SIZE(bitmaps); i++) {
-			_cleanup_(xmlFreep_) char *bm = import_xml_attr(n, bitmaps[i]);
+			_cleanup_free_ char *bm = import_xml_attr(x, n, bitmaps[i]);
 
 			if (bm && !hwloc_bitmap_text_ok(bm))
 				return import_fail(err, errsz, -EINVAL, name, line,
@@ -437,8 +490,8 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 	}
 	/* A nodeset goes with its complete_nodeset (found by fuzz-hwloc-xml). */
 	{
-		_cleanup_(xmlFreep_) char *ns = import_xml_attr(n, "nodeset");
-		_cleanup_(xmlFreep_) char *cns = import_xml_attr(n, "complete_nodeset");
+		_cleanup_free_ char *ns = import_xml_attr(x, n, "nodeset");
+		_cleanup_free_ char *cns = import_xml_attr(x, n, "complete_nodeset");
 
 		if (!ns != !cns)
 			return import_fail(err, errsz, -EINVAL, name, line,
@@ -452,7 +505,7 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 		max = HWLOC_MAX_NUMA_INDEX;
 	if (max < 0)
 		return 0;
-	idx = import_xml_attr(n, "os_index");
+	idx = import_xml_attr(x, n, "os_index");
 	if (!idx)
 		return import_fail(err, errsz, -EINVAL, name, line,
 				   "<object type=\"%s\"> without os_index", type);
@@ -463,8 +516,8 @@ static int precheck_object(xmlNodePtr n, const char *name, char *err,
 	return 0;
 }
 
-static int precheck_objects(xmlNodePtr first, const char *name, char *err,
-			    size_t errsz)
+static int precheck_objects(const struct xml2_table *x, xmlNodePtr first,
+			    const char *name, char *err, size_t errsz)
 {
 	for (xmlNodePtr n = first; n; n = n->next) {
 		int r;
@@ -472,12 +525,12 @@ static int precheck_objects(xmlNodePtr first, const char *name, char *err,
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		if (import_xml_is(n, "object")) {
-			r = precheck_object(n, name, err, errsz);
+			r = precheck_object(x, n, name, err, errsz);
 			if (r < 0)
 				return r;
 		}
 		/* Depth is bounded by the parser (import_xml_parse). */
-		r = precheck_objects(n->children, name, err, errsz);
+		r = precheck_objects(x, n->children, name, err, errsz);
 		if (r < 0)
 			return r;
 	}
@@ -490,24 +543,25 @@ static int precheck_objects(xmlNodePtr first, const char *name, char *err,
  * settled here, with a line number for the user, and so is what libhwloc
  * assumes of each object (precheck_object).
  */
-static int precheck(const char *buf, size_t len, const char *name, char *err,
-		    size_t errsz)
+static int precheck(const struct hwloc_ctx *c, const char *buf, size_t len,
+		    const char *name, char *err, size_t errsz)
 {
+	const struct xml2_table *x = c->x;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr root;
 	int r;
 
-	r = import_xml_parse(buf, len, name, &doc, err, errsz);
+	r = import_xml_parse(x, buf, len, name, &doc, err, errsz);
 	if (r < 0)
 		return r;
-	root = xmlDocGetRootElement(doc);
+	root = x->xmlDocGetRootElement(doc);
 	if (!import_xml_is(root, "topology")) {
-		r = import_fail(err, errsz, -EINVAL, name, xmlGetLineNo(root),
+		r = import_fail(err, errsz, -EINVAL, name, x->xmlGetLineNo(root),
 				"root element is <%.32s>, not hwloc's <topology>",
 				(const char *)root->name);
 	} else {
-		_cleanup_(xmlFreep_) char *ver = import_xml_attr(root, "version");
-		unsigned have = hwloc_get_api_version() >> 16;
+		_cleanup_free_ char *ver = import_xml_attr(x, root, "version");
+		unsigned have = c->h->hwloc_get_api_version() >> 16;
 		int64_t major = 1;
 
 		/* hwloc 1.x files carry no version; 2.x says "2.0". */
@@ -521,17 +575,17 @@ static int precheck(const char *buf, size_t len, const char *name, char *err,
 		}
 		if (major < 0)
 			r = import_fail(err, errsz, -EINVAL, name,
-					xmlGetLineNo(root),
+					x->xmlGetLineNo(root),
 					"unknown hwloc XML version");
 		else if ((uint64_t)major > have)
 			r = import_fail(err, errsz, -EINVAL, name,
-					xmlGetLineNo(root),
+					x->xmlGetLineNo(root),
 					"hwloc XML version %lld needs libhwloc %lld or later to read; this gdrcheck uses libhwloc %u",
 					(long long)major, (long long)major, have);
 		else
-			r = precheck_objects(root->children, name, err, errsz);
+			r = precheck_objects(x, root->children, name, err, errsz);
 	}
-	xmlFreeDoc(doc);
+	x->xmlFreeDoc(doc);
 	return r;
 }
 
@@ -551,33 +605,43 @@ int import_hwloc_xml(const char *path, struct facts *f, char *err,
 int import_hwloc_xml_buffer(const char *buf, size_t len, const char *path,
 			    struct facts *f, char *err, size_t errsz)
 {
-	_cleanup_(topology_destroyp) hwloc_topology_t topo = NULL;
-	struct hwloc_ctx c = { .f = f, .name = path, .err = err, .errsz = errsz };
-	const char *host;
+	_cleanup_(hwloc_ctx_release) struct hwloc_ctx c = {
+		.f = f, .name = path, .err = err, .errsz = errsz,
+	};
+	const char *host, *reason;
+	hwloc_topology_t topo;
 	int r;
 
 	/* libhwloc reads a NUL-terminated buffer. */
 	if (len >= INT_MAX || buf[len] != '\0')
 		return import_fail(err, errsz, -EINVAL, path, 0,
 				   "not a NUL-terminated buffer");
-	r = precheck(buf, len, path, err, errsz);
+	r = import_xml2_load(&c.x, path, "an hwloc XML", err, errsz);
+	if (r < 0)
+		return r;
+	r = hwloc_table_load(&c.h, &reason);
+	if (r < 0)
+		return import_lib_missing(err, errsz, r, path, "an hwloc XML",
+					  "libhwloc", reason, "libhwloc15",
+					  "hwloc-libs");
+	r = precheck(&c, buf, len, path, err, errsz);
 	if (r < 0)
 		return r;
 
-	if (hwloc_topology_init(&topo) < 0)
+	if (c.h->hwloc_topology_init(&c.topo) < 0)
 		return -ENOMEM;
+	topo = c.topo;
 	/* Every bridge and I/O device: the PCI tree must be whole. */
-	if (hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) < 0 ||
-	    hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
-	    hwloc_topology_set_xmlbuffer(topo, buf, (int)len + 1) < 0)
+	if (c.h->hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) < 0 ||
+	    c.h->hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
+	    c.h->hwloc_topology_set_xmlbuffer(topo, buf, (int)len + 1) < 0)
 		return import_fail(err, errsz, -EINVAL, path, 0,
 				   "libhwloc refused its XML settings: %s",
 				   strerror(errno));
-	if (hwloc_topology_load(topo) < 0)
+	if (c.h->hwloc_topology_load(topo) < 0)
 		return import_fail(err, errsz, -EINVAL, path, 0,
 				   "libhwloc cannot load it as an hwloc XML topology: %s",
 				   strerror(errno ? errno : EINVAL));
-	c.topo = topo;
 
 	f->source = SOURCE_HWLOC_XML;
 	f->tree = PCI_TREE_SYSFS;
@@ -585,10 +649,10 @@ int import_hwloc_xml_buffer(const char *buf, size_t len, const char *path,
 	f->source_path = strdup(path);
 	if (!f->source_path)
 		return -ENOMEM;
-	host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "HostName");
+	host = hwloc_obj_get_info_by_name(root_obj(&c), "HostName");
 	if (host && fact_str_set(&f->host.hostname, host) < 0)
 		return -ENOMEM;
-	host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "OSRelease");
+	host = hwloc_obj_get_info_by_name(root_obj(&c), "OSRelease");
 	if (host && fact_str_set(&f->host.kernel_release, host) < 0)
 		return -ENOMEM;
 	r = walk(&c);

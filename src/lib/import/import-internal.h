@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <libxml/tree.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../sys/libxml2.h"
 #include "import.h"
 
-/* xmlFree() for _cleanup_: attribute strings come from libxml2's allocator. */
-static inline void xmlFreep_(char **p)
-{
-	if (*p)
-		xmlFree(*p);
-}
+/*
+ * An importer's error when a library it loads on demand (libxml2, libhwloc;
+ * src/lib/sys/) cannot be loaded: writes "NAME: reading WHAT needs LIB,
+ * which cannot be loaded (@reason); install ..." with the Debian and RHEL
+ * packages that provide it into @err, and returns @r (-ENOENT when not
+ * installed, -ELIBBAD when unusable).
+ */
+int import_lib_missing(char *err, size_t errsz, int r, const char *name,
+		       const char *what, const char *lib, const char *reason,
+		       const char *deb_pkg, const char *rpm_pkg);
+/* libxml2's table, or import_lib_missing()'s error for @what. */
+int import_xml2_load(const struct xml2_table **ret, const char *name,
+		     const char *what, char *err, size_t errsz);
 
 /*
  * Parse @buf with libxml2 the safe way: no network, no DTD loading, no
@@ -20,11 +27,12 @@ static inline void xmlFreep_(char **p)
  * declaration refused outright, so a hostile file can neither reach out nor
  * expand. On failure writes "NAME:LINE: reason" into @err.
  */
-int import_xml_parse(const char *buf, size_t len, const char *name,
-		     xmlDocPtr *ret, char *err, size_t errsz);
+int import_xml_parse(const struct xml2_table *x, const char *buf, size_t len,
+		     const char *name, xmlDocPtr *ret, char *err, size_t errsz);
 
-/* An attribute's value, or NULL; free with xmlFree(). */
-char *import_xml_attr(xmlNodePtr n, const char *name);
+/* A copy of an attribute's value (free()), or NULL when absent or out of memory. */
+char *import_xml_attr(const struct xml2_table *x, xmlNodePtr n,
+		      const char *name);
 /* The element's name equals @name. */
 bool import_xml_is(xmlNodePtr n, const char *name);
 

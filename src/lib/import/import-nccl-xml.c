@@ -2,8 +2,6 @@
 #include "import.h"
 
 #include <errno.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +55,7 @@ struct cpu_ctx {
 };
 
 struct nccl_ctx {
+	const struct xml2_table *x;
 	struct facts *f;
 	const char *name;
 	char *err;
@@ -67,20 +66,20 @@ struct nccl_ctx {
 	bool noted_unknown;
 };
 
-static long line_of(xmlNodePtr n)
+static long line_of(const struct nccl_ctx *c, xmlNodePtr n)
 {
-	return xmlGetLineNo(n);
+	return c->x->xmlGetLineNo(n);
 }
 
 #define FAIL(c, node, r, ...)                                                  \
 	import_fail((c)->err, (c)->errsz, (r), (c)->name,                      \
-		    (node) ? line_of(node) : 0, __VA_ARGS__)
+		    (node) ? line_of((c), node) : 0, __VA_ARGS__)
 
 /* An integer attribute; absent → 0 with *present = false. */
 static int attr_int(struct nccl_ctx *c, xmlNodePtr n, const char *key,
 		    int64_t *ret, bool *present)
 {
-	_cleanup_(xmlFreep_) char *v = import_xml_attr(n, key);
+	_cleanup_free_ char *v = import_xml_attr(c->x, n, key);
 
 	*present = false;
 	if (!v)
@@ -125,7 +124,7 @@ static void note_unknown(struct nccl_ctx *c, xmlNodePtr n)
 		return;
 	c->noted_unknown = true;
 	(void)facts_note(c->f, "%s:%ld: element <%.32s> is not part of NCCL's topology format, ignoring it (and any other unknown element)",
-			 c->name, line_of(n), (const char *)n->name);
+			 c->name, line_of(c, n), (const char *)n->name);
 }
 
 static enum gpu_arch arch_from_sm(int64_t sm)
@@ -232,8 +231,8 @@ static int parse_gpu(struct nccl_ctx *c, xmlNodePtr n, int pci,
 		if (k->type != XML_ELEMENT_NODE)
 			continue;
 		if (import_xml_is(k, "nvlink")) {
-			_cleanup_(xmlFreep_) char *target = import_xml_attr(k, "target");
-			_cleanup_(xmlFreep_) char *tclass = import_xml_attr(k, "tclass");
+			_cleanup_free_ char *target = import_xml_attr(c->x, k, "target");
+			_cleanup_free_ char *tclass = import_xml_attr(c->x, k, "tclass");
 			char bdf[BDF_LEN];
 
 			if (++nvl > MAX_NVLINKS)
@@ -304,8 +303,8 @@ static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
 static int parse_net(struct nccl_ctx *c, xmlNodePtr n, int pci,
 		     const struct cpu_ctx *cpu)
 {
-	_cleanup_(xmlFreep_) char *name = import_xml_attr(n, "name");
-	_cleanup_(xmlFreep_) char *guid = import_xml_attr(n, "guid");
+	_cleanup_free_ char *name = import_xml_attr(c->x, n, "name");
+	_cleanup_free_ char *guid = import_xml_attr(c->x, n, "guid");
 	int64_t port = 1, speed = 0;
 	bool has_port, has_speed;
 	struct rdma_dev *nic;
@@ -372,8 +371,8 @@ static int parse_hex_attr(struct nccl_ctx *c, xmlNodePtr n, const char *key,
 static int parse_pci(struct nccl_ctx *c, xmlNodePtr n, const char *parent,
 		     int depth, const struct cpu_ctx *cpu)
 {
-	_cleanup_(xmlFreep_) char *busid = import_xml_attr(n, "busid");
-	_cleanup_(xmlFreep_) char *speed = import_xml_attr(n, "link_speed");
+	_cleanup_free_ char *busid = import_xml_attr(c->x, n, "busid");
+	_cleanup_free_ char *speed = import_xml_attr(c->x, n, "link_speed");
 	struct facts *f = c->f;
 	struct pci_dev *p;
 	bool has_gpu = false, has_nic = false, has_width;
@@ -478,7 +477,7 @@ static int parse_pci(struct nccl_ctx *c, xmlNodePtr n, const char *parent,
 
 static int parse_cpu(struct nccl_ctx *c, xmlNodePtr n)
 {
-	_cleanup_(xmlFreep_) char *aff = import_xml_attr(n, "affinity");
+	_cleanup_free_ char *aff = import_xml_attr(c->x, n, "affinity");
 	_cleanup_free_ char *cpulist = NULL;
 	struct facts *f = c->f;
 	struct cpu_ctx cpu = { 0 };
@@ -500,7 +499,7 @@ static int parse_cpu(struct nccl_ctx *c, xmlNodePtr n)
 			return r;
 		if (r < 0)
 			(void)facts_note(f, "%s:%ld: <cpu affinity=\"%.40s\"> is not a CPU mask, ignoring it",
-					 c->name, line_of(n), aff);
+					 c->name, line_of(c, n), aff);
 	}
 	cpu.cpulist = cpulist;
 	for (size_t i = 0; i < c->n_numaids; i++)
@@ -514,7 +513,7 @@ static int parse_cpu(struct nccl_ctx *c, xmlNodePtr n)
 		 */
 		cpu.key = FACTS_NUMA_SYNTHETIC + (int64_t)c->n_numaids;
 		r = facts_note(f, "%s:%ld: a second <cpu numaid=\"%lld\">: NCCL treats it as another CPU (SYS to the first); its devices are keyed as NUMA %lld",
-			       c->name, line_of(n), (long long)cpu.numaid,
+			       c->name, line_of(c, n), (long long)cpu.numaid,
 			       (long long)cpu.key);
 		if (r < 0)
 			return r;
@@ -588,7 +587,10 @@ int import_nccl_xml_buffer(const char *buf, size_t len, const char *name,
 	xmlNodePtr root;
 	int r;
 
-	r = import_xml_parse(buf, len, name, &doc, err, errsz);
+	r = import_xml2_load(&c.x, name, "an NCCL topology XML", err, errsz);
+	if (r < 0)
+		return r;
+	r = import_xml_parse(c.x, buf, len, name, &doc, err, errsz);
 	if (r < 0)
 		return r;
 	f->source = SOURCE_NCCL_XML;
@@ -599,7 +601,7 @@ int import_nccl_xml_buffer(const char *buf, size_t len, const char *name,
 		r = -ENOMEM;
 		goto out;
 	}
-	root = xmlDocGetRootElement(doc);
+	root = c.x->xmlDocGetRootElement(doc);
 	if (!import_xml_is(root, "system")) {
 		r = FAIL(&c, root, -EINVAL, "root element is <%.32s>, not NCCL's <system>",
 			 (const char *)root->name);
@@ -634,7 +636,7 @@ out:
 		strv_free(c.extra[i].nvl_targets);
 	free(c.extra);
 	free(c.numaids);
-	xmlFreeDoc(doc);
+	c.x->xmlFreeDoc(doc);
 	return r < 0 ? r : 0;
 }
 

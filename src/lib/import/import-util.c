@@ -3,8 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libxml/parser.h>
-#include <libxml/xmlerror.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +79,30 @@ int import_fail(char *err, size_t errsz, int r, const char *name, long line,
 	return r;
 }
 
+int import_lib_missing(char *err, size_t errsz, int r, const char *name,
+		       const char *what, const char *lib, const char *reason,
+		       const char *deb_pkg, const char *rpm_pkg)
+{
+	return import_fail(err, errsz, r, name, 0,
+			   "reading %s needs %s, which cannot be loaded (%s); install the %s package (Debian, Ubuntu) or %s (RHEL, Fedora)",
+			   what, lib, reason && *reason ? reason : "unknown error",
+			   deb_pkg, rpm_pkg);
+}
+
+int import_xml2_load(const struct xml2_table **ret, const char *name,
+		     const char *what, char *err, size_t errsz)
+{
+	const char *reason;
+	int r = xml2_table_load(ret, &reason);
+
+	if (r < 0)
+		return import_lib_missing(err, errsz, r, name, what, "libxml2",
+					  reason, "libxml2", "libxml2");
+	return 0;
+}
+
 struct parse_state {
+	const struct xml2_table *x;
 	bool entity;
 	long entity_line;
 };
@@ -100,9 +121,9 @@ static void refuse_entity(void *ctx, const xmlChar *name, int type,
 
 	if (!st->entity) {
 		st->entity = true;
-		st->entity_line = xmlSAX2GetLineNumber(ctxt);
+		st->entity_line = st->x->xmlSAX2GetLineNumber(ctxt);
 	}
-	xmlStopParser(ctxt);
+	st->x->xmlStopParser(ctxt);
 }
 
 /* Keep libxml2 quiet: the error is read back from the context. */
@@ -110,10 +131,10 @@ static void silent_error(void *data, xmlErrorPtr e)
 {
 }
 
-int import_xml_parse(const char *buf, size_t len, const char *name,
-		     xmlDocPtr *ret, char *err, size_t errsz)
+int import_xml_parse(const struct xml2_table *x, const char *buf, size_t len,
+		     const char *name, xmlDocPtr *ret, char *err, size_t errsz)
 {
-	struct parse_state st = { 0 };
+	struct parse_state st = { .x = x };
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 	int r = 0;
@@ -123,8 +144,8 @@ int import_xml_parse(const char *buf, size_t len, const char *name,
 				   "larger than %u MiB", IMPORT_MAX_BYTES >> 20);
 	if (len == 0)
 		return import_fail(err, errsz, -EINVAL, name, 0, "empty file");
-	xmlInitParser();
-	ctxt = xmlNewParserCtxt();
+	x->xmlInitParser();
+	ctxt = x->xmlNewParserCtxt();
 	if (!ctxt)
 		return -ENOMEM;
 	ctxt->_private = &st;
@@ -135,15 +156,15 @@ int import_xml_parse(const char *buf, size_t len, const char *name,
 	 * DTDVALID (nothing external is read), NONET for good measure, and no
 	 * XML_PARSE_HUGE, which keeps libxml2's depth and size limits.
 	 */
-	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL,
-				XML_PARSE_NONET | XML_PARSE_NOERROR |
-					XML_PARSE_NOWARNING |
-					XML_PARSE_BIG_LINES);
+	doc = x->xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL,
+				   XML_PARSE_NONET | XML_PARSE_NOERROR |
+					   XML_PARSE_NOWARNING |
+					   XML_PARSE_BIG_LINES);
 	if (st.entity) {
 		r = import_fail(err, errsz, -EINVAL, name, st.entity_line,
 				"entity declarations are not allowed in a topology file");
 	} else if (!doc || !ctxt->wellFormed) {
-		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
+		xmlErrorPtr e = x->xmlCtxtGetLastError(ctxt);
 		char msg[256] = "not well-formed XML";
 
 		if (e && e->message) {
@@ -158,29 +179,38 @@ int import_xml_parse(const char *buf, size_t len, const char *name,
 		}
 		r = import_fail(err, errsz, -EINVAL, name, e ? e->line : 0,
 				"%s", msg);
-	} else if (!xmlDocGetRootElement(doc)) {
+	} else if (!x->xmlDocGetRootElement(doc)) {
 		r = import_fail(err, errsz, -EINVAL, name, 0, "no root element");
 	}
 	if (r < 0) {
-		xmlFreeDoc(doc);
-		xmlFreeParserCtxt(ctxt);
+		x->xmlFreeDoc(doc);
+		x->xmlFreeParserCtxt(ctxt);
 		return r;
 	}
-	xmlFreeParserCtxt(ctxt);
+	x->xmlFreeParserCtxt(ctxt);
 	*ret = doc;
 	return 0;
 }
 
-char *import_xml_attr(xmlNodePtr n, const char *name)
+char *import_xml_attr(const struct xml2_table *x, xmlNodePtr n,
+		      const char *name)
 {
 	/* xmlGetNoNsProp: entity references cannot occur (refused above). */
-	return (char *)xmlGetNoNsProp(n, (const xmlChar *)name);
+	xmlChar *v = x->xmlGetNoNsProp(n, (const xmlChar *)name);
+	char *copy;
+
+	if (!v)
+		return NULL;
+	/* A copy the callers free(): the cleanup helpers know no table. */
+	copy = strdup((const char *)v);
+	(*x->xmlFree)(v);
+	return copy;
 }
 
 bool import_xml_is(xmlNodePtr n, const char *name)
 {
 	return n->type == XML_ELEMENT_NODE &&
-	       xmlStrcmp(n->name, (const xmlChar *)name) == 0;
+	       strcmp((const char *)n->name, name) == 0;
 }
 
 int import_pci_add(struct facts *f, const char *bdf, struct pci_dev **ret)
