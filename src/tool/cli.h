@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../lib/checks/checks.h"
 #include "../lib/checks/node-summary.h"
@@ -87,6 +88,13 @@ int cli_gpu_pick(const char *cmd, const struct facts *f, const char *sel);
 
 /* "gdrcheck: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Write an output file given on the command line (docs/hardening.md): "-" is
+ * standard output; otherwise atomic_write_file() (a regular file replaced
+ * atomically, a symlink followed, a device or FIFO written in place). Prints
+ * the error; returns 0 or -errno.
+ */
+int cli_write_file(const char *path, const void *data, size_t len, mode_t mode);
 /* The text of the last cli_error() message ("" if none). */
 const char *cli_last_error(void);
 /* "gdrcheck: <msg>" and "Try 'gdrcheck CMD --help'." on stderr; EXIT_USAGE. */

@@ -8,7 +8,6 @@
 
 #include "../lib/model/facts-json.h"
 #include "../lib/render/render.h"
-#include "../lib/util/atomic-file.h"
 #include "../lib/util/cleanup.h"
 #include "../lib/collect/collect.h"
 #include "cli.h"
@@ -25,7 +24,9 @@ static void collect_help(FILE *out)
 		"as it does here: for support bundles and fleet audits.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE     write to FILE (replaced atomically); '-' or no -o: stdout\n"
+		"  -o, --output FILE     write to FILE (a regular file is replaced atomically,\n"
+		"                        a symlink followed, a device or FIFO written in\n"
+		"                        place); '-' or no -o: stdout\n"
 		"  -j, --json            accepted for symmetry: the output is always JSON\n"
 		"      --pod             inside a container: add what it was given (section\n"
 		"                        \"pod\", for 'gdrcheck pod --facts FILE'); live, this\n"
@@ -37,8 +38,8 @@ static void collect_help(FILE *out)
 		"Exit status: 0 written, 2 usage error, 3 input unreadable or output not written.\n");
 }
 
-/* Written as one atomic replacement: a reader never sees half a file. */
-static int write_atomic(const char *path, json_object *doc)
+/* A regular file is replaced in one rename: a reader never sees half a file. */
+static int write_output(const char *path, json_object *doc)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
@@ -56,7 +57,7 @@ static int write_atomic(const char *path, json_object *doc)
 	/* The mode a plain create would give. */
 	mask = umask(0);
 	umask(mask);
-	return atomic_write_file(path, buf, len, 0666 & ~mask);
+	return cli_write_file(path, buf, len, 0666 & ~mask);
 }
 
 int cmd_collect(int argc, char **argv, unsigned needs)
@@ -112,15 +113,15 @@ int cmd_collect(int argc, char **argv, unsigned needs)
 		cli_error("cannot build the facts document: %s", strerror(-r));
 		return EXIT_INPUT;
 	}
-	if (!output || strcmp(output, "-") == 0)
+	if (!output) {
 		r = render_json_print(stdout, doc);
-	else
-		r = write_atomic(output, doc);
-	json_object_put(doc);
-	if (r < 0) {
-		cli_error("cannot write '%s': %s", output ? output : "stdout",
-			  strerror(-r));
-		return EXIT_INPUT;
+		if (r < 0)
+			cli_error("cannot write to stdout: %s", strerror(-r));
+	} else {
+		r = write_output(output, doc);
 	}
+	json_object_put(doc);
+	if (r < 0)
+		return EXIT_INPUT;
 	return EXIT_CLEAN;
 }

@@ -163,7 +163,7 @@ static int render_mem(int (*render)(FILE *, const struct labels_run *), const st
 	return r;
 }
 
-/* Render into memory, then replace @path in one rename. */
+/* Render into memory, then write @path (a regular file in one rename). */
 static int publish(const char *path, int (*render)(FILE *, const struct labels_run *),
 		   const struct labels_run *run)
 {
@@ -171,11 +171,11 @@ static int publish(const char *path, int (*render)(FILE *, const struct labels_r
 	size_t len = 0;
 	int r = render_mem(render, run, &buf, &len);
 
-	if (r >= 0)
-		r = atomic_write_file(path, buf, len, 0644);
-	free(buf);
 	if (r < 0)
-		cli_error("cannot write '%s': %s", path, strerror(-r));
+		cli_error("cannot render '%s': %s", path, strerror(-r));
+	else
+		r = cli_write_file(path, buf, len, 0644);
+	free(buf);
 	return r;
 }
 
@@ -198,11 +198,11 @@ static int publish_node_feature(const struct labels_opts *o, const struct labels
 	r = render_k8s_node_feature(mem, run, node);
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
-	if (r >= 0)
-		r = atomic_write_file(o->node_feature, buf, len, 0644);
-	free(buf);
 	if (r < 0)
-		cli_error("cannot write '%s': %s", o->node_feature, strerror(-r));
+		cli_error("cannot render '%s': %s", o->node_feature, strerror(-r));
+	else
+		r = cli_write_file(o->node_feature, buf, len, 0644);
+	free(buf);
 	return r;
 }
 
@@ -327,12 +327,21 @@ static void sleep_ms(long ms)
  * What the loop wrote goes when it stops: NFD then drops the labels and the
  * staleness alert does not fire for a node gdrcheck was removed from.
  */
+static void remove_file(const char *path)
+{
+	/* Only a regular file we replaced: never a device, a FIFO or a link. */
+	int r = strcmp(path, "-") ? atomic_remove_file(path) : 0;
+
+	if (r < 0)
+		cli_error("cannot remove '%s': %s", path, strerror(-r));
+}
+
 static void remove_files(const struct labels_opts *o)
 {
-	if (o->wrote_nfd && unlink(o->nfd) < 0 && errno != ENOENT)
-		cli_error("cannot remove '%s': %s", o->nfd, strerror(errno));
-	if (o->wrote_prom && unlink(o->prom) < 0 && errno != ENOENT)
-		cli_error("cannot remove '%s': %s", o->prom, strerror(errno));
+	if (o->wrote_nfd)
+		remove_file(o->nfd);
+	if (o->wrote_prom)
+		remove_file(o->prom);
 }
 
 static int run_loop(struct labels_opts *o)
