@@ -69,6 +69,47 @@ if command -v dot >/dev/null 2>&1; then
 	dot -Tsvg "$tmp/out" >/dev/null 2>"$tmp/doterr" || fail "hostile names: dot rejects the DOT output"
 fi
 
+# Characters outside XML 1.0's Char (C0 but tab/LF/CR, U+FFFE, U+FFFF),
+# other noncharacters, C1 and DEL, and raw bytes that are not UTF-8, in the
+# hostname, a GPU name and a netdev name: every picture stays well-formed
+# UTF-8 (issue 25 item 2; U+FFFF once passed into the SVG as it was).
+python3 - "$tmp/hostile.json" "$tmp/xmlchar.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = "\ufffe\uffff\ufdd0\U0001fffe\u0001\u001b[2J\u0007\u000b\u000c\r\u007f\u0085\u009b"
+d["host"]["hostname"] = "node-" + bad + "-01"
+d["gpus"][0]["name"] = "NVIDIA L40S " + bad
+d["nics"][0]["netdevs"][0] = "eth" + bad + "0"
+doc = json.dumps(d, ensure_ascii=False).encode("utf-8")
+# Raw bytes json-c takes as they are: a lone \xff, a cut sequence, a surrogate.
+doc = doc.replace(b"-01", b"-\xff\xe2\x82\xed\xa0\x80-01", 1)
+open(sys.argv[2], "wb").write(doc)
+PY
+xmlok() { # xmlok WHAT: $tmp/out is UTF-8 and well-formed for Python and libxml2
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
+		fail "$1: not UTF-8"
+	wellformed "$1"
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$tmp/out" 2>"$tmp/xmlerr" || fail "$1: xmllint: $(head -3 "$tmp/xmlerr")"
+	fi
+	grep -q "node\(-\|&#45;\)" "$tmp/out" && grep -q "NVIDIA L40S" "$tmp/out" ||
+		fail "$1: the names are gone"
+}
+for fmt in svg html; do
+	expect 0 "XML Char $fmt" -- "$bin" topo --format $fmt --facts "$tmp/xmlchar.json"
+	xmlok "XML Char $fmt"
+done
+expect 0 "XML Char check html" -- "$bin" check --format html --facts "$tmp/xmlchar.json"
+xmlok "XML Char check html"
+expect 0 "XML Char dot" -- "$bin" topo --format dot --facts "$tmp/xmlchar.json"
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
+	fail "XML Char dot: not UTF-8"
+if command -v dot >/dev/null 2>&1; then
+	dot -Tsvg "$tmp/out" >"$tmp/dot.svg" 2>"$tmp/doterr" || fail "XML Char: dot rejects the DOT output"
+	mv "$tmp/dot.svg" "$tmp/out"
+	xmlok "XML Char dot -Tsvg"
+fi
+
 # check --format html: the picture above the gates and the fix plan.
 m=$tests/fixtures/e810-ets-noncontiguous
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"

@@ -2,6 +2,9 @@
 #include "render-picture.h"
 
 #include <errno.h>
+#include <string.h>
+
+#include "../util/utf8.h"
 
 /*
  * The node picture as Graphviz DOT, for people who lay it out themselves:
@@ -23,13 +26,33 @@ static const char *colour(enum lay_verdict v)
 	}
 }
 
-/* Text inside a DOT double-quoted string: '"' and '\\' take a backslash. */
+/*
+ * Text inside a DOT double-quoted string: '"' and '\\' take a backslash.
+ * Graphviz reads UTF-8 (its default charset) and copies labels into the SVG
+ * it draws, so what XML refuses is replaced here as in render_xml_text():
+ * broken bytes and noncharacters by U+FFFD, controls by a space.
+ */
 static void dot_text(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p);
+
+	while (left) {
+		size_t n = utf8_seq_len(p, left);
+		uint32_t cp = n ? utf8_decode(p, n) : 0;
+
+		if (n == 0 || unicode_noncharacter(cp)) {
+			fputs("\xef\xbf\xbd", out);
+			n = n ? n : 1;
+		} else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+			fputc(' ', out);
+		} else {
+			if (cp == '"' || cp == '\\')
+				fputc('\\', out);
+			fwrite(p, 1, n, out);
+		}
+		p += n;
+		left -= n;
 	}
 }
 

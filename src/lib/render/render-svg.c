@@ -4,63 +4,47 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../util/utf8.h"
+
 /*
  * The node picture as SVG: the layout drawn as it is, nothing computed here.
  * Colours and shapes are named by CSS classes so the HTML page can share
  * them; every tooltip is an SVG <title>.
  */
 
-/* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
-		return 0; /* overlong or a surrogate */
-	if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
-		return 0;
-	return n;
-}
-
 void render_xml_text(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p);
 
-	while (*p) {
-		size_t n = utf8_len(p);
+	while (left) {
+		size_t n = utf8_seq_len(p, left);
+		uint32_t cp = n ? utf8_decode(p, n) : 0;
 
-		if (n == 0) {
-			fputs("\xef\xbf\xbd", out); /* U+FFFD for a broken byte */
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			if (*p < 0x20 && *p != '\t' && *p != '\n')
-				fputc('?', out); /* not allowed in XML 1.0 */
-			else
-				fwrite(p, 1, n, out);
+		/*
+		 * XML 1.0 Char excludes C0 but tab, LF and CR, the surrogates (no
+		 * valid UTF-8 holds one), U+FFFE and U+FFFF: one of them makes the
+		 * document not well-formed. Broken bytes and noncharacters become
+		 * U+FFFD, controls (C1 and DEL too: HTML calls them parse errors)
+		 * '?'.
+		 */
+		if (n == 0 || unicode_noncharacter(cp)) {
+			fputs("\xef\xbf\xbd", out);
+			n = n ? n : 1;
+		} else if ((cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7f && cp <= 0x9f)) {
+			fputc('?', out);
+		} else {
+			switch (cp) {
+			case '&': fputs("&amp;", out); break;
+			case '<': fputs("&lt;", out); break;
+			case '>': fputs("&gt;", out); break;
+			case '"': fputs("&quot;", out); break;
+			case '\'': fputs("&#39;", out); break;
+			default: fwrite(p, 1, n, out);
+			}
 		}
 		p += n;
+		left -= n;
 	}
 }
 

@@ -36,6 +36,21 @@ size_t utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+uint32_t utf8_decode(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = s[0] & lead_mask[len < 5 ? len : 1];
+
+	for (size_t k = 1; k < len; k++)
+		cp = cp << 6 | (s[k] & 0x3f);
+	return cp;
+}
+
+bool unicode_noncharacter(uint32_t cp)
+{
+	return (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;
+}
+
 bool utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
