@@ -11,6 +11,7 @@
 
 #include "../lib/collect/collect.h"
 #include "../lib/import/import.h"
+#include "../lib/render/render.h"
 #include "../lib/util/root.h"
 #include "../lib/util/strutil.h"
 #include "cli.h"
@@ -23,8 +24,14 @@ static void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf
 
 static void cli_verror(const char *fmt, va_list ap)
 {
+	FILE *vis;
+
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	fprintf(stderr, "gdrcheck: %s\n", last_error);
+	/* A message names files and devices: their controls are shown, not obeyed. */
+	vis = render_visible_open(stderr);
+	fprintf(vis ? vis : stderr, "gdrcheck: %s\n", last_error);
+	if (vis)
+		(void)render_visible_close(vis, 0);
 }
 
 void cli_error(const char *fmt, ...)

@@ -81,4 +81,29 @@ grep -q "NCCL version unknown (no version line; lines in the 2.13+ format)" "$tm
 expect 1 "no version line json" -- "$bin" nccl-log --json "$nover"
 json 'd["nccl_version"] is None and d["nccl_format"] == "2.13+" and d["gdr"] == "not-used"'
 
+# Terminal controls in a log's file name, a hostname in the log and the
+# node's hostname (issue 25 item 3): the text report and the messages show
+# them (\x1b, \x07, \u009b), a terminal never gets them raw.
+esc=$(printf '\033') bel=$(printf '\007') csi=$(printf '\302\233')
+name="$tmp/job${esc}]0;pwned${bel}${esc}[2J${csi}2J.log.gz"
+sed "s/pcie-l40s-01/pcie-l40s-01${esc}]0;title${bel}${esc}[2J${csi}J/" "$tmp/gdr.log" | gzip -c >"$tmp/whole.gz"
+size=$(wc -c <"$tmp/whole.gz")
+head -c $((size - 12)) "$tmp/whole.gz" >"$name"
+python3 - "$fixtures/phb-only/probed-facts.json" "$tmp/esc.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = "pcie-l40s-01\u001b]0;node\u0007\u001b[2J\u009bJ"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+expect 3 "controls in names" -- "$bin" nccl-log --facts "$tmp/esc.json" "$name"
+for f in "$tmp/out" "$tmp/err"; do
+	LC_ALL=C grep -q "[$esc$bel]" "$f" && fail "controls in names: raw ESC/BEL in ${f##*/}: $(cat -v "$f")"
+	LC_ALL=C grep -q "$csi" "$f" && fail "controls in names: raw U+009B in ${f##*/}"
+done
+grep -qF 'job\x1b]0;pwned\x07\x1b[2J\u009b2J.log.gz' "$tmp/out" ||
+	fail "controls in names: the file name not shown: $(cat -v "$tmp/out")"
+grep -qF 'job\x1b' "$tmp/err" || fail "controls in names: message: $(cat -v "$tmp/err")"
+grep -qF 'pcie-l40s-01\x1b]0;node\x07' "$tmp/out" ||
+	fail "controls in names: the node's hostname not shown: $(cat -v "$tmp/out")"
+
 echo "ok: $n cases"

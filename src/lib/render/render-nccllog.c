@@ -436,8 +436,8 @@ static void text_node(FILE *out, const struct nccllog *log, const struct nccllog
 		fprintf(out, "  note: %s\n", n->notes[i]);
 }
 
-int render_nccllog_text(FILE *out, const struct nccllog *log,
-			const struct nccllog_node *node)
+static int nccllog_text_body(FILE *out, const struct nccllog *log,
+			     const struct nccllog_node *node)
 {
 	unsigned long lines = 0, nccl = 0;
 
@@ -470,4 +470,15 @@ int render_nccllog_text(FILE *out, const struct nccllog *log,
 	for (size_t i = 0; log->notes && log->notes[i]; i++)
 		fprintf(out, "note: %s\n", log->notes[i]);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* Host names, file names and log lines are the log's: controls are shown, not obeyed. */
+int render_nccllog_text(FILE *raw, const struct nccllog *log,
+			const struct nccllog_node *node)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, nccllog_text_body(out, log, node));
 }
