@@ -106,4 +106,18 @@ grep -qF 'job\x1b' "$tmp/err" || fail "controls in names: message: $(cat -v "$tm
 grep -qF 'pcie-l40s-01\x1b]0;node\x07' "$tmp/out" ||
 	fail "controls in names: the node's hostname not shown: $(cat -v "$tmp/out")"
 
+# A log named with bytes that are not UTF-8 (issue 25 item 4): --json stays
+# UTF-8 JSON (RFC 8259), the name shows U+FFFD where the bytes were.
+bad="$tmp/log$(printf '\377\376').txt"
+cp "$tmp/gdr.log" "$bad"
+expect 0 "non-UTF-8 file name" -- "$bin" nccl-log --json "$bad"
+python3 - "$tmp/out" <<'EOF' || fail "non-UTF-8 file name: not UTF-8 JSON"
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert d["inputs"][0]["name"].endswith("log\ufffd\ufffd.txt"), d["inputs"][0]["name"]
+EOF
+expect 0 "non-UTF-8 file name, text" -- "$bin" nccl-log "$bad"
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
+	fail "non-UTF-8 file name: the text is not UTF-8"
+
 echo "ok: $n cases"

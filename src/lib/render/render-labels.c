@@ -201,7 +201,7 @@ static void prom_summary(FILE *out, const struct node_summary *s)
 		s->probe ? probe_value(s->probe) : "not-run");
 }
 
-int render_prom_metrics(FILE *out, const struct labels_run *run)
+static int prom_metrics_body(FILE *out, const struct labels_run *run)
 {
 	prom_head(out, "gdrcheck_build_info", "Always 1; the gdrcheck version.");
 	fprintf(out, "gdrcheck_build_info{version=");
@@ -230,4 +230,18 @@ int render_prom_metrics(FILE *out, const struct labels_run *run)
 		prom_summary(out, run->sum);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+/*
+ * The text format is UTF-8 (Prometheus "Exposition formats": "Each line
+ * must be a valid UTF-8 string"); a device name from a directory entry is
+ * bytes, so every byte that is not UTF-8 becomes U+FFFD.
+ */
+int render_prom_metrics(FILE *raw, const struct labels_run *run)
+{
+	FILE *out = render_utf8_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, prom_metrics_body(out, run));
 }

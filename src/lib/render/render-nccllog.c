@@ -266,8 +266,8 @@ static void print_array(FILE *out, const struct nccllog *log, bool ranks)
 	fputs(n ? "\n  ]" : " ]", out);
 }
 
-int render_nccllog_json_print(FILE *out, const struct nccllog *log,
-			      const struct nccllog_node *node)
+static int nccllog_json_body(FILE *out, const struct nccllog *log,
+			     const struct nccllog_node *node)
 {
 	json_object *doc = doc_json(log, node);
 	const char *s = json_object_to_json_string_ext(
@@ -291,6 +291,17 @@ int render_nccllog_json_print(FILE *out, const struct nccllog *log,
 	fputc('\n', out);
 	json_object_put(doc);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* File names and log lines are bytes; JSON is UTF-8 (RFC 8259 section 8.1). */
+int render_nccllog_json_print(FILE *raw, const struct nccllog *log,
+			      const struct nccllog_node *node)
+{
+	FILE *out = render_utf8_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	return render_visible_close(out, nccllog_json_body(out, log, node));
 }
 
 /* --- text -------------------------------------------------------------- */

@@ -5,72 +5,142 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../util/utf8.h"
+
 /*
  * Text output goes to a terminal, and the strings in it come from files,
  * netlink and user inputs: an ESC there can set the window title, clear the
  * screen or hide text. Like ls and systemctl, show control characters
  * instead: C0 and DEL as \xNN, C1 (U+0080..U+009F, which some terminals
  * obey) as \uNNNN. Newlines and tabs are layout and pass.
+ *
+ * Every format that must be UTF-8 (JSON, RFC 8259 section 8.1; the
+ * Prometheus text format; YAML) gets the same stream without the control
+ * escapes: each byte that does not belong to a valid UTF-8 sequence (RFC
+ * 3629) becomes U+FFFD, as utf8_repair() does, whatever the write sizes.
+ * A lone C1 byte in text is such a byte, so no 8-bit CSI reaches a terminal.
  */
 
-struct visible {
+static const char REPLACEMENT[] = "\xef\xbf\xbd"; /* U+FFFD */
+
+struct filter {
 	FILE *raw;
-	bool c2; /* the lead byte of a 2-byte sequence is pending */
+	bool visible;          /* escape controls too */
+	unsigned char seq[4];  /* the sequence being read */
+	size_t have, need;
 };
 
-static ssize_t visible_write(void *cookie, const char *buf, size_t n)
+static void put_ascii(struct filter *v, unsigned char ch)
 {
-	struct visible *v = cookie;
+	if (v->visible && ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f))
+		fprintf(v->raw, "\\x%02x", ch);
+	else
+		fputc(ch, v->raw);
+}
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)buf[i];
+/* The pending bytes, none of which starts a valid sequence: U+FFFD each. */
+static void put_broken(struct filter *v)
+{
+	for (size_t i = 0; i < v->have; i++)
+		fputs(REPLACEMENT, v->raw);
+	v->have = v->need = 0;
+}
 
-		if (v->c2) {
-			v->c2 = false;
-			if (ch >= 0x80 && ch <= 0x9f) {
-				fprintf(v->raw, "\\u%04x", ch);
-				continue;
-			}
-			fputc(0xc2, v->raw);
-		}
-		if (ch == 0xc2)
-			v->c2 = true;
-		else if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
-			fprintf(v->raw, "\\x%02x", ch);
-		else
-			fputc(ch, v->raw);
+static void put_seq(struct filter *v)
+{
+	size_t n = utf8_seq_len(v->seq, v->have);
+
+	if (n != v->have) { /* overlong, a surrogate, past U+10FFFF */
+		put_broken(v);
+		return;
 	}
+	if (v->visible && v->seq[0] == 0xc2 && v->seq[1] <= 0x9f)
+		fprintf(v->raw, "\\u%04x", v->seq[1]);
+	else
+		fwrite(v->seq, 1, n, v->raw);
+	v->have = v->need = 0;
+}
+
+static size_t seq_need(unsigned char lead)
+{
+	if (lead >= 0xc2 && lead <= 0xdf)
+		return 2;
+	if (lead >= 0xe0 && lead <= 0xef)
+		return 3;
+	if (lead >= 0xf0 && lead <= 0xf4)
+		return 4;
+	return 0;
+}
+
+static void filter_byte(struct filter *v, unsigned char ch)
+{
+	if (v->have) {
+		if ((ch & 0xc0) == 0x80) {
+			v->seq[v->have++] = ch;
+			if (v->have == v->need)
+				put_seq(v);
+			return;
+		}
+		put_broken(v); /* cut short: ch starts afresh */
+	}
+	if (ch < 0x80) {
+		put_ascii(v, ch);
+		return;
+	}
+	v->seq[0] = ch;
+	v->have = 1;
+	v->need = seq_need(ch);
+	if (!v->need)
+		put_broken(v);
+}
+
+static ssize_t filter_write(void *cookie, const char *buf, size_t n)
+{
+	struct filter *v = cookie;
+
+	for (size_t i = 0; i < n; i++)
+		filter_byte(v, (unsigned char)buf[i]);
 	return ferror(v->raw) ? -1 : (ssize_t)n;
 }
 
-static int visible_close(void *cookie)
+static int filter_close(void *cookie)
 {
-	struct visible *v = cookie;
+	struct filter *v = cookie;
 	int r;
 
-	if (v->c2)
-		fputc(0xc2, v->raw);
+	put_broken(v);
 	r = ferror(v->raw) ? EOF : 0;
 	free(v);
 	return r;
 }
 
-FILE *render_visible_open(FILE *raw)
+static FILE *filter_open(FILE *raw, bool visible)
 {
 	static const cookie_io_functions_t io = {
-		.write = visible_write,
-		.close = visible_close,
+		.write = filter_write,
+		.close = filter_close,
 	};
-	struct visible *v = calloc(1, sizeof(*v));
+	struct filter *v = calloc(1, sizeof(*v));
 	FILE *f;
 
 	if (!v)
 		return NULL;
 	v->raw = raw;
+	v->visible = visible;
 	f = fopencookie(v, "w", io);
 	if (!f)
 		free(v);
 	return f;
+}
+
+FILE *render_visible_open(FILE *raw)
+{
+	return filter_open(raw, true);
+}
+
+FILE *render_utf8_open(FILE *raw)
+{
+	return filter_open(raw, false);
 }
 
 int render_visible_close(FILE *vis, int r)

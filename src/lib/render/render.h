@@ -23,6 +23,12 @@ int render_json_print(FILE *out, json_object *doc);
  * render_visible_close flushes and frees it, returning @r or -EIO.
  */
 FILE *render_visible_open(FILE *raw);
+/*
+ * The same stream without the control escapes, for formats that must be
+ * UTF-8 (JSON, Prometheus text, NFD files): bytes outside a valid UTF-8
+ * sequence become U+FFFD. Closed with render_visible_close.
+ */
+FILE *render_utf8_open(FILE *raw);
 int render_visible_close(FILE *vis, int r);
 
 /* {"kind": "live|root|facts|nccl-xml|hwloc-xml", "path": ..., "hostname": ...} */
