@@ -233,9 +233,9 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 }
 
 /*
- * The text format is UTF-8 (Prometheus "Exposition formats": "Each line
- * must be a valid UTF-8 string"); a device name from a directory entry is
- * bytes, so every byte that is not UTF-8 becomes U+FFFD.
+ * The text format is UTF-8 (Prometheus "Exposition formats", basic info:
+ * "Encoding: UTF-8") and promtool refuses other bytes; a device name from
+ * a directory entry is bytes, so each one that is not UTF-8 becomes U+FFFD.
  */
 int render_prom_metrics(FILE *raw, const struct labels_run *run)
 {
