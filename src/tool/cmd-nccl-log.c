@@ -44,8 +44,8 @@ static void nccl_log_help(FILE *out)
 		"Exit status: 0 analysed (GDR used, or the log cannot tell), 1 GDR not used\n"
 		"(also a job whose only network is TCP sockets) or mixed, or data-path errors\n"
 		"in the log, 2 usage error, 3 an input unreadable\n"
-		"(not found, read error, corrupt or truncated gzip: the report still covers\n"
-		"what was read before it).\n");
+		"(not found, read error, corrupt or truncated gzip, gzip that expands more\n"
+		"than 200:1 past 64 MiB: the report still covers what was read before it).\n");
 }
 
 enum { OPT_NODE = OPT_FIRST_COMMAND_OPT };

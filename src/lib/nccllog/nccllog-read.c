@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,9 @@ static int input_error(struct nccllog *log, int err, const char *text)
 	return err;
 }
 
+_Static_assert(NCCLLOG_GZIP_RATIO_MAX == 200 && NCCLLOG_GZIP_FREE == 64ull << 20,
+	       "read_gzip's message names the limits");
+
 /* gzip members one after the other (as `cat a.gz b.gz` makes) are one stream. */
 static int read_gzip(struct nccllog *log, int fd, unsigned char *inbuf,
 		     size_t have)
@@ -38,6 +42,7 @@ static int read_gzip(struct nccllog *log, int fd, unsigned char *inbuf,
 	_cleanup_free_ unsigned char *out = malloc(READ_CHUNK);
 	z_stream z = { 0 };
 	bool eof = false, in_member = true, out_full = false;
+	uint64_t in_total = have, out_total = 0;
 	int r = 0, zr;
 
 	if (!out)
@@ -55,6 +60,7 @@ static int read_gzip(struct nccllog *log, int fd, unsigned char *inbuf,
 				break;
 			}
 			eof = n == 0;
+			in_total += (uint64_t)n;
 			z.next_in = inbuf;
 			z.avail_in = (uInt)n;
 		}
@@ -86,6 +92,13 @@ static int read_gzip(struct nccllog *log, int fd, unsigned char *inbuf,
 		out_full = z.avail_out == 0;
 		if ((r = nccllog_feed(log, out, READ_CHUNK - z.avail_out)) < 0)
 			break;
+		out_total += READ_CHUNK - z.avail_out;
+		if (out_total > NCCLLOG_GZIP_FREE && out_total / NCCLLOG_GZIP_RATIO_MAX > in_total) {
+			r = input_error(log, -EFBIG,
+					"gzip data expands more than 200:1 past 64 MiB (a decompression bomb?); "
+					"decompress it first to read all of it");
+			break;
+		}
 		if (zr == Z_STREAM_END)
 			in_member = false;
 		else if (zr == Z_BUF_ERROR && z.avail_in && !out_full) {

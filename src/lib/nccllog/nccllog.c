@@ -532,9 +532,22 @@ int nccllog_feed(struct nccllog *log, const void *buf, size_t len)
 		return r;
 	log->inputs[log->n_inputs - 1].bytes += len;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *nl;
+		size_t n;
 
+		if (!log->line_len && !log->line_overlong && *p == '\n') {
+			/* Empty lines say nothing: counted in one go, not parsed. */
+			const char *q = p;
+
+			while (q < end && *q == '\n')
+				q++;
+			log->lineno += (unsigned long)(q - p);
+			log->inputs[log->n_inputs - 1].lines += (unsigned long)(q - p);
+			p = q;
+			continue;
+		}
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		if (!log->line_len && !log->line_overlong && nl) {
 			/* Whole line inside the chunk: no copy. */
 			size_t k = n < NCCLLOG_LINE_MAX ? n : NCCLLOG_LINE_MAX;

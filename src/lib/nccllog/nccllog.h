@@ -25,6 +25,14 @@
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
 #define NCCLLOG_EXCERPT_BUDGET (4 << 20)
+/*
+ * gzip input: past NCCLLOG_GZIP_FREE bytes out, more than
+ * NCCLLOG_GZIP_RATIO_MAX bytes out per byte in stops the input (-EFBIG):
+ * the work stays proportional to the file. Real NCCL logs deflate 5-12:1;
+ * deflate itself reaches 1032:1 (a 1 MiB file of 1 GiB of newlines).
+ */
+#define NCCLLOG_GZIP_FREE (64ull << 20)
+#define NCCLLOG_GZIP_RATIO_MAX 200
 
 enum nccllog_gdr {
 	NCCLLOG_GDR_UNKNOWN = 0,
