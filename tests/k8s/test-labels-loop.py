@@ -11,17 +11,35 @@ import time
 
 import k8slib
 
-REWRITES = 10      # distinct files (inodes) the reader must see per fixture
+REWRITES = 10      # distinct files (inode and ctime) the reader must see per fixture
 GUARD_S = 120      # a hung writer fails the test instead of hanging it
 
 
 def read_whole(path):
-    """(inode, content) of one open of @path, or None when it is not there yet."""
+    """(identity, content) of one open of @path, or None when it is not there yet.
+    The identity is the inode with its change time: a filesystem may give a new
+    file the inode number of the one it replaced, never the same ctime too."""
     try:
         with open(path, "rb") as f:
-            return os.fstat(f.fileno()).st_ino, f.read().decode()
+            st = os.fstat(f.fileno())
+            return (st.st_ino, st.st_ctime_ns), f.read().decode()
     except FileNotFoundError:
         return None
+
+
+def stderr_of(proc):
+    """The writer's stderr so far (a file, never a pipe a chatty loop could fill)."""
+    proc.stderr_file.seek(0)
+    return proc.stderr_file.read()
+
+
+def spawn(args, **kw):
+    """Popen with stderr in a temporary file: a per-run log line every 5 ms would
+    fill a pipe nobody reads and block the writer."""
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, text=True, **kw)
+    proc.stderr_file = err
+    return proc
 
 
 def complete_prom(text):
@@ -44,7 +62,7 @@ def watch(proc, files, until, errors, where):
     reads = 0
     while not until(seen):
         if proc.poll() is not None:
-            errors.append(f"{where}: writer exited {proc.returncode}: {proc.stderr.read()}")
+            errors.append(f"{where}: writer exited {proc.returncode}: {stderr_of(proc)[-2000:]}")
             return seen
         if time.monotonic() - t0 > GUARD_S:
             errors.append(f"{where}: gave up after {GUARD_S}s: {({p: len(s) for p, s in seen.items()})}")
@@ -71,7 +89,7 @@ def stop(proc, tmp, errors, where):
         errors.append(f"{where}: SIGTERM did not end the loop")
         return
     if rc != 0:
-        errors.append(f"{where}: exit {rc} after SIGTERM: {proc.stderr.read()}")
+        errors.append(f"{where}: exit {rc} after SIGTERM: {stderr_of(proc)[-2000:]}")
     left = [n for n in os.listdir(tmp) if n.startswith(".")]
     if left:
         errors.append(f"{where}: temporary files left behind: {left}")
@@ -84,8 +102,7 @@ def main():
                                                         "no-gpu", "broken-sysfs"]):
         with tempfile.TemporaryDirectory() as tmp:
             nfd, prom = os.path.join(tmp, "gdrcheck.features"), os.path.join(tmp, "gdrcheck.prom")
-            proc = subprocess.Popen([gdrcheck, "labels", "--interval", "5ms", "--nfd", nfd, "--prom", prom] + args,
-                                    cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            proc = spawn([gdrcheck, "labels", "--interval", "5ms", "--nfd", nfd, "--prom", prom] + args, cwd=d)
             files = {nfd: complete_nfd, prom: complete_prom}
             seen = watch(proc, files, lambda s: len({i for i, _ in s[prom]}) >= REWRITES, errors, name)
             stop(proc, tmp, errors, name)
@@ -99,8 +116,7 @@ def main():
     name, d, args = k8slib.fixtures(fixtures_dir, ["seed2-b300-e810"])[0]
     with tempfile.TemporaryDirectory() as tmp:
         facts, prom = os.path.join(tmp, "node.json"), os.path.join(tmp, "gdrcheck.prom")
-        proc = subprocess.Popen([gdrcheck, "labels", "--interval", "5ms", "--prom", prom, "--facts", facts],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = spawn([gdrcheck, "labels", "--interval", "5ms", "--prom", prom, "--facts", facts])
         watch(proc, {prom: complete_prom},
               lambda s: any("gdrcheck_collect_success 0\n" in t for _, t in s[prom]), errors, "error")
         k8slib.run([gdrcheck, "collect", "-o", os.path.join(tmp, "node.tmp")] + args, cwd=d, check_rc=[0])
