@@ -92,6 +92,25 @@ static void format_seen(struct nccllog *log, int lo, int hi)
 		log->fmt_conflict = true;
 }
 
+/*
+ * What a timestamp leaves in front of "hh:mm:ss" when the line has no host:
+ * "2025-06-10T08" (ISO 8601) or "08" (a bare time). No host looks so.
+ */
+static bool is_time_fragment(struct span h)
+{
+	size_t digits = 0;
+
+	for (size_t i = 0; i < h.n; i++) {
+		if (is_digit(h.p[i]))
+			digits++;
+		else if (h.p[i] != '-' && h.p[i] != 'T' && h.p[i] != '.' && h.p[i] != '/')
+			return false;
+	}
+	if (h.n && digits == h.n)
+		return h.n <= 2;
+	return h.n >= 10 && digits >= 8 && is_digit(h.p[0]) && h.p[4] == '-';
+}
+
 /* The host of "…host:pid:tid [dev] " or an empty span. */
 static struct span prefix_host(struct span pre)
 {
@@ -149,6 +168,15 @@ static struct span prefix_host(struct span pre)
 		if (h > b && h[-1] == '<')
 			h--;
 	}
+	/* A colour code glued to the host ("\e[36mnode1", "[0mnode1"): no host has '['. */
+	const char *br = memchr(h, '[', (size_t)(e - h));
+	if (br) {
+		const char *m = memchr(br, 'm', (size_t)(e - br));
+
+		h = m ? m + 1 : e;
+	}
+	if (is_time_fragment(span_make(h, (size_t)(e - h))))
+		return span_make(pre.p, 0);
 	return span_make(h, (size_t)(e - h));
 }
 
@@ -329,7 +357,7 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 	} else if (span_startswith(via, "direct shared memory")) {
 		ch.transport = nccllog_intern(c->log, span_make("SHM", 3));
 		format_seen(c->log, 0, V(2, 12, 99));
-	} else {
+	} else if (span_startswith(via, "P2P") || span_startswith(via, "SHM")) {
 		if (span_startswith(via, "SHM/"))
 			format_seen(c->log, V(2, 13, 0), 0);
 		else if (span_startswith(via, "P2P/CUMEM"))
@@ -341,7 +369,10 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 			via.n = (size_t)(br - via.p);
 		if (span_startswith(via, "P2P/indirect"))
 			via.n = strlen("P2P/indirect");
+		span_trim(&via);
 		ch.transport = nccllog_intern(c->log, via);
+	} else {
+		return 0; /* a line cut short ("via P"), or not NCCL's */
 	}
 	if (ch.dir == 'r')
 		return add_channel(c, dst, dst_tok, &ch);
@@ -1036,20 +1067,123 @@ static int parse_message(struct line_ctx *c)
 	return 0;
 }
 
+/* --- what other tools put around a line ----------------------------------- */
+
+/* An SGR colour code at @p: "\e[1;36m", or its remnant "[1;36m" once ESC was lost. */
+static size_t sgr_len(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == '\x1b')
+		i++;
+	if (i >= n || p[i] != '[')
+		return 0;
+	for (i++; i < n && i < 16 && (is_digit(p[i]) || p[i] == ';'); i++)
+		;
+	return i < n && p[i] == 'm' ? i + 1 : 0;
+}
+
+/*
+ * Ray's worker tag, "(RayWorkerWrapper pid=123, ip=10.0.0.1) " (vLLM nests a
+ * second one, "(EngineCore_0 pid=638) "), and colour codes around it: skip
+ * them. True when a Ray tag was there.
+ */
+static bool skip_front(struct span *s)
+{
+	bool ray = false;
+
+	for (int round = 0; round < 8 && s->n; round++) {
+		size_t k = sgr_len(s->p, s->n);
+
+		if (!k && s->p[0] == '(') {
+			const char *close = memchr(s->p, ')', s->n < 128 ? s->n : 128);
+
+			if (close && memmem(s->p, (size_t)(close - s->p), "pid=", 4)) {
+				k = (size_t)(close + 1 - s->p);
+				ray = true;
+			}
+		}
+		if (!k)
+			break;
+		s->p += k;
+		s->n -= k;
+		span_trim(s);
+	}
+	return ray;
+}
+
+/*
+ * Cut what follows the message: Ray's " [repeated 7x across cluster]" (and
+ * its note on deduplication), a colour reset, the closing "|" of a
+ * CloudWatch table row (@table).
+ */
+static void trim_back(struct span *m, bool table)
+{
+	static const char rep[] = " [repeated ";
+
+	for (int round = 0; round < 4; round++) {
+		span_trim(m);
+		if (!m->n)
+			return;
+		const char *end = m->p + m->n;
+		char last = end[-1];
+
+		if (last == '|' && table) {
+			m->n--;
+		} else if (last == 'm' || last == ')' || last == ']') {
+			/* Look back a little: each of these sits at the very end. */
+			size_t w = m->n < 400 ? m->n : 400;
+			const char *at = memmem(end - w, w, rep, sizeof(rep) - 1);
+			const char *esc = NULL;
+
+			if (!at && last == 'm')
+				for (const char *q = end - 1; q > m->p && q >= end - 16; q--)
+					if (*q == '[' && sgr_len(q, (size_t)(end - q)) == (size_t)(end - q)) {
+						esc = q > m->p && q[-1] == '\x1b' ? q - 1 : q;
+						break;
+					}
+			if (at && memmem(at, (size_t)(end - at), "across cluster]", 15))
+				m->n = (size_t)(at - m->p);
+			else if (esc)
+				m->n = (size_t)(esc - m->p);
+			else
+				return;
+		} else {
+			return;
+		}
+	}
+}
+
 int nccllog_parse_line(struct nccllog *log, struct span line)
 {
 	struct line_ctx c = { .log = log, .line = line };
+	bool ray = false, table = false;
 	int r;
 
 	if (line.n && line.p[line.n - 1] == '\r')
 		c.line.n--;
+	/* Only lines that start with one of these can carry them: keep it cheap. */
+	if (c.line.n && (c.line.p[0] == '(' || c.line.p[0] == '\x1b' || c.line.p[0] == '['))
+		ray = skip_front(&c.line);
+	if (c.line.n && c.line.p[0] == '|')
+		table = true;
 	if (split_level(&c)) {
+		/*
+		 * Ray cuts a worker's line where another's begins: what is left
+		 * ("…) ] NCCL INFO Channel …") has lost its host prefix.
+		 */
+		if (ray && c.level && !prefix_host(c.prefix).n)
+			return 0;
+		trim_back(&c.msg, table);
 		log->inputs[log->n_inputs - 1].nccl_lines++;
 	} else {
 		/* A pasted message without its prefix, or other output. */
 		c.prefix = span_make(line.p, 0);
 		c.msg = c.line;
-		span_trim(&c.msg);
+		trim_back(&c.msg, table);
+		/* Behind a Ray tag only the version line comes without a prefix. */
+		if (ray && !span_startswith(c.msg, "NCCL version"))
+			return 0;
 		if (span_startswith(c.msg, "NCCL version"))
 			log->inputs[log->n_inputs - 1].nccl_lines++;
 	}
