@@ -187,6 +187,30 @@ static bool setting_is(const struct nccllog_host *h, const char *name,
 	return s && strcmp(s->value, value) == 0;
 }
 
+/*
+ * Whether a net plugin can do GPUDirect RDMA at all (1), never (0), or we
+ * do not know it (-1): what its getProperties() may put in ptrSupport.
+ * NCCL's IB (src/transport/net_ib*), HPC-X IBext (NCCL_PTR_CUDA and
+ * NCCL_PTR_DMABUF, nccl-rdma-sharp-plugins src/p2p_plugin.c), Google's gIB
+ * (an IB verbs plugin) and aws-ofi-nccl (Libfabric with FI_HMEM) can; NCCL's
+ * Socket (src/transport/net_socket.cc) and GCP FastSocket register host
+ * memory only (NCCL_PTR_HOST).
+ */
+static int plugin_can_gdr(const char *name)
+{
+	static const char *const yes[] = { "IB", "IBext", "gIB", "Libfabric", "AWS Libfabric",
+					   "OFI", "UCX", "COLLNET" };
+
+	if (!name)
+		return -1;
+	if (strstr(name, "Socket"))
+		return 0;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (strncmp(name, yes[i], strlen(yes[i])) == 0)
+			return 1;
+	return -1;
+}
+
 /* Reasons the socket transport was used. */
 static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 {
@@ -207,6 +231,13 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 	if (h->ib_no_device)
 		return reason(log, "socket-no-ib-device", hi, &h->ib_no_device_ref,
 			      strdup("NET/IB found no device (no active port, or no /dev/infiniband and libibverbs in the container), so NCCL used TCP sockets: no GPUDirect RDMA"));
+	if (h->net_failed)
+		return reason(log, "net-plugin-failed", hi, &h->net_failed_ref,
+			      xasprintf("the NET plugin %s failed to initialise (%s), so NCCL fell back on TCP sockets: no GPUDirect RDMA",
+					h->net_failed,
+					plugin_can_gdr(h->net_failed) == 1 ?
+						"a plugin that can do GPUDirect RDMA: see its lines before this one, e.g. a missing device, library or GLIBC symbol" :
+						"see its lines before this one"));
 	return reason(log, "socket-transport", hi,
 		      h->network_ref.line ? &h->network_ref : &h->socket_ref,
 		      strdup("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA; the log does not say why IB was not used"));

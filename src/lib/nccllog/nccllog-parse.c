@@ -525,8 +525,10 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
 	if (q) {
 		const char *q2 = memchr(q + 1, '\'', hs.n - (size_t)(q + 1 - hs.p));
 
-		if (q2)
-			name = span_make(q + 1, (size_t)(q2 - q - 1));
+		/* IBext's "… HCA 0 'mlx5_0" has no closing quote. */
+		if (!q2)
+			q2 = hs.p + hs.n;
+		name = span_make(q + 1, (size_t)(q2 - q - 1));
 	}
 	/* "(no module)": 2.5 – 2.12 net_ib.cc; without: 2.13 on, graph/topo.cc. */
 	if (span_contains(s, "no module"))
@@ -584,7 +586,16 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 {
 	bool enabled;
 
-	if (span_skip(&s, "Enabled for "))
+	/*
+	 * HPC-X's IBext prints how: "(DMABUF) enabled for HCA 0 'mlx5_0" and
+	 * "(nvidia-peermem) enabled …" (nccl-rdma-sharp-plugins src/p2p_plugin.c,
+	 * no closing quote); NCCL's own lines say "Enabled".
+	 */
+	bool how = span_skip(&s, "(DMABUF) ") || span_skip(&s, "(nvidia-peermem) ");
+
+	if (how && span_skip(&s, "enabled for "))
+		enabled = true;
+	else if (span_skip(&s, "Enabled for "))
 		enabled = true;
 	else if (span_skip(&s, "Disabled for "))
 		enabled = false;
@@ -629,8 +640,36 @@ static int parse_net_plugin_state(struct line_ctx *c, struct span name)
 			return nccllog_ref_set(c->log, &h->socket_ref, c->line);
 	} else if (span_startswith(name, "FastSocket")) {
 		return socket_plugin(c, h);
+	} else if (name.n && !(name.n == 2 && memcmp(name.p, "IB", 2) == 0) &&
+		   !(name.n == 6 && memcmp(name.p, "Socket", 6) == 0) && !h->plugin) {
+		/* An external plugin initialised (gIB, IBext_v10, Libfabric …). */
+		h->plugin_external = 1;
+		h->plugin = span_dup(name, 64);
+		return h->plugin ? 0 : -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * 2.28.3 on, src/plugin/net.cc ncclNetPluginInit(): "Failed to initialize
+ * NET plugin IB" (or gIB, a plugin whose init() failed). The first one per
+ * host is kept: it says why NCCL fell back on another network.
+ */
+static int parse_net_plugin_failed(struct line_ctx *c, struct span name)
+{
+	struct nccllog_host *h = ctx_host(c);
+	const char *sp = memchr(name.p, ' ', name.n);
+
+	format_seen(c->log, V(2, 28, 3), 0);
+	if (sp)
+		name.n = (size_t)(sp - name.p);
+	span_trim(&name);
+	if (!h || !name.n || h->net_failed)
+		return 0;
+	h->net_failed = span_dup(name, 64);
+	if (!h->net_failed)
+		return -ENOMEM;
+	return nccllog_ref_set(c->log, &h->net_failed_ref, c->line);
 }
 
 static int parse_net(struct line_ctx *c)
@@ -1011,9 +1050,8 @@ static int parse_message(struct line_ctx *c)
 			return parse_net_plugin_state(c, m);
 		break;
 	case 'F':
-		/* 2.28.3 on, src/plugin/net.cc ncclNetPluginInit(). */
-		if (span_startswith(m, "Failed to initialize NET plugin "))
-			format_seen(c->log, V(2, 28, 3), 0);
+		if (span_skip(&m, "Failed to initialize NET plugin "))
+			return parse_net_plugin_failed(c, m);
 		break;
 	case 'U':
 		if (span_startswith(m, "Using non-device net plugin version"))

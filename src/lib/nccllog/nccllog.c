@@ -447,6 +447,8 @@ void nccllog_release(struct nccllog *log)
 		free(h->network);
 		free(h->plugin);
 		free(h->ofi_provider);
+		free(h->net_failed);
+		nccllog_ref_clear(&h->net_failed_ref);
 		for (size_t j = 0; j < h->n_hcas; j++) {
 			free(h->hcas[j].name);
 			free(h->hcas[j].link);

@@ -95,6 +95,7 @@ static json_object *host_json(const struct nccllog *log, size_t hi)
 	json_object_object_add(o, "external_plugin", render_tristate(h->plugin_external));
 	json_object_object_add(o, "plugin", render_str_or_null(h->plugin));
 	json_object_object_add(o, "ofi_provider", render_str_or_null(h->ofi_provider));
+	json_object_object_add(o, "net_plugin_failed", render_str_or_null(h->net_failed));
 	json_object_object_add(o, "ib_no_device", json_object_new_boolean(h->ib_no_device));
 	json_object_object_add(o, "transport", render_str_or_null(h->transport));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(h->gdr)));
@@ -361,6 +362,8 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 		fprintf(out, " (internal)");
 	if (h->ofi_provider)
 		fprintf(out, ", OFI provider %s", h->ofi_provider);
+	if (h->net_failed)
+		fprintf(out, ", NET plugin %s failed to initialise", h->net_failed);
 	fprintf(out, "; transport %s; DMA-BUF %s\n", h->transport ? h->transport : "unknown",
 		h->dmabuf == 1 ? "available" : "not logged");
 	for (size_t j = 0; j < h->n_hcas; j++) {
