@@ -92,6 +92,20 @@ static void format_seen(struct nccllog *log, int lo, int hi)
 		log->fmt_conflict = true;
 }
 
+/* An SGR colour code at @p: "\e[1;36m", or its remnant "[1;36m" once ESC was lost. */
+static size_t sgr_len(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == '\x1b')
+		i++;
+	if (i >= n || p[i] != '[')
+		return 0;
+	for (i++; i < n && i < 16 && (is_digit(p[i]) || p[i] == ';'); i++)
+		;
+	return i < n && p[i] == 'm' ? i + 1 : 0;
+}
+
 /*
  * What a timestamp leaves in front of "hh:mm:ss" when the line has no host:
  * "2025-06-10T08" (ISO 8601) or "08" (a bare time). No host looks so.
@@ -168,12 +182,13 @@ static struct span prefix_host(struct span pre)
 		if (h > b && h[-1] == '<')
 			h--;
 	}
-	/* A colour code glued to the host ("\e[36mnode1", "[0mnode1"): no host has '['. */
-	const char *br = memchr(h, '[', (size_t)(e - h));
-	if (br) {
-		const char *m = memchr(br, 'm', (size_t)(e - br));
+	/* Colour codes glued to the host ("\e[36mnode1", "[0mnode1"). */
+	while (h < e && (*h == '[' || *h == '\x1b')) {
+		size_t k = sgr_len(h, (size_t)(e - h));
 
-		h = m ? m + 1 : e;
+		if (!k)
+			return span_make(pre.p, 0);
+		h += k;
 	}
 	if (is_time_fragment(span_make(h, (size_t)(e - h))))
 		return span_make(pre.p, 0);
@@ -1107,20 +1122,6 @@ static int parse_message(struct line_ctx *c)
 
 /* --- what other tools put around a line ----------------------------------- */
 
-/* An SGR colour code at @p: "\e[1;36m", or its remnant "[1;36m" once ESC was lost. */
-static size_t sgr_len(const char *p, size_t n)
-{
-	size_t i = 0;
-
-	if (i < n && p[i] == '\x1b')
-		i++;
-	if (i >= n || p[i] != '[')
-		return 0;
-	for (i++; i < n && i < 16 && (is_digit(p[i]) || p[i] == ';'); i++)
-		;
-	return i < n && p[i] == 'm' ? i + 1 : 0;
-}
-
 /*
  * Ray's worker tag, "(RayWorkerWrapper pid=123, ip=10.0.0.1) " (vLLM nests a
  * second one, "(EngineCore_0 pid=638) "), and colour codes around it: skip
@@ -1151,13 +1152,14 @@ static bool skip_front(struct span *s)
 }
 
 /*
- * Cut what follows the message: Ray's " [repeated 7x across cluster]" (and
- * its note on deduplication), a colour reset, the closing "|" of a
- * CloudWatch table row (@table).
+ * Cut what follows the message: Ray's " [repeated 7x across cluster]", a
+ * colour reset, the closing "|" of a CloudWatch table row (@table). Only
+ * the last byte is looked at unless it can end one of them.
  */
 static void trim_back(struct span *m, bool table)
 {
-	static const char rep[] = " [repeated ";
+	static const char tail[] = "x across cluster]", rep[] = " [repeated ";
+	const size_t kt = sizeof(tail) - 1, kr = sizeof(rep) - 1;
 
 	for (int round = 0; round < 4; round++) {
 		span_trim(m);
@@ -1168,24 +1170,27 @@ static void trim_back(struct span *m, bool table)
 
 		if (last == '|' && table) {
 			m->n--;
-		} else if (last == 'm' || last == ')' || last == ']') {
-			/* Look back a little: each of these sits at the very end. */
-			size_t w = m->n < 400 ? m->n : 400;
-			const char *at = memmem(end - w, w, rep, sizeof(rep) - 1);
+		} else if (last == ']' && m->n > kt + kr && memcmp(end - kt, tail, kt) == 0) {
+			/* " [repeated 14x across cluster]": digits between the two. */
+			const char *q = end - kt;
+
+			while (q > m->p && is_digit(q[-1]))
+				q--;
+			if ((size_t)(q - m->p) < kr || memcmp(q - kr, rep, kr) != 0)
+				return;
+			m->n = (size_t)(q - kr - m->p);
+		} else if (last == 'm') {
 			const char *esc = NULL;
 
-			if (!at && last == 'm')
-				for (const char *q = end - 1; q > m->p && q >= end - 16; q--)
-					if (*q == '[' && sgr_len(q, (size_t)(end - q)) == (size_t)(end - q)) {
+			for (const char *q = end - 2; q >= m->p && q >= end - 16; q--)
+				if (*q == '[') {
+					if (sgr_len(q, (size_t)(end - q)) == (size_t)(end - q))
 						esc = q > m->p && q[-1] == '\x1b' ? q - 1 : q;
-						break;
-					}
-			if (at && memmem(at, (size_t)(end - at), "across cluster]", 15))
-				m->n = (size_t)(at - m->p);
-			else if (esc)
-				m->n = (size_t)(esc - m->p);
-			else
+					break;
+				}
+			if (!esc)
 				return;
+			m->n = (size_t)(esc - m->p);
 		} else {
 			return;
 		}
