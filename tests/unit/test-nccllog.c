@@ -465,6 +465,27 @@ static void test_prefixes(void **state)
 	nccllog_release(&log);
 }
 
+/* Every HCA can, the connections did not: NCCL's per-GPU choice. */
+static void test_gdr_not_chosen(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log,
+		 "s1:1:2 [0] NCCL INFO P2P plugin v10 IBext_v10\n"
+		 "s1:1:3 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'rocep1s0f1\n"
+		 "s1:1:3 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via NET/IBext_v10/0\n",
+		 3);
+	assert_string_equal(log.hosts[0].plugin, "IBext_v10");
+	assert_string_equal(log.hosts[0].hcas[0].name, "rocep1s0f1");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "gdr-not-chosen"));
+	assert_false(has_code(log.reasons, log.n_reasons, "plugin-no-gdr"));
+	/* The channel line dates the log; the plugin line does not (else 2.13+). */
+	assert_string_equal(log.nccl_format, "2.12.7+");
+	nccllog_release(&log);
+}
+
 /* IBext's per-HCA lines and 2.28's plugin states. */
 static const char plugin_lines[] =
 	"node1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:1.2.3.4<0>\n"
@@ -483,8 +504,11 @@ static void test_plugin_lines(void **state)
 	parse_in(&log, plugin_lines, 5);
 	assert_int_equal(log.n_hosts, 2);
 	assert_int_equal(log.hosts[0].n_hcas, 2);
-	assert_int_equal(log.hosts[0].hcas[0].gdr, 1);
-	assert_int_equal(log.hosts[0].hcas[1].gdr, 1);
+	/* The plugin's word is kept apart from NCCL's (none here). */
+	assert_int_equal(log.hosts[0].hcas[0].gdr, -1);
+	assert_int_equal(log.hosts[0].hcas[0].plugin_gdr, NCCLLOG_PLUGIN_GDR_DMABUF);
+	assert_int_equal(log.hosts[0].hcas[1].plugin_gdr, NCCLLOG_PLUGIN_GDR_PEERMEM);
+	assert_string_equal(nccllog_plugin_gdr_name(3), "nvidia-peermem+dmabuf");
 	assert_string_equal(log.hosts[0].hcas[1].name, "mlx5_1");
 	assert_int_equal(log.hosts[0].plugin_external, 1);
 	assert_string_equal(log.hosts[0].plugin, "IBext_v10");
@@ -513,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_plugin_lines),
+		cmocka_unit_test(test_gdr_not_chosen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

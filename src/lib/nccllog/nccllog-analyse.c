@@ -164,7 +164,8 @@ static const char *host_transport(const struct nccllog *log,
 		return "Socket";
 	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider || h->ofi)
 		return "OFI";
-	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7))
+	/* HPC-X's IBext names itself "NCCL RDMA Plugin vN" in "Using network". */
+	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7) && !strstr(net, "RDMA Plugin"))
 		return "other";
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		if (!h->hcas[i].link)
@@ -199,7 +200,7 @@ static bool setting_is(const struct nccllog_host *h, const char *name,
 static int plugin_can_gdr(const char *name)
 {
 	static const char *const yes[] = { "IB", "IBext", "gIB", "Libfabric", "AWS Libfabric",
-					   "OFI", "UCX", "COLLNET" };
+					   "OFI", "UCX", "COLLNET", "NCCL RDMA Plugin" };
 
 	if (!name)
 		return -1;
@@ -325,6 +326,35 @@ static int env_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	return r;
 }
 
+/*
+ * Every HCA whose GDR the log shows can do it (NCCL's "GPU Direct RDMA
+ * Enabled for HCA", or the plugin's "(DMABUF) enabled" when NCCL's line is
+ * missing), yet connections went without: NCCL chose so per GPU-NIC pair
+ * (src/graph/paths.cc ncclTopoCheckGdr: the path type against
+ * NCCL_NET_GDR_LEVEL, default PXB; GPUs on C2C against NCCL_NET_GDR_C2C),
+ * not the NIC side.
+ */
+static int capable_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_hca *first = NULL;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		const struct nccllog_hca *x = &h->hcas[i];
+
+		if (x->gdr == 0 || (x->gdr < 0 && !x->plugin_gdr))
+			return 0;
+		if (!first)
+			first = x;
+	}
+	if (!first)
+		return 0;
+	return reason(log, "gdr-not-chosen", hi, first->gdr >= 0 ? &first->gdr_ref : &first->plugin_gdr_ref,
+		      xasprintf("every HCA can do GPUDirect RDMA (%s), yet the connections went through host memory: NCCL decided so per GPU-NIC pair (the path is farther than NCCL_NET_GDR_LEVEL, default PXB; GPUs attached by C2C also need NCCL_NET_GDR_C2C); NCCL_DEBUG_SUBSYS=GRAPH prints that decision",
+				first->gdr == 1 ? "NCCL: GPU Direct RDMA Enabled" :
+				first->plugin_gdr & NCCLLOG_PLUGIN_GDR_DMABUF ? "the plugin registers GPU memory by DMA-BUF" :
+										 "the plugin registers GPU memory by nvidia-peermem"));
+}
+
 static int pxn_reasons(struct nccllog *log, size_t hi)
 {
 	const struct nccllog_host *h = &log->hosts[hi];
@@ -424,6 +454,8 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = level_reasons(log, h, hi);
 	if (r >= 0)
 		r = env_reasons(log, h, hi);
+	if (r >= 0 && !host_has_reason(log, hi))
+		r = capable_reasons(log, h, hi);
 	if (r >= 0 && host_is_external(log, h, hi) && !host_has_reason(log, hi))
 		r = reason(log, "plugin-no-gdr", hi, NULL,
 			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR support and sees the peer memory (nvidia-peermem or DMA-BUF)%s",

@@ -517,7 +517,8 @@ static void parse_ib_using(struct line_ctx *c, struct span s)
  * "… Disabled for HCA 0 'mlx5_0' (no module)", "… for GPU 0[0] / HCA 0
  * 'mlx5_0' (no module or not supported by GPU)".
  */
-static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
+static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
+			 unsigned plugin)
 {
 	struct nccllog_host *h = ctx_host(c);
 	struct span hs = span_after(s, "HCA "), name = span_make(s.p, 0);
@@ -546,13 +547,22 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
 		name = span_make(q + 1, (size_t)(q2 - q - 1));
 	}
 	/* "(no module)": 2.5 – 2.12 net_ib.cc; without: 2.13 on, graph/topo.cc. */
-	if (span_contains(s, "no module"))
+	if (plugin)
+		; /* an external plugin's line dates no NCCL release */
+	else if (span_contains(s, "no module"))
 		format_seen(c->log, 0, V(2, 12, 99));
 	else if (q)
 		format_seen(c->log, V(2, 13, 0), 0);
 	x = hca_get(h, (int)idx, name);
 	if (!x)
 		return 0;
+	if (plugin) {
+		/* What the plugin can register; NCCL's own line decides gdr. */
+		if (x->plugin_gdr & plugin)
+			return 0;
+		x->plugin_gdr |= plugin;
+		return x->plugin_gdr_ref.line ? 0 : nccllog_ref_set(c->log, &x->plugin_gdr_ref, c->line);
+	}
 	/* Disabled wins over an Enabled of another rank of the host. */
 	if (x->gdr == -1 || (!enabled && x->gdr == 1)) {
 		x->gdr = enabled;
@@ -574,7 +584,7 @@ static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
 	if (!h)
 		return 0;
 	if (span_contains(s, "no module"))
-		return parse_hca_gdr(c, s, false);
+		return parse_hca_gdr(c, s, false, 0);
 	if (enabled) {
 		h->decisions_enabled++;
 		return 0;
@@ -606,18 +616,23 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 	 * "(nvidia-peermem) enabled …" (nccl-rdma-sharp-plugins src/p2p_plugin.c,
 	 * no closing quote); NCCL's own lines say "Enabled".
 	 */
-	bool how = span_skip(&s, "(DMABUF) ") || span_skip(&s, "(nvidia-peermem) ");
+	unsigned plugin = span_skip(&s, "(DMABUF) ")	      ? NCCLLOG_PLUGIN_GDR_DMABUF :
+			  span_skip(&s, "(nvidia-peermem) ") ? NCCLLOG_PLUGIN_GDR_PEERMEM :
+							       0;
 
-	if (how && span_skip(&s, "enabled for "))
-		enabled = true;
-	else if (span_skip(&s, "Enabled for "))
+	if (plugin) {
+		if (span_skip(&s, "enabled for ") && span_startswith(s, "HCA "))
+			return parse_hca_gdr(c, s, true, plugin);
+		return 0;
+	}
+	if (span_skip(&s, "Enabled for "))
 		enabled = true;
 	else if (span_skip(&s, "Disabled for "))
 		enabled = false;
 	else
 		return 0;
 	if (span_startswith(s, "HCA "))
-		return parse_hca_gdr(c, s, enabled);
+		return parse_hca_gdr(c, s, enabled, 0);
 	if (span_startswith(s, "GPU"))
 		return parse_gpu_gdr(c, s, enabled);
 	return 0;
@@ -1091,6 +1106,13 @@ static int parse_message(struct line_ctx *c)
 		sub = m;
 		if ((span_skip(&sub, "P2P plugin ") || span_skip(&sub, "Plugin Path : ")) &&
 		    (h = ctx_host(c))) {
+			/* HPC-X 2.2x: "P2P plugin v10 IBext_v10". */
+			if (sub.n > 2 && sub.p[0] == 'v' && is_digit(sub.p[1])) {
+				const char *sp = memchr(sub.p, ' ', sub.n);
+
+				if (sp)
+					sub = span_make(sp + 1, sub.n - (size_t)(sp + 1 - sub.p));
+			}
 			h->plugin_external = 1;
 			free(h->plugin);
 			h->plugin = span_dup(sub, 128);

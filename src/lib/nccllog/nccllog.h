@@ -34,6 +34,8 @@ enum nccllog_gdr {
 };
 
 const char *nccllog_gdr_name(enum nccllog_gdr g); /* "used", "not-used", ... */
+/* "nvidia-peermem", "dmabuf", "nvidia-peermem+dmabuf" for NCCLLOG_PLUGIN_GDR_* bits. */
+const char *nccllog_plugin_gdr_name(unsigned bits);
 
 /* Where a fact came from: input index, 1-based line (0: none), the line (cleaned, may be NULL). */
 struct nccllog_ref {
@@ -53,9 +55,15 @@ struct nccllog_hca {
 	int index; /* NCCL's device number, as in NET/IB/<index> */
 	int port;
 	char *link; /* "IB", "RoCE", NULL */
-	int gdr;    /* -1 not logged, 0 Disabled, 1 Enabled */
+	int gdr;    /* NCCL's word: -1 not logged, 0 Disabled, 1 Enabled */
 	struct nccllog_ref gdr_ref;
+	/* The net plugin's own word (HPC-X IBext): NCCLLOG_PLUGIN_GDR_* bits. */
+	unsigned plugin_gdr;
+	struct nccllog_ref plugin_gdr_ref;
 };
+
+#define NCCLLOG_PLUGIN_GDR_PEERMEM 1u /* "(nvidia-peermem) enabled for HCA" */
+#define NCCLLOG_PLUGIN_GDR_DMABUF 2u  /* "(DMABUF) enabled for HCA" */
 
 /* One kind of connection of a rank, with how many channel lines showed it. */
 struct nccllog_chan {

@@ -53,6 +53,8 @@ static json_object *hca_json(const struct nccllog_hca *x)
 	json_object_object_add(o, "port", x->port >= 0 ? json_object_new_int(x->port) : NULL);
 	json_object_object_add(o, "link", render_str_or_null(x->link));
 	json_object_object_add(o, "gdr", render_tristate(x->gdr));
+	json_object_object_add(o, "plugin_gdr",
+			       x->plugin_gdr ? json_object_new_string(nccllog_plugin_gdr_name(x->plugin_gdr)) : NULL);
 	return o;
 }
 
@@ -374,7 +376,10 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 			fprintf(out, " port %d", x->port);
 		if (x->link)
 			fprintf(out, " %s", x->link);
-		fprintf(out, ": GDR %s\n", x->gdr < 0 ? "not logged" : x->gdr ? "Enabled" : "Disabled");
+		fprintf(out, ": GDR %s", x->gdr < 0 ? "not logged" : x->gdr ? "Enabled" : "Disabled");
+		if (x->plugin_gdr)
+			fprintf(out, "; plugin can register GPU memory (%s)", nccllog_plugin_gdr_name(x->plugin_gdr));
+		fputc('\n', out);
 	}
 	if (h->n_settings) {
 		fprintf(out, "  settings:");
