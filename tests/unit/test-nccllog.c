@@ -492,6 +492,7 @@ static const char plugin_lines[] =
 	"node1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0\n"
 	"node1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA (nvidia-peermem) enabled for HCA 1 'mlx5_1\n"
 	"node1:1:2 [0] NCCL INFO Initialized NET plugin IBext_v10\n"
+	"node2:1:2 [0] NCCL INFO NET/Plugin: libnccl-net.so: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /usr/local/gib/lib64/libnccl-net.so)\n"
 	"node2:1:2 [0] NCCL INFO Failed to initialize NET plugin gIB\n"
 	"node2:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:1.2.3.5<0>\n"
 	"node2:1:2 [0] NCCL INFO Initialized NET plugin Socket\n";
@@ -516,6 +517,8 @@ static void test_plugin_lines(void **state)
 	assert_string_equal(log.hosts[1].transport, "Socket");
 	assert_int_equal(log.hosts[1].gdr, NCCLLOG_GDR_NOT_USED);
 	assert_true(has_code(log.reasons, log.n_reasons, "net-plugin-failed"));
+	assert_true(has_code(log.reasons, log.n_reasons, "plugin-load-failed"));
+	assert_non_null(strstr(log.hosts[1].plugin_load_error, "GLIBC_2.34"));
 	nccllog_release(&log);
 }
 

@@ -448,6 +448,10 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = socket_reasons(log, h, hi);
 	if (h->gdr == NCCLLOG_GDR_UNKNOWN)
 		return r;
+	if (r >= 0 && h->plugin_load_error)
+		r = reason(log, "plugin-load-failed", hi, &h->plugin_load_ref,
+			   xasprintf("a net plugin library is there but the loader refused it (%s): built for a newer glibc than the container has (version `GLIBC_x' not found), a missing library or symbol (undefined symbol), or another architecture (wrong ELF class); NCCL ran without it",
+				     h->plugin_load_error));
 	if (r >= 0)
 		r = hca_reasons(log, h, hi);
 	if (r >= 0)

@@ -726,6 +726,24 @@ static int parse_net(struct line_ctx *c)
 			h->plugin = span_dup(sub, 128);
 			return h->plugin ? 0 : -ENOMEM;
 		}
+		/*
+		 * The library is there but the loader refused it: "NET/Plugin:
+		 * libnccl-net.so: …: version `GLIBC_2.34' not found (required by
+		 * …)" (2.26 on, src/plugin/plugin_open.cc), "… Plugin load returned
+		 * 2 : <dlerror> : when loading …" (2.21 - 2.25, src/net.cc).
+		 */
+		if (!h->plugin_load_error &&
+		    (span_contains(s, "GLIBC") || span_contains(s, "undefined symbol") ||
+		     span_contains(s, "wrong ELF class")) &&
+		    !span_contains(s, "No such file or directory")) {
+			sub = span_after(s, "Plugin:");
+			if (!sub.n)
+				sub = span_after(s, "Plugin :");
+			h->plugin_load_error = span_dup(sub, NCCLLOG_EXCERPT_MAX);
+			if (!h->plugin_load_error)
+				return -ENOMEM;
+			return nccllog_ref_set(c->log, &h->plugin_load_ref, c->line);
+		}
 		if (span_contains(s, "No plugin found ("))
 			format_seen(c->log, V(2, 4, 2), V(2, 16, 99));
 		else if (span_contains(s, "No plugin found, using internal"))

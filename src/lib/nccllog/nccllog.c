@@ -463,6 +463,8 @@ void nccllog_release(struct nccllog *log)
 		free(h->ofi_provider);
 		free(h->net_failed);
 		nccllog_ref_clear(&h->net_failed_ref);
+		free(h->plugin_load_error);
+		nccllog_ref_clear(&h->plugin_load_ref);
 		for (size_t j = 0; j < h->n_hcas; j++) {
 			free(h->hcas[j].name);
 			free(h->hcas[j].link);

@@ -115,6 +115,9 @@ struct nccllog_host {
 	bool plugin_gdr_off; /* the plugin said it disabled GDR */
 	char *net_failed;    /* "Failed to initialize NET plugin X" (2.28.3+), first X */
 	struct nccllog_ref net_failed_ref;
+	/* A net plugin library there but refused by the loader (dlerror), first. */
+	char *plugin_load_error;
+	struct nccllog_ref plugin_load_ref;
 	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
 	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
 	struct nccllog_hca hcas[NCCLLOG_MAX_HCAS];

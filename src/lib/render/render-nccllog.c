@@ -98,6 +98,7 @@ static json_object *host_json(const struct nccllog *log, size_t hi)
 	json_object_object_add(o, "plugin", render_str_or_null(h->plugin));
 	json_object_object_add(o, "ofi_provider", render_str_or_null(h->ofi_provider));
 	json_object_object_add(o, "net_plugin_failed", render_str_or_null(h->net_failed));
+	json_object_object_add(o, "plugin_load_error", render_str_or_null(h->plugin_load_error));
 	json_object_object_add(o, "ib_no_device", json_object_new_boolean(h->ib_no_device));
 	json_object_object_add(o, "transport", render_str_or_null(h->transport));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(h->gdr)));
