@@ -465,6 +465,30 @@ static void test_prefixes(void **state)
 	nccllog_release(&log);
 }
 
+/* A plugin that loaded and then failed to initialise is not the job's network. */
+static void test_plugin_failed_init(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log,
+		 "b:1:1 [0] NCCL INFO NET/Plugin: Loaded net plugin SPCX (v12)\n"
+		 "b:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+		 "b:1:1 [0] NCCL INFO Failed to initialize NET plugin SPCX\n"
+		 "b:1:1 [0] NCCL INFO Failed to initialize NET plugin IB\n"
+		 "b:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.56.0.6<0>\n"
+		 "b:1:1 [0] NCCL INFO Initialized NET plugin Socket\n"
+		 "b:1:1 [0] NCCL INFO Using network Socket\n",
+		 11);
+	assert_int_equal(log.hosts[0].plugin_external, 0);
+	assert_string_equal(log.hosts[0].plugin, "SPCX");
+	assert_string_equal(log.hosts[0].net_failed, "SPCX");
+	assert_string_equal(log.hosts[0].transport, "Socket");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "socket-no-ib-device"));
+	nccllog_release(&log);
+}
+
 /* Every HCA can, the connections did not: NCCL's per-GPU choice. */
 static void test_gdr_not_chosen(void **state)
 {
@@ -541,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_plugin_lines),
 		cmocka_unit_test(test_gdr_not_chosen),
+		cmocka_unit_test(test_plugin_failed_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

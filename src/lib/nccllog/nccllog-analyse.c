@@ -578,6 +578,10 @@ int nccllog_analyse(struct nccllog *log)
 		if (!h->nccl_version && log->nccl_version &&
 		    !(h->nccl_version = strdup(log->nccl_version)))
 			return -ENOMEM;
+		/* A loaded plugin that then failed to initialise carries nothing (2.28.3+). */
+		if (h->plugin_external == 1 && h->plugin && h->net_failed &&
+		    strcmp(h->plugin, h->net_failed) == 0)
+			h->plugin_external = 0;
 		h->transport = host_transport(log, h, i);
 		if (h->plugin_external < 0 && host_is_external(log, h, i))
 			h->plugin_external = 1;
