@@ -7,6 +7,7 @@ and is not compared. Special keys:
   exit           the exit status
   reason_codes   the sorted list of reason codes (exactly)
   error_codes    the sorted list of error codes (exactly)
+  host_names     the sorted list of host names (exactly)
   hosts          {host name: {field: value}} subset of each host
   ranks          {"host/rank": {field: value}} subset of each rank
   node_args      extra arguments (e.g. ["--root", "tests/fixtures/x/root"])
@@ -93,6 +94,10 @@ def main():
             got = sorted(x["code"] for x in doc[k.split("_")[0] + "s"])
             if got != sorted(v):
                 errs.append(f"{k}: expected {sorted(v)}, got {got}")
+        elif k == "host_names":
+            got = sorted(h["name"] for h in doc["hosts"])
+            if got != sorted(v):
+                errs.append(f"host_names: expected {sorted(v)}, got {got}")
         elif k in ("hosts", "ranks"):
             # hosts by name, ranks by "host/rank"
             by = {(x["name"] if k == "hosts" else f"{x['host']}/{x['rank']}"): x

@@ -176,7 +176,8 @@ static void test_socket_only(void **state)
 		 7);
 	assert_string_equal(log.hosts[0].transport, "Socket");
 	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
-	assert_true(has_code(log.reasons, log.n_reasons, "socket-transport"));
+	/* IB failed to initialise: that is why the job is on sockets. */
+	assert_true(has_code(log.reasons, log.n_reasons, "net-plugin-failed"));
 	assert_false(has_code(log.reasons, log.n_reasons, "no-net-channels"));
 	assert_null(log.nccl_version);
 	assert_string_equal(log.nccl_format, "2.28.3+");
@@ -414,6 +415,137 @@ static void test_caps(void **state)
 	nccllog_release(&log);
 }
 
+/* What Ray, terminals, log shippers and CloudWatch put around NCCL's lines. */
+static const char prefixed[] =
+	"\x1b[36m(EngineCore_0 pid=638)\x1b[0m \x1b[36m(RayWorkerWrapper pid=721, ip=10.0.0.2)\x1b[0m nodeA:721:721 [0] NCCL INFO Using network IB [repeated 7x across cluster]\n"
+	"[36m(RayWorkerWrapper pid=721, ip=10.0.0.2)[0m nodeA:721:721 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to SYS [repeated 3x across cluster]\n"
+	"(RayWorkerWrapper pid=721, ip=10.0.0.2) nodeA:721:721 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\x1b[0m\n"
+	"(RayWorkerWrapper pid=722, ip=10.0.0.2) ] NCCL INFO Channel 00/0 : 5[5] -> 6[6] via P2P/IPC/read\n"
+	"(RayWorkerWrapper pid=722, ip=10.0.0.2)  Channel 01/0 : 5[5] -> 6[6] via P2P/IPC/read\n"
+	"(RayWorkerWrapper pid=722, ip=10.0.0.2) nodeA:722:722 [1] NCCL INFO Channel 02/0 : 1[1] -> 2[2] via P\n"
+	"(RayWorkerWrapper pid=722, ip=10.0.0.2) NCCL version 2.21.5+cuda12.4\n"
+	"\x1b[32mnodeB:9:9 [0] NCCL INFO Using network IB\n"
+	"[32mnodeC:9:9 [0] NCCL INFO Using network IB\n"
+	"2025-06-10T08:12:45 NCCL INFO NET/IB : Using [0]mlx5_9:1/IB [RO]; OOB eth0:1.2.3.4<0>\n"
+	"08:12:45 NCCL INFO NET/IB : Using [0]mlx5_9:1/IB [RO]; OOB eth0:1.2.3.4<0>\n"
+	"| 2025-06-10T08:12:45.123Z | nodeD:1:2 [0] NCCL INFO Using network AWS Libfabric |\n"
+	"[pod/trainer-0/main] nodeE:1:2 [0] NCCL INFO Using network IB\n";
+
+static void test_prefixes(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log, prefixed, 7);
+	assert_int_equal(log.n_hosts, 6); /* nodeA … nodeE and "" (the timestamped lines) */
+	for (size_t i = 0; i < log.n_hosts; i++) {
+		const struct nccllog_host *h = &log.hosts[i];
+
+		assert_null(strchr(h->name, '['));
+		assert_null(strchr(h->name, '\x1b'));
+		assert_null(strchr(h->name, '-') ? strstr(h->name, "2025") : NULL);
+		if (h->network) {
+			assert_null(strchr(h->network, '['));
+			assert_null(strchr(h->network, '|'));
+			assert_null(strchr(h->network, '\x1b'));
+		}
+		if (strcmp(h->name, "nodeA") == 0) {
+			assert_string_equal(h->network, "IB");
+			assert_string_equal(nccllog_setting(h, "NCCL_NET_GDR_LEVEL")->value, "SYS");
+		}
+		if (strcmp(h->name, "nodeD") == 0)
+			assert_string_equal(h->network, "AWS Libfabric");
+		if (!h->name[0])
+			assert_int_equal(h->n_hcas, 1);
+	}
+	/* The cut lines make no rank: rank 0 has its NET line, nothing else exists. */
+	assert_int_equal(log.n_ranks, 1);
+	assert_int_equal(rank_of(&log, 0)->gdr, NCCLLOG_GDR_USED);
+	assert_string_equal(log.nccl_version, "2.21.5");
+	nccllog_release(&log);
+}
+
+/* A plugin that loaded and then failed to initialise is not the job's network. */
+static void test_plugin_failed_init(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log,
+		 "b:1:1 [0] NCCL INFO NET/Plugin: Loaded net plugin SPCX (v12)\n"
+		 "b:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+		 "b:1:1 [0] NCCL INFO Failed to initialize NET plugin SPCX\n"
+		 "b:1:1 [0] NCCL INFO Failed to initialize NET plugin IB\n"
+		 "b:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.56.0.6<0>\n"
+		 "b:1:1 [0] NCCL INFO Initialized NET plugin Socket\n"
+		 "b:1:1 [0] NCCL INFO Using network Socket\n",
+		 11);
+	assert_int_equal(log.hosts[0].plugin_external, 0);
+	assert_string_equal(log.hosts[0].plugin, "SPCX");
+	assert_string_equal(log.hosts[0].net_failed, "SPCX");
+	assert_string_equal(log.hosts[0].transport, "Socket");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "socket-no-ib-device"));
+	nccllog_release(&log);
+}
+
+/* Every HCA can, the connections did not: NCCL's per-GPU choice. */
+static void test_gdr_not_chosen(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log,
+		 "s1:1:2 [0] NCCL INFO P2P plugin v10 IBext_v10\n"
+		 "s1:1:3 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'rocep1s0f1\n"
+		 "s1:1:3 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [send] via NET/IBext_v10/0\n",
+		 3);
+	assert_string_equal(log.hosts[0].plugin, "IBext_v10");
+	assert_string_equal(log.hosts[0].hcas[0].name, "rocep1s0f1");
+	assert_int_equal(log.gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "gdr-not-chosen"));
+	assert_false(has_code(log.reasons, log.n_reasons, "plugin-no-gdr"));
+	/* The channel line dates the log; the plugin line does not (else 2.13+). */
+	assert_string_equal(log.nccl_format, "2.12.7+");
+	nccllog_release(&log);
+}
+
+/* IBext's per-HCA lines and 2.28's plugin states. */
+static const char plugin_lines[] =
+	"node1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:1.2.3.4<0>\n"
+	"node1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0\n"
+	"node1:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA (nvidia-peermem) enabled for HCA 1 'mlx5_1\n"
+	"node1:1:2 [0] NCCL INFO Initialized NET plugin IBext_v10\n"
+	"node2:1:2 [0] NCCL INFO NET/Plugin: libnccl-net.so: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /usr/local/gib/lib64/libnccl-net.so)\n"
+	"node2:1:2 [0] NCCL INFO Failed to initialize NET plugin gIB\n"
+	"node2:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:1.2.3.5<0>\n"
+	"node2:1:2 [0] NCCL INFO Initialized NET plugin Socket\n";
+
+static void test_plugin_lines(void **state)
+{
+	struct nccllog log;
+
+	(void)state;
+	parse_in(&log, plugin_lines, 5);
+	assert_int_equal(log.n_hosts, 2);
+	assert_int_equal(log.hosts[0].n_hcas, 2);
+	/* The plugin's word is kept apart from NCCL's (none here). */
+	assert_int_equal(log.hosts[0].hcas[0].gdr, -1);
+	assert_int_equal(log.hosts[0].hcas[0].plugin_gdr, NCCLLOG_PLUGIN_GDR_DMABUF);
+	assert_int_equal(log.hosts[0].hcas[1].plugin_gdr, NCCLLOG_PLUGIN_GDR_PEERMEM);
+	assert_string_equal(nccllog_plugin_gdr_name(3), "nvidia-peermem+dmabuf");
+	assert_string_equal(log.hosts[0].hcas[1].name, "mlx5_1");
+	assert_int_equal(log.hosts[0].plugin_external, 1);
+	assert_string_equal(log.hosts[0].plugin, "IBext_v10");
+	assert_string_equal(log.hosts[1].net_failed, "gIB");
+	assert_string_equal(log.hosts[1].transport, "Socket");
+	assert_int_equal(log.hosts[1].gdr, NCCLLOG_GDR_NOT_USED);
+	assert_true(has_code(log.reasons, log.n_reasons, "net-plugin-failed"));
+	assert_true(has_code(log.reasons, log.n_reasons, "plugin-load-failed"));
+	assert_non_null(strstr(log.hosts[1].plugin_load_error, "GLIBC_2.34"));
+	nccllog_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +562,10 @@ int main(void)
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_plugin_lines),
+		cmocka_unit_test(test_gdr_not_chosen),
+		cmocka_unit_test(test_plugin_failed_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

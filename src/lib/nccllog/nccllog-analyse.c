@@ -164,7 +164,8 @@ static const char *host_transport(const struct nccllog *log,
 		return "Socket";
 	if (strstr(net, "Libfabric") || strstr(net, "OFI") || h->ofi_provider || h->ofi)
 		return "OFI";
-	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7))
+	/* HPC-X's IBext names itself "NCCL RDMA Plugin vN" in "Using network". */
+	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7) && !strstr(net, "RDMA Plugin"))
 		return "other";
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		if (!h->hcas[i].link)
@@ -187,6 +188,30 @@ static bool setting_is(const struct nccllog_host *h, const char *name,
 	return s && strcmp(s->value, value) == 0;
 }
 
+/*
+ * Whether a net plugin can do GPUDirect RDMA at all (1), never (0), or we
+ * do not know it (-1): what its getProperties() may put in ptrSupport.
+ * NCCL's IB (src/transport/net_ib*), HPC-X IBext (NCCL_PTR_CUDA and
+ * NCCL_PTR_DMABUF, nccl-rdma-sharp-plugins src/p2p_plugin.c), Google's gIB
+ * (an IB verbs plugin) and aws-ofi-nccl (Libfabric with FI_HMEM) can; NCCL's
+ * Socket (src/transport/net_socket.cc) and GCP FastSocket register host
+ * memory only (NCCL_PTR_HOST).
+ */
+static int plugin_can_gdr(const char *name)
+{
+	static const char *const yes[] = { "IB", "IBext", "gIB", "Libfabric", "AWS Libfabric",
+					   "OFI", "UCX", "COLLNET", "NCCL RDMA Plugin" };
+
+	if (!name)
+		return -1;
+	if (strstr(name, "Socket"))
+		return 0;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (strncmp(name, yes[i], strlen(yes[i])) == 0)
+			return 1;
+	return -1;
+}
+
 /* Reasons the socket transport was used. */
 static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 {
@@ -207,6 +232,13 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 	if (h->ib_no_device)
 		return reason(log, "socket-no-ib-device", hi, &h->ib_no_device_ref,
 			      strdup("NET/IB found no device (no active port, or no /dev/infiniband and libibverbs in the container), so NCCL used TCP sockets: no GPUDirect RDMA"));
+	if (h->net_failed)
+		return reason(log, "net-plugin-failed", hi, &h->net_failed_ref,
+			      xasprintf("the NET plugin %s failed to initialise (%s), so NCCL fell back on TCP sockets: no GPUDirect RDMA",
+					h->net_failed,
+					plugin_can_gdr(h->net_failed) == 1 ?
+						"a plugin that can do GPUDirect RDMA: see its lines before this one, e.g. a missing device, library or GLIBC symbol" :
+						"see its lines before this one"));
 	return reason(log, "socket-transport", hi,
 		      h->network_ref.line ? &h->network_ref : &h->socket_ref,
 		      strdup("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA; the log does not say why IB was not used"));
@@ -292,6 +324,35 @@ static int env_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = reason(log, "dmabuf-disabled", hi, &s->ref,
 			   strdup("NCCL_DMABUF_ENABLE=0: DMA-BUF registration is off, so GPUDirect RDMA needs nvidia-peermem"));
 	return r;
+}
+
+/*
+ * Every HCA whose GDR the log shows can do it (NCCL's "GPU Direct RDMA
+ * Enabled for HCA", or the plugin's "(DMABUF) enabled" when NCCL's line is
+ * missing), yet connections went without: NCCL chose so per GPU-NIC pair
+ * (src/graph/paths.cc ncclTopoCheckGdr: the path type against
+ * NCCL_NET_GDR_LEVEL, default PXB; GPUs on C2C against NCCL_NET_GDR_C2C),
+ * not the NIC side.
+ */
+static int capable_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
+{
+	const struct nccllog_hca *first = NULL;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		const struct nccllog_hca *x = &h->hcas[i];
+
+		if (x->gdr == 0 || (x->gdr < 0 && !x->plugin_gdr))
+			return 0;
+		if (!first)
+			first = x;
+	}
+	if (!first)
+		return 0;
+	return reason(log, "gdr-not-chosen", hi, first->gdr >= 0 ? &first->gdr_ref : &first->plugin_gdr_ref,
+		      xasprintf("every HCA can do GPUDirect RDMA (%s), yet the connections went through host memory: NCCL decided so per GPU-NIC pair (the path is farther than NCCL_NET_GDR_LEVEL, default PXB; GPUs attached by C2C also need NCCL_NET_GDR_C2C); NCCL_DEBUG_SUBSYS=GRAPH prints that decision",
+				first->gdr == 1 ? "NCCL: GPU Direct RDMA Enabled" :
+				first->plugin_gdr & NCCLLOG_PLUGIN_GDR_DMABUF ? "the plugin registers GPU memory by DMA-BUF" :
+										 "the plugin registers GPU memory by nvidia-peermem"));
 }
 
 static int pxn_reasons(struct nccllog *log, size_t hi)
@@ -387,12 +448,18 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = socket_reasons(log, h, hi);
 	if (h->gdr == NCCLLOG_GDR_UNKNOWN)
 		return r;
+	if (r >= 0 && h->plugin_load_error)
+		r = reason(log, "plugin-load-failed", hi, &h->plugin_load_ref,
+			   xasprintf("a net plugin library is there but the loader refused it (%s): built for a newer glibc than the container has (version `GLIBC_x' not found), a missing library or symbol (undefined symbol), or another architecture (wrong ELF class); NCCL ran without it",
+				     h->plugin_load_error));
 	if (r >= 0)
 		r = hca_reasons(log, h, hi);
 	if (r >= 0)
 		r = level_reasons(log, h, hi);
 	if (r >= 0)
 		r = env_reasons(log, h, hi);
+	if (r >= 0 && !host_has_reason(log, hi))
+		r = capable_reasons(log, h, hi);
 	if (r >= 0 && host_is_external(log, h, hi) && !host_has_reason(log, hi))
 		r = reason(log, "plugin-no-gdr", hi, NULL,
 			   xasprintf("the external net plugin %s used connections without GPUDirect RDMA and the log shows no other cause: check that the plugin was built with GDR support and sees the peer memory (nvidia-peermem or DMA-BUF)%s",
@@ -511,6 +578,10 @@ int nccllog_analyse(struct nccllog *log)
 		if (!h->nccl_version && log->nccl_version &&
 		    !(h->nccl_version = strdup(log->nccl_version)))
 			return -ENOMEM;
+		/* A loaded plugin that then failed to initialise carries nothing (2.28.3+). */
+		if (h->plugin_external == 1 && h->plugin && h->net_failed &&
+		    strcmp(h->plugin, h->net_failed) == 0)
+			h->plugin_external = 0;
 		h->transport = host_transport(log, h, i);
 		if (h->plugin_external < 0 && host_is_external(log, h, i))
 			h->plugin_external = 1;

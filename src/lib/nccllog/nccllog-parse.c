@@ -92,6 +92,39 @@ static void format_seen(struct nccllog *log, int lo, int hi)
 		log->fmt_conflict = true;
 }
 
+/* An SGR colour code at @p: "\e[1;36m", or its remnant "[1;36m" once ESC was lost. */
+static size_t sgr_len(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == '\x1b')
+		i++;
+	if (i >= n || p[i] != '[')
+		return 0;
+	for (i++; i < n && i < 16 && (is_digit(p[i]) || p[i] == ';'); i++)
+		;
+	return i < n && p[i] == 'm' ? i + 1 : 0;
+}
+
+/*
+ * What a timestamp leaves in front of "hh:mm:ss" when the line has no host:
+ * "2025-06-10T08" (ISO 8601) or "08" (a bare time). No host looks so.
+ */
+static bool is_time_fragment(struct span h)
+{
+	size_t digits = 0;
+
+	for (size_t i = 0; i < h.n; i++) {
+		if (is_digit(h.p[i]))
+			digits++;
+		else if (h.p[i] != '-' && h.p[i] != 'T' && h.p[i] != '.' && h.p[i] != '/')
+			return false;
+	}
+	if (h.n && digits == h.n)
+		return h.n <= 2;
+	return h.n >= 10 && digits >= 8 && is_digit(h.p[0]) && h.p[4] == '-';
+}
+
 /* The host of "…host:pid:tid [dev] " or an empty span. */
 static struct span prefix_host(struct span pre)
 {
@@ -149,6 +182,16 @@ static struct span prefix_host(struct span pre)
 		if (h > b && h[-1] == '<')
 			h--;
 	}
+	/* Colour codes glued to the host ("\e[36mnode1", "[0mnode1"). */
+	while (h < e && (*h == '[' || *h == '\x1b')) {
+		size_t k = sgr_len(h, (size_t)(e - h));
+
+		if (!k)
+			return span_make(pre.p, 0);
+		h += k;
+	}
+	if (is_time_fragment(span_make(h, (size_t)(e - h))))
+		return span_make(pre.p, 0);
 	return span_make(h, (size_t)(e - h));
 }
 
@@ -329,7 +372,7 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 	} else if (span_startswith(via, "direct shared memory")) {
 		ch.transport = nccllog_intern(c->log, span_make("SHM", 3));
 		format_seen(c->log, 0, V(2, 12, 99));
-	} else {
+	} else if (span_startswith(via, "P2P") || span_startswith(via, "SHM")) {
 		if (span_startswith(via, "SHM/"))
 			format_seen(c->log, V(2, 13, 0), 0);
 		else if (span_startswith(via, "P2P/CUMEM"))
@@ -341,7 +384,10 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 			via.n = (size_t)(br - via.p);
 		if (span_startswith(via, "P2P/indirect"))
 			via.n = strlen("P2P/indirect");
+		span_trim(&via);
 		ch.transport = nccllog_intern(c->log, via);
+	} else {
+		return 0; /* a line cut short ("via P"), or not NCCL's */
 	}
 	if (ch.dir == 'r')
 		return add_channel(c, dst, dst_tok, &ch);
@@ -471,7 +517,8 @@ static void parse_ib_using(struct line_ctx *c, struct span s)
  * "… Disabled for HCA 0 'mlx5_0' (no module)", "… for GPU 0[0] / HCA 0
  * 'mlx5_0' (no module or not supported by GPU)".
  */
-static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
+static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
+			 unsigned plugin)
 {
 	struct nccllog_host *h = ctx_host(c);
 	struct span hs = span_after(s, "HCA "), name = span_make(s.p, 0);
@@ -494,17 +541,28 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled)
 	if (q) {
 		const char *q2 = memchr(q + 1, '\'', hs.n - (size_t)(q + 1 - hs.p));
 
-		if (q2)
-			name = span_make(q + 1, (size_t)(q2 - q - 1));
+		/* IBext's "… HCA 0 'mlx5_0" has no closing quote. */
+		if (!q2)
+			q2 = hs.p + hs.n;
+		name = span_make(q + 1, (size_t)(q2 - q - 1));
 	}
 	/* "(no module)": 2.5 – 2.12 net_ib.cc; without: 2.13 on, graph/topo.cc. */
-	if (span_contains(s, "no module"))
+	if (plugin)
+		; /* an external plugin's line dates no NCCL release */
+	else if (span_contains(s, "no module"))
 		format_seen(c->log, 0, V(2, 12, 99));
 	else if (q)
 		format_seen(c->log, V(2, 13, 0), 0);
 	x = hca_get(h, (int)idx, name);
 	if (!x)
 		return 0;
+	if (plugin) {
+		/* What the plugin can register; NCCL's own line decides gdr. */
+		if (x->plugin_gdr & plugin)
+			return 0;
+		x->plugin_gdr |= plugin;
+		return x->plugin_gdr_ref.line ? 0 : nccllog_ref_set(c->log, &x->plugin_gdr_ref, c->line);
+	}
 	/* Disabled wins over an Enabled of another rank of the host. */
 	if (x->gdr == -1 || (!enabled && x->gdr == 1)) {
 		x->gdr = enabled;
@@ -526,7 +584,7 @@ static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
 	if (!h)
 		return 0;
 	if (span_contains(s, "no module"))
-		return parse_hca_gdr(c, s, false);
+		return parse_hca_gdr(c, s, false, 0);
 	if (enabled) {
 		h->decisions_enabled++;
 		return 0;
@@ -553,6 +611,20 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 {
 	bool enabled;
 
+	/*
+	 * HPC-X's IBext prints how: "(DMABUF) enabled for HCA 0 'mlx5_0" and
+	 * "(nvidia-peermem) enabled …" (nccl-rdma-sharp-plugins src/p2p_plugin.c,
+	 * no closing quote); NCCL's own lines say "Enabled".
+	 */
+	unsigned plugin = span_skip(&s, "(DMABUF) ")	      ? NCCLLOG_PLUGIN_GDR_DMABUF :
+			  span_skip(&s, "(nvidia-peermem) ") ? NCCLLOG_PLUGIN_GDR_PEERMEM :
+							       0;
+
+	if (plugin) {
+		if (span_skip(&s, "enabled for ") && span_startswith(s, "HCA "))
+			return parse_hca_gdr(c, s, true, plugin);
+		return 0;
+	}
 	if (span_skip(&s, "Enabled for "))
 		enabled = true;
 	else if (span_skip(&s, "Disabled for "))
@@ -560,7 +632,7 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 	else
 		return 0;
 	if (span_startswith(s, "HCA "))
-		return parse_hca_gdr(c, s, enabled);
+		return parse_hca_gdr(c, s, enabled, 0);
 	if (span_startswith(s, "GPU"))
 		return parse_gpu_gdr(c, s, enabled);
 	return 0;
@@ -598,8 +670,36 @@ static int parse_net_plugin_state(struct line_ctx *c, struct span name)
 			return nccllog_ref_set(c->log, &h->socket_ref, c->line);
 	} else if (span_startswith(name, "FastSocket")) {
 		return socket_plugin(c, h);
+	} else if (name.n && !(name.n == 2 && memcmp(name.p, "IB", 2) == 0) &&
+		   !(name.n == 6 && memcmp(name.p, "Socket", 6) == 0) && !h->plugin) {
+		/* An external plugin initialised (gIB, IBext_v10, Libfabric …). */
+		h->plugin_external = 1;
+		h->plugin = span_dup(name, 64);
+		return h->plugin ? 0 : -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * 2.28.3 on, src/plugin/net.cc ncclNetPluginInit(): "Failed to initialize
+ * NET plugin IB" (or gIB, a plugin whose init() failed). The first one per
+ * host is kept: it says why NCCL fell back on another network.
+ */
+static int parse_net_plugin_failed(struct line_ctx *c, struct span name)
+{
+	struct nccllog_host *h = ctx_host(c);
+	const char *sp = memchr(name.p, ' ', name.n);
+
+	format_seen(c->log, V(2, 28, 3), 0);
+	if (sp)
+		name.n = (size_t)(sp - name.p);
+	span_trim(&name);
+	if (!h || !name.n || h->net_failed)
+		return 0;
+	h->net_failed = span_dup(name, 64);
+	if (!h->net_failed)
+		return -ENOMEM;
+	return nccllog_ref_set(c->log, &h->net_failed_ref, c->line);
 }
 
 static int parse_net(struct line_ctx *c)
@@ -625,6 +725,24 @@ static int parse_net(struct line_ctx *c)
 			free(h->plugin);
 			h->plugin = span_dup(sub, 128);
 			return h->plugin ? 0 : -ENOMEM;
+		}
+		/*
+		 * The library is there but the loader refused it: "NET/Plugin:
+		 * libnccl-net.so: …: version `GLIBC_2.34' not found (required by
+		 * …)" (2.26 on, src/plugin/plugin_open.cc), "… Plugin load returned
+		 * 2 : <dlerror> : when loading …" (2.21 - 2.25, src/net.cc).
+		 */
+		if (!h->plugin_load_error &&
+		    (span_contains(s, "GLIBC") || span_contains(s, "undefined symbol") ||
+		     span_contains(s, "wrong ELF class")) &&
+		    !span_contains(s, "No such file or directory")) {
+			sub = span_after(s, "Plugin:");
+			if (!sub.n)
+				sub = span_after(s, "Plugin :");
+			h->plugin_load_error = span_dup(sub, NCCLLOG_EXCERPT_MAX);
+			if (!h->plugin_load_error)
+				return -ENOMEM;
+			return nccllog_ref_set(c->log, &h->plugin_load_ref, c->line);
 		}
 		if (span_contains(s, "No plugin found ("))
 			format_seen(c->log, V(2, 4, 2), V(2, 16, 99));
@@ -980,9 +1098,8 @@ static int parse_message(struct line_ctx *c)
 			return parse_net_plugin_state(c, m);
 		break;
 	case 'F':
-		/* 2.28.3 on, src/plugin/net.cc ncclNetPluginInit(). */
-		if (span_startswith(m, "Failed to initialize NET plugin "))
-			format_seen(c->log, V(2, 28, 3), 0);
+		if (span_skip(&m, "Failed to initialize NET plugin "))
+			return parse_net_plugin_failed(c, m);
 		break;
 	case 'U':
 		if (span_startswith(m, "Using non-device net plugin version"))
@@ -1007,6 +1124,13 @@ static int parse_message(struct line_ctx *c)
 		sub = m;
 		if ((span_skip(&sub, "P2P plugin ") || span_skip(&sub, "Plugin Path : ")) &&
 		    (h = ctx_host(c))) {
+			/* HPC-X 2.2x: "P2P plugin v10 IBext_v10". */
+			if (sub.n > 2 && sub.p[0] == 'v' && is_digit(sub.p[1])) {
+				const char *sp = memchr(sub.p, ' ', sub.n);
+
+				if (sp)
+					sub = span_make(sp + 1, sub.n - (size_t)(sp + 1 - sub.p));
+			}
 			h->plugin_external = 1;
 			free(h->plugin);
 			h->plugin = span_dup(sub, 128);
@@ -1036,20 +1160,113 @@ static int parse_message(struct line_ctx *c)
 	return 0;
 }
 
+/* --- what other tools put around a line ----------------------------------- */
+
+/*
+ * Ray's worker tag, "(RayWorkerWrapper pid=123, ip=10.0.0.1) " (vLLM nests a
+ * second one, "(EngineCore_0 pid=638) "), and colour codes around it: skip
+ * them. True when a Ray tag was there.
+ */
+static bool skip_front(struct span *s)
+{
+	bool ray = false;
+
+	for (int round = 0; round < 8 && s->n; round++) {
+		size_t k = sgr_len(s->p, s->n);
+
+		if (!k && s->p[0] == '(') {
+			const char *close = memchr(s->p, ')', s->n < 128 ? s->n : 128);
+
+			if (close && memmem(s->p, (size_t)(close - s->p), "pid=", 4)) {
+				k = (size_t)(close + 1 - s->p);
+				ray = true;
+			}
+		}
+		if (!k)
+			break;
+		s->p += k;
+		s->n -= k;
+		span_trim(s);
+	}
+	return ray;
+}
+
+/*
+ * Cut what follows the message: Ray's " [repeated 7x across cluster]", a
+ * colour reset, the closing "|" of a CloudWatch table row (@table). Only
+ * the last byte is looked at unless it can end one of them.
+ */
+static void trim_back(struct span *m, bool table)
+{
+	static const char tail[] = "x across cluster]", rep[] = " [repeated ";
+	const size_t kt = sizeof(tail) - 1, kr = sizeof(rep) - 1;
+
+	for (int round = 0; round < 4; round++) {
+		span_trim(m);
+		if (!m->n)
+			return;
+		const char *end = m->p + m->n;
+		char last = end[-1];
+
+		if (last == '|' && table) {
+			m->n--;
+		} else if (last == ']' && m->n > kt + kr && memcmp(end - kt, tail, kt) == 0) {
+			/* " [repeated 14x across cluster]": digits between the two. */
+			const char *q = end - kt;
+
+			while (q > m->p && is_digit(q[-1]))
+				q--;
+			if ((size_t)(q - m->p) < kr || memcmp(q - kr, rep, kr) != 0)
+				return;
+			m->n = (size_t)(q - kr - m->p);
+		} else if (last == 'm') {
+			const char *esc = NULL;
+
+			for (const char *q = end - 2; q >= m->p && q >= end - 16; q--)
+				if (*q == '[') {
+					if (sgr_len(q, (size_t)(end - q)) == (size_t)(end - q))
+						esc = q > m->p && q[-1] == '\x1b' ? q - 1 : q;
+					break;
+				}
+			if (!esc)
+				return;
+			m->n = (size_t)(esc - m->p);
+		} else {
+			return;
+		}
+	}
+}
+
 int nccllog_parse_line(struct nccllog *log, struct span line)
 {
 	struct line_ctx c = { .log = log, .line = line };
+	bool ray = false, table = false;
 	int r;
 
 	if (line.n && line.p[line.n - 1] == '\r')
 		c.line.n--;
+	/* Only lines that start with one of these can carry them: keep it cheap. */
+	if (c.line.n && (c.line.p[0] == '(' || c.line.p[0] == '\x1b' || c.line.p[0] == '['))
+		ray = skip_front(&c.line);
+	if (c.line.n && c.line.p[0] == '|')
+		table = true;
 	if (split_level(&c)) {
+		/*
+		 * Ray cuts a worker's line where another's begins: what is left
+		 * ("…) ] NCCL INFO Channel …") has lost its host prefix.
+		 */
+		if (ray && c.level && !prefix_host(c.prefix).n)
+			return 0;
+		trim_back(&c.msg, table);
 		log->inputs[log->n_inputs - 1].nccl_lines++;
 	} else {
 		/* A pasted message without its prefix, or other output. */
 		c.prefix = span_make(line.p, 0);
 		c.msg = c.line;
-		span_trim(&c.msg);
+		trim_back(&c.msg, table);
+		/* Behind a Ray tag only the version line comes without a prefix. */
+		if (ray && !span_startswith(c.msg, "NCCL version"))
+			return 0;
 		if (span_startswith(c.msg, "NCCL version"))
 			log->inputs[log->n_inputs - 1].nccl_lines++;
 	}

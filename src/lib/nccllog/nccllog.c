@@ -23,6 +23,20 @@ const char *nccllog_gdr_name(enum nccllog_gdr g)
 	return "unknown";
 }
 
+const char *nccllog_plugin_gdr_name(unsigned bits)
+{
+	switch (bits & (NCCLLOG_PLUGIN_GDR_PEERMEM | NCCLLOG_PLUGIN_GDR_DMABUF)) {
+	case NCCLLOG_PLUGIN_GDR_PEERMEM:
+		return "nvidia-peermem";
+	case NCCLLOG_PLUGIN_GDR_DMABUF:
+		return "dmabuf";
+	case NCCLLOG_PLUGIN_GDR_PEERMEM | NCCLLOG_PLUGIN_GDR_DMABUF:
+		return "nvidia-peermem+dmabuf";
+	default:
+		return "none";
+	}
+}
+
 /* --- spans --------------------------------------------------------------- */
 
 /* The rest of @s after the first @at, or an empty span. */
@@ -447,10 +461,15 @@ void nccllog_release(struct nccllog *log)
 		free(h->network);
 		free(h->plugin);
 		free(h->ofi_provider);
+		free(h->net_failed);
+		nccllog_ref_clear(&h->net_failed_ref);
+		free(h->plugin_load_error);
+		nccllog_ref_clear(&h->plugin_load_ref);
 		for (size_t j = 0; j < h->n_hcas; j++) {
 			free(h->hcas[j].name);
 			free(h->hcas[j].link);
 			nccllog_ref_clear(&h->hcas[j].gdr_ref);
+			nccllog_ref_clear(&h->hcas[j].plugin_gdr_ref);
 		}
 		for (size_t j = 0; j < h->n_settings; j++) {
 			free(h->settings[j].name);

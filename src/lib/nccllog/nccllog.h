@@ -42,6 +42,8 @@ enum nccllog_gdr {
 };
 
 const char *nccllog_gdr_name(enum nccllog_gdr g); /* "used", "not-used", ... */
+/* "nvidia-peermem", "dmabuf", "nvidia-peermem+dmabuf" for NCCLLOG_PLUGIN_GDR_* bits. */
+const char *nccllog_plugin_gdr_name(unsigned bits);
 
 /* Where a fact came from: input index, 1-based line (0: none), the line (cleaned, may be NULL). */
 struct nccllog_ref {
@@ -61,9 +63,15 @@ struct nccllog_hca {
 	int index; /* NCCL's device number, as in NET/IB/<index> */
 	int port;
 	char *link; /* "IB", "RoCE", NULL */
-	int gdr;    /* -1 not logged, 0 Disabled, 1 Enabled */
+	int gdr;    /* NCCL's word: -1 not logged, 0 Disabled, 1 Enabled */
 	struct nccllog_ref gdr_ref;
+	/* The net plugin's own word (HPC-X IBext): NCCLLOG_PLUGIN_GDR_* bits. */
+	unsigned plugin_gdr;
+	struct nccllog_ref plugin_gdr_ref;
 };
+
+#define NCCLLOG_PLUGIN_GDR_PEERMEM 1u /* "(nvidia-peermem) enabled for HCA" */
+#define NCCLLOG_PLUGIN_GDR_DMABUF 2u  /* "(DMABUF) enabled for HCA" */
 
 /* One kind of connection of a rank, with how many channel lines showed it. */
 struct nccllog_chan {
@@ -113,6 +121,11 @@ struct nccllog_host {
 	bool socket_init, socket_plugin;
 	struct nccllog_ref socket_ref;
 	bool plugin_gdr_off; /* the plugin said it disabled GDR */
+	char *net_failed;    /* "Failed to initialize NET plugin X" (2.28.3+), first X */
+	struct nccllog_ref net_failed_ref;
+	/* A net plugin library there but refused by the loader (dlerror), first. */
+	char *plugin_load_error;
+	struct nccllog_ref plugin_load_ref;
 	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
 	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
 	struct nccllog_hca hcas[NCCLLOG_MAX_HCAS];

@@ -53,6 +53,8 @@ static json_object *hca_json(const struct nccllog_hca *x)
 	json_object_object_add(o, "port", x->port >= 0 ? json_object_new_int(x->port) : NULL);
 	json_object_object_add(o, "link", render_str_or_null(x->link));
 	json_object_object_add(o, "gdr", render_tristate(x->gdr));
+	json_object_object_add(o, "plugin_gdr",
+			       x->plugin_gdr ? json_object_new_string(nccllog_plugin_gdr_name(x->plugin_gdr)) : NULL);
 	return o;
 }
 
@@ -95,6 +97,8 @@ static json_object *host_json(const struct nccllog *log, size_t hi)
 	json_object_object_add(o, "external_plugin", render_tristate(h->plugin_external));
 	json_object_object_add(o, "plugin", render_str_or_null(h->plugin));
 	json_object_object_add(o, "ofi_provider", render_str_or_null(h->ofi_provider));
+	json_object_object_add(o, "net_plugin_failed", render_str_or_null(h->net_failed));
+	json_object_object_add(o, "plugin_load_error", render_str_or_null(h->plugin_load_error));
 	json_object_object_add(o, "ib_no_device", json_object_new_boolean(h->ib_no_device));
 	json_object_object_add(o, "transport", render_str_or_null(h->transport));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(h->gdr)));
@@ -372,6 +376,8 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 		fprintf(out, " (internal)");
 	if (h->ofi_provider)
 		fprintf(out, ", OFI provider %s", h->ofi_provider);
+	if (h->net_failed)
+		fprintf(out, ", NET plugin %s failed to initialise", h->net_failed);
 	fprintf(out, "; transport %s; DMA-BUF %s\n", h->transport ? h->transport : "unknown",
 		h->dmabuf == 1 ? "available" : "not logged");
 	for (size_t j = 0; j < h->n_hcas; j++) {
@@ -382,7 +388,10 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 			fprintf(out, " port %d", x->port);
 		if (x->link)
 			fprintf(out, " %s", x->link);
-		fprintf(out, ": GDR %s\n", x->gdr < 0 ? "not logged" : x->gdr ? "Enabled" : "Disabled");
+		fprintf(out, ": GDR %s", x->gdr < 0 ? "not logged" : x->gdr ? "Enabled" : "Disabled");
+		if (x->plugin_gdr)
+			fprintf(out, "; plugin can register GPU memory (%s)", nccllog_plugin_gdr_name(x->plugin_gdr));
+		fputc('\n', out);
 	}
 	if (h->n_settings) {
 		fprintf(out, "  settings:");
