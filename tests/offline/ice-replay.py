@@ -75,7 +75,9 @@ class IcePort:
     def app_add(self, dscp, prio):
         self.writable('dcb app add')
         if (dscp, prio) in self.apps:
-            return  # iproute2 dcb app add leaves out entries already there
+            # dcb_ieee_setapp, called first by ice_dcbnl_setapp
+            raise Refused('dcb app add on %s: DSCP %d:%d exists (EEXIST)'
+                          % (self.name, dscp, prio))
         if any(d == dscp for d, _ in self.apps):
             # ice_dcbnl_setapp: "DSCP value ... already user mapped"
             raise Refused('dcb app add on %s: DSCP %d already mapped (EINVAL)'
@@ -187,9 +189,14 @@ def dcb_command(ports, words):
             elif verb == 'del':
                 port.app_del(d, p)
             elif verb == 'replace':
-                for old in [a for a in port.apps if a[0] == d and a[1] != p]:
+                # iproute2 dcb app replace: add the new entry, then delete
+                # the ones it replaces; ice refuses the add while the DSCP
+                # value is mapped to another priority.
+                olds = [a for a in port.apps if a[0] == d and a[1] != p]
+                if (d, p) not in port.apps:
+                    port.app_add(d, p)
+                for old in olds:
                     port.app_del(*old)
-                port.app_add(d, p)
     elif obj == 'pfc':
         en = apply_map([(port.pfc_en >> i) & 1 for i in range(NTC)],
                        args.get('prio-pfc', []), lambda v: 1 if v == 'on' else 0)
@@ -305,6 +312,19 @@ def self_check():
         raise AssertionError('110% accepted')
     except Refused:
         pass
+    # DSCP 24 on priority 5: dcb app replace is refused (mapped once); the
+    # roce.dscp-map fix for ice (del, add, PFC, ETS) reaches the target.
+    ports = {'r': IcePort('r', None, dict(dcb, apps=[{'selector': 5, 'priority': 5,
+                                                       'protocol': 24}]), False)}
+    try:
+        dcb_command(ports, 'dcb app replace dev r dscp-prio 24:3'.split())
+        raise AssertionError('replace of a mapped DSCP accepted')
+    except Refused:
+        pass
+    replay(ports, [{'fix': 'dcb app del dev r dscp-prio 24:5 && dcb app add dev r dscp-prio 24:3'
+                           ' && dcb pfc set dev r prio-pfc all:off 3:on'
+                           ' && dcb ets set dev r tc-tsa all:ets tc-bw all:0 0:50 3:50'}], [])
+    assert not target_problems(ports['r'], None), target_problems(ports['r'], None)
 
 
 def main():

@@ -189,7 +189,12 @@ static void custom_dscp(void **state)
 	opts.roce_prio = 4;
 	assert_int_equal(check_roce_dscp_map.run(&ctx, &out), 0);
 	assert_int_equal(out.status, ST_WARN);
-	assert_true(has_fix(&out, "dcb app replace dev ens5f0np0 dscp-prio 24:4"));
+	/*
+	 * ice maps a DSCP value once, so replace (add first) is refused, and
+	 * deleting the last DSCP entry resets PFC and ETS: del, add, PFC, ETS.
+	 */
+	assert_false(has_fix(&out, "dcb app replace"));
+	assert_true(has_fix(&out, "dcb app del dev ens5f0np0 dscp-prio 24:3 && dcb app add dev ens5f0np0 dscp-prio 24:4 && dcb pfc set dev ens5f0np0 prio-pfc all:off 4:on && dcb ets set dev ens5f0np0 tc-tsa all:ets tc-bw all:0 0:50 4:50"));
 	finding_release(&out);
 	facts_release(&f);
 }

@@ -159,7 +159,7 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio;
 	const struct roce_dcb *d = &l->dcb;
 	int hit = -1, others = 0;
-	char fix[160];
+	char fix[512], ets[160];
 
 	if (!dcb_ok(l))
 		return dcb_unknown(l, &d->st, "DCB", out);
@@ -185,6 +185,21 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "DSCP %d maps to priority %d and also to %d",
 				    dscp, prio, others - 1);
+	}
+	if (others && fact_str_is(&l->driver, "ice")) {
+		/*
+		 * ice maps a DSCP value once ("already user mapped", so dcb app
+		 * replace, which adds first, is refused), and deleting its last
+		 * DSCP entry puts the port back on the software default, PFC
+		 * off and ETS reset (ice_dcbnl_delapp, ice_dcb_sw_dflt_cfg):
+		 * delete, add, then set PFC and ETS again.
+		 */
+		ets_command(l, prio, ets, sizeof(ets));
+		snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio %d:%d && dcb app add dev %s dscp-prio %d:%d && dcb pfc set dev %s prio-pfc all:off %d:on && %s",
+			 l->name, dscp, others - 1, l->name, dscp, prio, l->name, prio, ets);
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "DSCP %d → priority %d, not the RoCE priority %d",
+				    dscp, others - 1, prio);
 	}
 	if (others) {
 		snprintf(fix, sizeof(fix), "dcb app replace dev %s dscp-prio %d:%d",
