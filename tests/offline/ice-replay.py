@@ -225,15 +225,46 @@ def expand(fix):
     return [fix]
 
 
-def replay(ports, plan, log):
+class Lag:
+    """Intel's ice README, "Link Aggregation and RDMA": the first interface
+    added to a bond is the RDMA primary; removing the primary while other
+    interfaces stay in breaks RDMA over the bond until every interface is
+    removed and added again."""
+
+    def __init__(self, ports, primaries):
+        self.ports = ports
+        self.primary = dict(primaries)  # bond -> its RDMA primary port
+        self.broken = set()
+
+    def members(self, bond):
+        return [n for n, p in self.ports.items() if p.master == bond]
+
+    def release(self, name):
+        bond = self.ports[name].master
+        self.ports[name].master = None
+        if bond and self.primary.get(bond) == name and self.members(bond):
+            self.broken.add(bond)
+        if bond and not self.members(bond):
+            self.broken.discard(bond)
+            self.primary[bond] = None
+
+    def enslave(self, name, bond):
+        if bond not in self.primary or self.primary[bond] is None:
+            if not self.members(bond):
+                self.primary[bond] = name
+        self.ports[name].master = bond
+
+
+def replay(ports, plan, log, lag=None):
+    lag = lag or Lag(ports, {})
     for step in plan:
         for text in expand(step['fix']):
             for m in CMD.finditer(text):
                 log.append(m.group(0).strip())
                 if m.group('nomaster') and m.group('nd') in ports:
-                    ports[m.group('nd')].master = None
+                    lag.release(m.group('nd'))
                 elif m.group('master') and m.group('md') in ports:
-                    ports[m.group('md')].master = m.group('bond')
+                    lag.enslave(m.group('md'), m.group('bond'))
                 elif m.group('lldp') and m.group('ld') in ports:
                     ports[m.group('ld')].lldp_off()
                 elif m.group('dcb'):
@@ -262,6 +293,13 @@ def target_problems(port, bond):
     if port.master != bond:
         bad.append('master %s, was %s' % (port.master, bond))
     return bad
+
+
+def rdma_primaries(facts, bonds):
+    """The bond port an RDMA device sits on (its port's netdev)."""
+    ndevs = {p.get('ndev_name') for n in facts.get('nics', [])
+             for p in n.get('ports', []) if isinstance(p, dict)}
+    return {b: n for n, b in bonds.items() if b and n in ndevs}
 
 
 def ice_ports(facts):
@@ -325,6 +363,18 @@ def self_check():
                            ' && dcb pfc set dev r prio-pfc all:off 3:on'
                            ' && dcb ets set dev r tc-tsa all:ets tc-bw all:0 0:50 3:50'}], [])
     assert not target_problems(ports['r'], None), target_problems(ports['r'], None)
+    # The earlier per-port cycle (release one port, set, re-add) on the
+    # primary breaks RDMA over the bond; the bond procedure does not.
+    two = {n: IcePort(n, 'bond1', dcb, False) for n in ('a', 'b')}
+    lag = Lag(two, {'bond1': 'a'})
+    replay(two, [{'fix': 'ip link set a nomaster, run dcb pfc set dev a prio-pfc all:off 3:on, '
+                          '(ip link set a master bond1)'}], [], lag)
+    assert 'bond1' in lag.broken and lag.primary['bond1'] == 'a'
+    two = {n: IcePort(n, 'bond1', dcb, False) for n in ('a', 'b')}
+    lag = Lag(two, {'bond1': 'a'})
+    replay(two, [{'fix': 'ip link set b nomaster; ip link set a nomaster; '
+                          'ip link set a master bond1; ip link set b master bond1'}], [], lag)
+    assert not lag.broken and lag.primary['bond1'] == 'a'
 
 
 def main():
@@ -344,13 +394,20 @@ def main():
         report = json.loads(run([gdrcheck, 'check', '--json', '--root', 'root',
                                  '--netlink-replay', 'netlink'], d))
         log = []
+        want = rdma_primaries(facts, bonds)
+        lag = Lag(ports, want)
         try:
-            replay(ports, report.get('plan', []), log)
+            replay(ports, report.get('plan', []), log, lag)
         except Refused as e:
             print('FAIL %s: ice refuses a printed command: %s' % (name, e))
             failed += 1
             continue
         bad = {n: target_problems(p, bonds[n]) for n, p in ports.items()}
+        for b, prim in want.items():
+            if b in lag.broken:
+                bad.setdefault(b, []).append('RDMA primary %s left while other ports stayed in' % prim)
+            elif lag.primary.get(b) != prim:
+                bad.setdefault(b, []).append('RDMA primary is %s, was %s' % (lag.primary.get(b), prim))
         bad = {n: b for n, b in bad.items() if b}
         if bad:
             failed += 1

@@ -9,7 +9,9 @@
 #include <linux/dcbnl.h>
 
 #include "../model/roce-query.h"
+#include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "../util/strv.h"
 
 /*
  * The RoCE QoS checks: the DCB settings of the physical netdevs under the
@@ -83,8 +85,9 @@ typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
 
 /*
  * ice refuses DCB changes on a port that is in a bond (ice_dcb_nl.c: "DCB
- * changes not allowed when in a bond", EINVAL), so the fix for a bonded ice
- * port is the procedure around the commands, not the commands.
+ * changes not allowed when in a bond", EINVAL), so a bonded ice port's
+ * commands are no step of their own: roce.lag-qos runs them all, for every
+ * port of the bond, in one procedure (check-roce-lag.c).
  */
 static int bonded_ice_procedure(const struct roce_facts *r,
 				const struct roce_link *l, struct finding *out,
@@ -95,15 +98,17 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 	if (!bond || !fact_str_is(&l->driver, "ice"))
 		return 0;
 	for (size_t i = from; i < out->n_items; i++) {
-		char *fix;
+		char *v;
 
 		if (!out->items[i].fix)
 			continue;
-		if (asprintf(&fix, "ice refuses DCB changes on a bond slave (EINVAL): drain the node (kubectl drain <node> --ignore-daemonsets), release it (ip link set %s nomaster), run %s, set the same QoS on every port of %s, re-add it (ip link set %s master %s), uncordon",
-			     l->name, out->items[i].fix, bond, l->name, bond) < 0)
+		if (asprintf(&v, "%s (set by the roce.lag-qos procedure for %s: ice refuses DCB changes on a bond slave)",
+			     out->items[i].verdict, bond) < 0)
 			return -ENOMEM;
+		free(out->items[i].verdict);
+		out->items[i].verdict = v;
 		free(out->items[i].fix);
-		out->items[i].fix = fix;
+		out->items[i].fix = NULL;
 	}
 	return 0;
 }
@@ -125,8 +130,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 		if (r >= 0)
 			r = bonded_ice_procedure(&ctx->f->roce, v[n], out, from);
 		for (size_t i = from; i < out->n_items; i++)
-			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb ")) ||
-				(out->items[i].fix && strstr(out->items[i].fix, ", run dcb "));
+			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb "));
 	}
 	free(v);
 	if (r < 0)
@@ -134,7 +138,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 	if (n == 0)
 		return roce_no_targets(ctx, out);
 	if (fixed)
-		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command); ice's fw-lldp-agent off is kept by the NIC per port and persists");
+		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; for ports not in a bond run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command), for bonded E810 ports see roce.lag-qos; ice's fw-lldp-agent off is kept by the NIC per port and persists");
 	return finding_conclude(out, n, what_ok);
 }
 
@@ -721,3 +725,41 @@ const struct check check_roce_tos = {
 	.summary = "default RoCE ToS (RDMA-CM configfs, NCCL_IB_TC) matches the DSCP: ToS = DSCP << 2",
 	.run = run_tos,
 };
+
+/* ------------------------------------------------- for roce.lag-qos */
+
+int roce_qos_fixes(const struct check_ctx *ctx, const struct roce_link *l,
+		   char ***cmds)
+{
+	static const link_fn fns[] = { trust_link, dscp_map_link, pfc_link, ets_link };
+	int r = 0;
+
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]) && r >= 0; k++) {
+		struct finding tmp = { 0 };
+
+		r = fns[k](ctx, l, &tmp);
+		for (size_t i = 0; r >= 0 && i < tmp.n_items; i++) {
+			_cleanup_free_ char *copy = NULL;
+			char *save = NULL;
+
+			if (!tmp.items[i].fix || tmp.items[i].status < ST_WARN)
+				continue;
+			copy = strdup(tmp.items[i].fix);
+			if (!copy) {
+				r = -ENOMEM;
+				break;
+			}
+			/* One command per entry; what is not a host command stays out. */
+			for (char *c = strtok_r(copy, "&", &save); c && r >= 0;
+			     c = strtok_r(NULL, "&", &save)) {
+				c = strstrip(c);
+				/* roce.trust and roce.dscp-map both add the DSCP entry. */
+				if ((startswith(c, "dcb ") || startswith(c, "ethtool ")) &&
+				    !strv_contains(*cmds, c))
+					r = strv_push(cmds, NULL, c);
+			}
+		}
+		finding_release(&tmp);
+	}
+	return r < 0 ? r : 0;
+}

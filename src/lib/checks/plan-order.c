@@ -210,7 +210,8 @@ int plan_merge_loops(struct report *rep)
  */
 static int plan_rank(const struct plan_step *s)
 {
-	static const char *const class_ids[] = { "roce.dscp-map", "roce.trust" };
+	static const char *const class_ids[] = { "roce.dscp-map", "roce.trust",
+						 "roce.lag-qos" };
 	static const char *const qos_ids[] = { "roce.pfc", "roce.ets", "roce.ecn",
 					       "roce.tos" };
 	bool qos = false, cls = false;
