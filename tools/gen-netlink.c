@@ -240,7 +240,25 @@ struct dcb_spec {
 	 * TC1, next to TC0, 50% each.
 	 */
 	bool noncontig;
+	bool ice; /* the ice driver's DSCP-mode read-back */
 };
+
+/*
+ * With a DSCP APP entry ice runs in L3 DSCP QoS mode: ice_dcbnl_setapp
+ * fixed the priority->TC map to identity (TC0 100%, TC1-7 ETS 0%) when
+ * the first entry came, and ice_dcbnl_setets never changes it after, so
+ * that is what IEEE_GET reads back. The seed's QoS then gives TC3 50%.
+ */
+static void dcb_ets_dscp_mode(struct ieee_ets *ets, bool ets_default)
+{
+	for (int i = 0; i < 8; i++) {
+		ets->prio_tc[i] = (unsigned char)i;
+		ets->tc_tsa[i] = IEEE_8021QAZ_TSA_ETS;
+	}
+	ets->tc_tx_bw[0] = ets->tc_rx_bw[0] = ets_default ? 100 : 50;
+	if (!ets_default)
+		ets->tc_tx_bw[3] = ets->tc_rx_bw[3] = 50;
+}
 
 static void dcb(const char *ifname, const struct dcb_spec *s)
 {
@@ -256,7 +274,9 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	memset(&ets, 0, sizeof(ets));
 	ets.ets_cap = 8;
-	if (s->ets_default) {
+	if (s->dscp24 && s->ice) {
+		dcb_ets_dscp_mode(&ets, s->ets_default);
+	} else if (s->ets_default) {
 		ets.tc_tsa[0] = IEEE_8021QAZ_TSA_ETS;
 		ets.tc_tx_bw[0] = ets.tc_rx_bw[0] = 100;
 		for (int i = 1; i < 8; i++)
@@ -381,6 +401,7 @@ static void seed2(const char *set, bool bad)
 		.pfc_en = bad ? 0x01 : 0x08,
 		.dscp24 = !bad,
 		.peer_pfc = !bad,
+		.ice = true,
 	};
 	struct link_spec links[] = {
 		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
@@ -454,12 +475,16 @@ static void seed2(const char *set, bool bad)
  * device on every port, irdma0 and irdma2 both carrying the bond's GID.
  * Baseline (fixture seed2-b300-e810-baseline, the POC's phase 13): host
  * DCBX but no QoS yet: PFC off, no DSCP map, ETS at its default.
- * Non-contiguous (fixture e810-ets-noncontiguous): the good QoS but
- * priority 3 in TC3 next to TC0 only, which ice turns into one TC.
- * Elsewhere priority 3 is in TC1: ice runs only TCs contiguous from TC0.
+ * Non-contiguous (fixture e810-ets-noncontiguous): host DCBX and PFC on 3
+ * but no DSCP entry (ice in VLAN/PCP QoS mode) and priority 3 in TC3 next
+ * to TC0 only, which ice turns into one TC; in PCP mode ice runs only TCs
+ * contiguous from TC0. DSCP default (fixture e810-ets-dscp-default): the
+ * good DSCP map and PFC, but ETS as ice left it on the first DSCP entry:
+ * identity priority->TC, TC0 100%, TC3 0%. Every set with a DSCP entry
+ * reads back ice's DSCP-mode identity map (dcb_ets_dscp_mode).
  */
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
-		     SEED2_BASELINE, SEED2_NONCONTIG };
+		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
@@ -479,10 +504,11 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
 			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
 		.pfc_en = baseline ? 0 : bad ? 0x01 : 0x08,
-		.dscp24 = !bad && !baseline,
+		.dscp24 = !bad && !baseline && var != SEED2_NONCONTIG,
 		.peer_pfc = !bad && !baseline,
-		.ets_default = untuned || baseline,
+		.ets_default = untuned || baseline || var == SEED2_DSCP_DEFAULT,
 		.noncontig = var == SEED2_NONCONTIG,
+		.ice = true,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
@@ -676,6 +702,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-crosscard", SEED2_CROSS_CARD);
 	seed2_fixture("seed2-fixture-baseline", SEED2_BASELINE);
 	seed2_fixture("seed2-fixture-noncontig", SEED2_NONCONTIG);
+	seed2_fixture("seed2-fixture-dscp-default", SEED2_DSCP_DEFAULT);
 	malformed();
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "check-scenarios.h"
 #include "checks/checks-platform.h"
 #include "checks/platform-matrix.h"
+#include "collect/parse-platform.h"
 #include "model/facts-json.h"
 #include "util/strv.h"
 
@@ -505,6 +506,82 @@ static void test_facts_round_trip(void **state)
 	}
 }
 
+/* Whether an item of nic.driver has a fix starting with @s. */
+static bool driver_fix_starts(const struct run *run, const char *s)
+{
+	const struct finding *fd = run_finding(run, "nic.driver");
+
+	for (size_t i = 0; fd && i < fd->n_items; i++)
+		if (fd->items[i].fix && strncmp(fd->items[i].fix, s, strlen(s)) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Intel's out-of-tree ice without irdma: the distribution's irdma cannot
+ * load against it, so the fix follows what modules.dep says modprobe loads.
+ */
+static void test_oot_ice_irdma(void **state)
+{
+	struct platform_facts p = { 0 };
+	struct run run;
+	struct kmod *ice = NULL;
+
+	(void)state;
+	assert_int_equal(parse_modules_dep("kernel/drivers/infiniband/hw/irdma/irdma.ko.xz: kernel/a.ko\n"
+					   "updates/drivers/net/ethernet/intel/ice/ice.ko:\n"
+					   "kernel/drivers/net/ethernet/intel/ice/ice.kobj:\n"
+					   "kernel/drivers/x/iceberg.ko:\nno colon\n", &p), 0);
+	assert_int_equal(strv_len(p.module_files), 2);
+	assert_string_equal(p.module_files[0], "kernel/drivers/infiniband/hw/irdma/irdma.ko.xz");
+	assert_string_equal(p.module_files[1], "updates/drivers/net/ethernet/intel/ice/ice.ko");
+	platform_facts_release(&p);
+
+	memset(&run, 0, sizeof(run));
+	sc_collect(&run.f, "e810-oot-ice-no-irdma");
+	analyse(&run, NULL);
+	assert_int_equal(STATUS(&run, "nic.driver"), ST_FAIL);
+	assert_true(driver_fix_starts(&run, "install Intel's irdma from the same release as ice 1.16.3"));
+	assert_true(run_mentions(&run, "nic.driver", "kernel/drivers/infiniband/hw/irdma/irdma.ko.xz"));
+	assert_false(driver_fix_starts(&run, "modprobe irdma"));
+	run_release(&run);
+
+	/* Intel's irdma already installed: modprobe loads it. */
+	memset(&run, 0, sizeof(run));
+	sc_collect(&run.f, "e810-oot-ice-no-irdma");
+	strv_free(run.f.host.platform.module_files);
+	run.f.host.platform.module_files = NULL;
+	assert_int_equal(strv_push(&run.f.host.platform.module_files, NULL,
+				   "updates/drivers/infiniband/hw/irdma/irdma.ko"), 0);
+	analyse(&run, NULL);
+	assert_true(driver_fix_starts(&run, "modprobe irdma && dracut -f (modprobe loads updates/drivers/infiniband/hw/irdma/irdma.ko"));
+	run_release(&run);
+
+	/* modules.dep not read: say how to tell, never a bare modprobe. */
+	memset(&run, 0, sizeof(run));
+	sc_collect(&run.f, "e810-oot-ice-no-irdma");
+	strv_free(run.f.host.platform.module_files);
+	run.f.host.platform.module_files = NULL;
+	analyse(&run, NULL);
+	assert_true(driver_fix_starts(&run, "run modinfo -n irdma"));
+	run_release(&run);
+
+	/* The kernel's own ice: modprobe irdma is the fix. */
+	memset(&run, 0, sizeof(run));
+	sc_collect(&run.f, "e810-oot-ice-no-irdma");
+	for (size_t i = 0; i < run.f.host.n_mods; i++)
+		if (strcmp(run.f.host.mods[i].name, "ice") == 0)
+			ice = &run.f.host.mods[i];
+	assert_non_null(ice);
+	fact_str_release(&ice->version);
+	fact_str_release(&ice->taint);
+	assert_int_equal(fact_str_set(&ice->taint, ""), 0);
+	analyse(&run, NULL);
+	assert_true(driver_fix_starts(&run, "modprobe irdma"));
+	assert_false(run_mentions(&run, "nic.driver", "Intel's irdma"));
+	run_release(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_validated),
 		cmocka_unit_test(test_storage),
 		cmocka_unit_test(test_facts_round_trip),
+		cmocka_unit_test(test_oot_ice_irdma),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

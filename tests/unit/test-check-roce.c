@@ -106,7 +106,9 @@ static void seed2_good(void **state)
 				  "bond1 10.10.1.21/24: RoCE v2 GID present"));
 	finding_release(&out);
 	run(&check_roce_ets, &f, &out);
-	assert_non_null(strstr(out.items[0].verdict, "priority 3 → TC1 (ets 50%)"));
+	/* ice in DSCP mode: identity priority→TC, the seed's TC3 with 50%. */
+	assert_non_null(strstr(out.items[0].verdict,
+			       "priority 3 → TC3 (ets 50%, ice DSCP QoS mode)"));
 	finding_release(&out);
 	/* The ice caveat is said even when it passes. */
 	run(&check_net_bond, &f, &out);
@@ -123,18 +125,33 @@ static void seed2_bad(void **state)
 	(void)state;
 	load_seed(&f, "seed2-bad");
 
+	/*
+	 * Both ports are ice slaves of bond1: ice refuses DCB changes on
+	 * them, so the checks name the problem and roce.lag-qos carries the
+	 * commands, for every port, in one procedure.
+	 */
 	assert_int_equal(run(&check_roce_dscp_map, &f, &out), ST_WARN);
-	assert_true(has_fix(&out, "dcb app add dev ens5f0np0 dscp-prio 24:3"));
-	assert_true(has_fix(&out, "dcb app add dev ens5f1np1 dscp-prio 24:3"));
+	assert_false(has_fix(&out, "dcb app add"));
+	assert_non_null(strstr(out.items[0].verdict, "roce.lag-qos procedure for bond1"));
 	finding_release(&out);
 
 	assert_int_equal(run(&check_roce_pfc, &f, &out), ST_WARN);
-	assert_true(has_fix(&out, "dcb pfc set dev ens5f0np0 prio-pfc all:off 3:on"));
 	assert_non_null(strstr(out.items[0].verdict, "priority 0"));
 	finding_release(&out);
 
 	assert_int_equal(run(&check_roce_trust, &f, &out), ST_WARN);
-	assert_true(has_fix(&out, "ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off"));
+	finding_release(&out);
+
+	assert_int_equal(run(&check_roce_lag_qos, &f, &out), ST_WARN);
+	assert_int_equal(out.n_items, 1);
+	assert_string_equal(out.items[0].subject, "bond1");
+	/* Every port out, the firmware agent off, identical DCB, primary first. */
+	assert_true(has_fix(&out, "drain the node (kubectl drain <node> --ignore-daemonsets); ip link set ens5f1np1 nomaster; ip link set ens5f0np0 nomaster; "
+				  "ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off; dcb app add dev ens5f0np0 dscp-prio 24:3; "
+				  "dcb pfc set dev ens5f0np0 prio-pfc all:off 3:on; dcb ets set dev ens5f0np0 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
+				  "ethtool --set-priv-flags ens5f1np1 fw-lldp-agent off; dcb app add dev ens5f1np1 dscp-prio 24:3; "
+				  "dcb pfc set dev ens5f1np1 prio-pfc all:off 3:on; dcb ets set dev ens5f1np1 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
+				  "ip link set ens5f0np0 master bond1 (the RDMA primary first); ip link set ens5f1np1 master bond1; verify the RDMA LAG"));
 	finding_release(&out);
 
 	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_WARN);
@@ -147,9 +164,18 @@ static void seed2_bad(void **state)
 	assert_true(has_fix(&out, "NCCL_IB_TC=96"));
 	finding_release(&out);
 
-	/* What stayed right stays a pass. */
-	assert_int_equal(run(&check_roce_ets, &f, &out), ST_PASS);
+	/*
+	 * ice in VLAN/PCP mode (no DSCP entry): the DSCP entry of the plan
+	 * resets ETS to TC0 100% with priority 3 in TC3 (ice_dcbnl_setapp),
+	 * so the fix gives TC3 bandwidth and never moves prio-tc, which ice
+	 * ignores in DSCP mode.
+	 */
+	assert_int_equal(run(&check_roce_ets, &f, &out), ST_WARN);
+	assert_false(has_fix(&out, "prio-tc"));
+	assert_non_null(strstr(out.items[0].verdict, "VLAN/PCP QoS mode"));
 	finding_release(&out);
+
+	/* What stayed right stays a pass. */
 	assert_int_equal(run(&check_net_bond, &f, &out), ST_PASS);
 	finding_release(&out);
 	facts_release(&f);
@@ -171,13 +197,22 @@ static void custom_dscp(void **state)
 	opts.roce_dscp = 26;
 	assert_int_equal(check_roce_dscp_map.run(&ctx, &out), 0);
 	assert_int_equal(out.status, ST_WARN);
-	assert_true(has_fix(&out, "dcb app add dev ens5f0np0 dscp-prio 26:3"));
+	assert_non_null(strstr(out.items[0].verdict, "roce.lag-qos procedure for bond1"));
 	finding_release(&out);
 	opts.roce_dscp = 24;
 	opts.roce_prio = 4;
 	assert_int_equal(check_roce_dscp_map.run(&ctx, &out), 0);
 	assert_int_equal(out.status, ST_WARN);
-	assert_true(has_fix(&out, "dcb app replace dev ens5f0np0 dscp-prio 24:4"));
+	finding_release(&out);
+	/*
+	 * ice maps a DSCP value once, so replace (add first) is refused, and
+	 * deleting the last DSCP entry resets PFC and ETS: del, add, PFC, ETS
+	 * (in the bond's procedure: the ports are ice slaves of bond1).
+	 */
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(check_roce_lag_qos.run(&ctx, &out), 0);
+	assert_false(has_fix(&out, "dcb app replace"));
+	assert_true(has_fix(&out, "dcb app del dev ens5f0np0 dscp-prio 24:3; dcb app add dev ens5f0np0 dscp-prio 24:4; dcb pfc set dev ens5f0np0 prio-pfc all:off 4:on; dcb ets set dev ens5f0np0 tc-tsa all:ets tc-bw all:0 0:50 4:50"));
 	finding_release(&out);
 	facts_release(&f);
 }

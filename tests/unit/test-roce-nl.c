@@ -121,10 +121,11 @@ static void dcb_seed2(void **state)
 	assert_int_equal(d.pfc.requests[3], 1200);
 	assert_int_equal(d.pfc.indications[3], 3400);
 	assert_int_equal(d.peer_pfc.en, 0x08);
-	assert_int_equal(d.ets.prio_tc[3], 1);
+	/* ice in DSCP mode reads back its identity priority→TC map. */
+	assert_int_equal(d.ets.prio_tc[3], 3);
 	assert_int_equal(d.ets.prio_tc[0], 0);
-	assert_int_equal(d.ets.tc_tsa[1], 2);
-	assert_int_equal(d.ets.tc_tx_bw[1], 50);
+	assert_int_equal(d.ets.tc_tsa[3], 2);
+	assert_int_equal(d.ets.tc_tx_bw[3], 50);
 	assert_int_equal(d.n_apps, 1);
 	assert_int_equal(d.apps[0].selector, 5);
 	assert_int_equal(d.apps[0].protocol, 24);

@@ -96,7 +96,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
-	char subj[96], why[256], fix[64], oot[192];
+	char subj[96], why[256], fix[512], oot[192], kwhy[512];
 	int ofed = ofed_stack(f, why, sizeof(why));
 	size_t capable = rdma_capable_netfns(f);
 
@@ -120,9 +120,10 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 			snprintf(rverbuf, sizeof(rverbuf), " %s", rmod->version.v);
 		if (k->rdma_module && !host_kmod_present(h, k->rdma_module) &&
 		    k->kind != NIC_RXE) {
-			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
-			TRY(finding_item(out, subj, ST_FAIL, fix, "%s bound, but %s is not loaded",
-					 drv ? drv : "no PCI driver", k->rdma_module));
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy));
+			TRY(finding_item(out, subj, ST_FAIL, fix, "%s bound, but %s is not loaded%s%s",
+					 drv ? drv : "no PCI driver", k->rdma_module,
+					 *kwhy ? "; " : "", kwhy));
 			continue;
 		}
 		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s + %s%s%s (%s), firmware %s",
@@ -142,10 +143,10 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		netfn_subject(nf, subj, sizeof(subj));
 		if (!host_kmod_present(h, k->rdma_module)) {
-			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy));
 			TRY(finding_item(out, subj, ST_FAIL, fix,
-					 "%s bound, but its RDMA driver %s is not loaded",
-					 nf->driver.v, k->rdma_module));
+					 "%s bound, but its RDMA driver %s is not loaded%s%s",
+					 nf->driver.v, k->rdma_module, *kwhy ? "; " : "", kwhy));
 		} else {
 			TRY(finding_item(out, subj, ST_PASS, NULL, "%s + %s loaded (no RDMA device on this function: see rdma.device)",
 					 nf->driver.v, k->rdma_module));
@@ -188,7 +189,7 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 		for (size_t d = 0; !lag_peer && nf->netdevs && nf->netdevs[d]; d++)
 			lag_peer = rdma_lag_peer(f, nf->netdevs[d], &bond);
 		if (!host_kmod_present(&f->host, k->rdma_module)) {
-			snprintf(fix, sizeof(fix), "modprobe %s", k->rdma_module);
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), NULL, 0);
 			TRY(finding_item(out, subj, ST_FAIL, fix,
 					 "%s function without an RDMA device: %s is not loaded",
 					 nf->driver.v, k->rdma_module));

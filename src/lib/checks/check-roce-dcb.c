@@ -9,7 +9,9 @@
 #include <linux/dcbnl.h>
 
 #include "../model/roce-query.h"
+#include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "../util/strv.h"
 
 /*
  * The RoCE QoS checks: the DCB settings of the physical netdevs under the
@@ -17,24 +19,37 @@
  */
 
 /*
- * The traffic class a complete fix gives the RoCE priority. ice runs only
- * traffic classes contiguous from TC0 (ice_dcb_lib.c ice_dcb_get_num_tc),
- * and bnxt_en as many as the highest TC used plus one (bnxt_dcb.c
- * bnxt_ets_validate): TC1 next to TC0 is what both accept. mlx5 takes any
- * of its eight, so the priority keeps its own number (the seed's TC3).
+ * The traffic class a complete fix gives the RoCE priority. bnxt_en runs as
+ * many traffic classes as the highest TC used plus one (bnxt_dcb.c
+ * bnxt_ets_validate): TC1 next to TC0 is what it accepts. mlx5 takes any of
+ * its eight, so the priority keeps its own number (the seed's TC3). ice is
+ * not here: its fix follows its QoS mode (ets_command).
  */
 static int roce_tc_for(const struct roce_link *l, int prio)
 {
 	return fact_str_is(&l->driver, "mlx5_core") ? prio : prio ? 1 : 0;
 }
 
-/* dcb ets set with tsa, bandwidths summing to 100 and the priority map. */
+/*
+ * dcb ets set with tsa, bandwidths summing to 100 and the priority map.
+ * ice: the DSCP APP entry the plan adds puts it in L3 DSCP QoS mode, where
+ * the priority->TC map is identity and ice_dcbnl_setets ignores prio-tc, so
+ * the fix names only what ice takes there: every TC ETS (its DSCP-mode
+ * default) and TC bandwidths that sum to 100 (ice_dcb_bwchk), half of it on
+ * the RoCE priority's own TC.
+ */
 static void ets_command(const struct roce_link *l, int prio, char *buf,
 			size_t size)
 {
 	int tc = roce_tc_for(l, prio);
 
-	if (tc == 0)
+	if (fact_str_is(&l->driver, "ice") && prio)
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:50 %d:50",
+			 l->name, prio);
+	else if (fact_str_is(&l->driver, "ice"))
+		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:100",
+			 l->name);
+	else if (tc == 0)
 		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:100 prio-tc all:0",
 			 l->name);
 	else
@@ -70,8 +85,9 @@ typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
 
 /*
  * ice refuses DCB changes on a port that is in a bond (ice_dcb_nl.c: "DCB
- * changes not allowed when in a bond", EINVAL), so the fix for a bonded ice
- * port is the procedure around the commands, not the commands.
+ * changes not allowed when in a bond", EINVAL), so a bonded ice port's
+ * commands are no step of their own: roce.lag-qos runs them all, for every
+ * port of the bond, in one procedure (check-roce-lag.c).
  */
 static int bonded_ice_procedure(const struct roce_facts *r,
 				const struct roce_link *l, struct finding *out,
@@ -82,15 +98,17 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 	if (!bond || !fact_str_is(&l->driver, "ice"))
 		return 0;
 	for (size_t i = from; i < out->n_items; i++) {
-		char *fix;
+		char *v;
 
 		if (!out->items[i].fix)
 			continue;
-		if (asprintf(&fix, "ice refuses DCB changes on a bond slave (EINVAL): drain the node (kubectl drain <node> --ignore-daemonsets), release it (ip link set %s nomaster), run %s, set the same QoS on every port of %s, re-add it (ip link set %s master %s), uncordon",
-			     l->name, out->items[i].fix, bond, l->name, bond) < 0)
+		if (asprintf(&v, "%s (set by the roce.lag-qos procedure for %s: ice refuses DCB changes on a bond slave)",
+			     out->items[i].verdict, bond) < 0)
 			return -ENOMEM;
+		free(out->items[i].verdict);
+		out->items[i].verdict = v;
 		free(out->items[i].fix);
-		out->items[i].fix = fix;
+		out->items[i].fix = NULL;
 	}
 	return 0;
 }
@@ -112,8 +130,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 		if (r >= 0)
 			r = bonded_ice_procedure(&ctx->f->roce, v[n], out, from);
 		for (size_t i = from; i < out->n_items; i++)
-			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb ")) ||
-				(out->items[i].fix && strstr(out->items[i].fix, ", run dcb "));
+			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb "));
 	}
 	free(v);
 	if (r < 0)
@@ -121,7 +138,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 	if (n == 0)
 		return roce_no_targets(ctx, out);
 	if (fixed)
-		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command); ice's fw-lldp-agent off is kept by the NIC per port and persists");
+		finding_evidence(out, "persistence: dcb settings live in the driver and are lost at reboot or driver reload; for ports not in a bond run the same dcb commands from a systemd oneshot unit (After=network-online.target, one ExecStart= per command), for bonded E810 ports see roce.lag-qos; ice's fw-lldp-agent off is kept by the NIC per port and persists");
 	return finding_conclude(out, n, what_ok);
 }
 
@@ -146,7 +163,7 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio;
 	const struct roce_dcb *d = &l->dcb;
 	int hit = -1, others = 0;
-	char fix[160];
+	char fix[512], ets[160];
 
 	if (!dcb_ok(l))
 		return dcb_unknown(l, &d->st, "DCB", out);
@@ -172,6 +189,21 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "DSCP %d maps to priority %d and also to %d",
 				    dscp, prio, others - 1);
+	}
+	if (others && fact_str_is(&l->driver, "ice")) {
+		/*
+		 * ice maps a DSCP value once ("already user mapped", so dcb app
+		 * replace, which adds first, is refused), and deleting its last
+		 * DSCP entry puts the port back on the software default, PFC
+		 * off and ETS reset (ice_dcbnl_delapp, ice_dcb_sw_dflt_cfg):
+		 * delete, add, then set PFC and ETS again.
+		 */
+		ets_command(l, prio, ets, sizeof(ets));
+		snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio %d:%d && dcb app add dev %s dscp-prio %d:%d && dcb pfc set dev %s prio-pfc all:off %d:on && %s",
+			 l->name, dscp, others - 1, l->name, dscp, prio, l->name, prio, ets);
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "DSCP %d → priority %d, not the RoCE priority %d",
+				    dscp, others - 1, prio);
 	}
 	if (others) {
 		snprintf(fix, sizeof(fix), "dcb app replace dev %s dscp-prio %d:%d",
@@ -397,20 +429,73 @@ static const char *tsa_name(uint8_t t)
 }
 
 /*
- * What the driver really runs: ice accepts only traffic classes contiguous
- * from TC0 and otherwise disables DCB to one TC (ice_dcb_get_num_tc:
- * "Non-contiguous TCs - Disabling DCB"), and wants the ETS bandwidths of
- * its TCs to sum to 100 (ice_dcb_bwchk); bnxt_en rejects an ETS TC with no
- * bandwidth ("rejecting ETS config starving a TC") and a TC past its count.
+ * ice's two QoS modes (ice_dcb_nl.c): VLAN/PCP until the first DSCP APP
+ * entry, then L3 DSCP ("Switched QoS to L3 DSCP mode", ice_dcbnl_setapp).
+ * The firmware LLDP agent refuses DSCP entries, so DSCP entries in the APP
+ * table of an ice port mean DSCP mode.
+ */
+static bool ice_dscp_mode(const struct roce_link *l)
+{
+	return fact_str_is(&l->driver, "ice") && dscp_entries(&l->dcb) > 0 &&
+	       !(fact_ok(&l->dcb.dcbx) && (l->dcb.dcbx.v & DCB_CAP_DCBX_LLD_MANAGED));
+}
+
+/*
+ * ice in DSCP mode: ice_dcbnl_setapp set the priority->TC map to identity,
+ * TC0 100% and TC1-7 ETS 0% when the first DSCP entry came, and
+ * ice_dcbnl_setets takes TC bandwidth and TSA but never prio-tc ("in DSCP
+ * mode up->tc mapping cannot change"); ice_dcb_bwchk wants the bandwidths
+ * of its TCs to sum to 100. So only bandwidth is judged and fixed here.
+ */
+static int ets_ice_dscp(const struct roce_link *l, int prio, const char *fix,
+			struct finding *out)
+{
+	const struct roce_ets *e = &l->dcb.ets;
+	uint8_t tc = e->prio_tc[prio];
+	unsigned bw = 0;
+
+	for (int i = 0; i < ROCE_NPRIO; i++)
+		bw += e->tc_tx_bw[i];
+	if (bw != 100)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "ice DSCP QoS mode: the TC bandwidths sum to %u%%; ice refuses a total other than 100 (ice_dcb_bwchk)",
+				    bw);
+	if (prio != 0 && tc == e->prio_tc[0])
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "ice DSCP QoS mode: priority %d shares TC%u with priority 0 (ordinary traffic)",
+				    prio, tc);
+	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "ice DSCP QoS mode: priority %d → TC%u, which has no ETS bandwidth (the first DSCP entry left TC0 100%%, ice_dcbnl_setapp); ice keeps its identity priority→TC map, so only TC bandwidth is set",
+				    prio, tc);
+	if (e->tc_tsa[tc] == 2)
+		return finding_item(out, l->name, ST_PASS, NULL,
+				    "priority %d → TC%u (ets %u%%, ice DSCP QoS mode)",
+				    prio, tc, e->tc_tx_bw[tc]);
+	return finding_item(out, l->name, ST_PASS, NULL,
+			    "priority %d → TC%u (%s, ice DSCP QoS mode)", prio, tc,
+			    tsa_name(e->tc_tsa[tc]));
+}
+
+/*
+ * What the driver really runs: ice in VLAN/PCP mode accepts only traffic
+ * classes contiguous from TC0 and otherwise disables DCB to one TC
+ * (ice_dcb_get_num_tc: "Non-contiguous TCs - Disabling DCB"), and wants the
+ * ETS bandwidths of its TCs to sum to 100 (ice_dcb_bwchk); bnxt_en rejects
+ * an ETS TC with no bandwidth ("rejecting ETS config starving a TC") and a
+ * TC past its count. An ice port in PCP mode is judged by those rules, and
+ * its fix is the DSCP-mode one: the plan adds the DSCP entry first
+ * (plan-order.c), which resets ETS to TC0 100% and priority 3 to TC3.
  */
 static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 		    struct finding *out)
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_ets *e = &l->dcb.ets;
+	bool ice = fact_str_is(&l->driver, "ice");
 	unsigned used = 0, bw = 0;
 	int ntc = 0, gap = -1;
-	char fix[256];
+	char fix[256], pcp[224] = "";
 	uint8_t tc;
 
 	if (!dcb_ok(l))
@@ -432,29 +517,41 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 			gap = i;
 		}
 	}
-	finding_evidence(out, "dcb ets %s: prio-tc %u:%u %u:%u, TC%u %s %u%%",
+	finding_evidence(out, "dcb ets %s: prio-tc %u:%u %u:%u, TC%u %s %u%%%s",
 			 l->name, 0, e->prio_tc[0], prio, tc, tc,
 			 tc < ROCE_NPRIO ? tsa_name(e->tc_tsa[tc]) : "?",
-			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0);
+			 tc < ROCE_NPRIO ? e->tc_tx_bw[tc] : 0,
+			 !ice ? "" : ice_dscp_mode(l) ? " (ice DSCP QoS mode)" : " (ice VLAN/PCP QoS mode)");
 	if (tc >= ROCE_NPRIO)
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d maps to invalid TC %u", prio, tc);
-	if (fact_str_is(&l->driver, "ice") && gap >= 0 && (used >> gap) > 1)
+	if (ice_dscp_mode(l))
+		return ets_ice_dscp(l, prio, fix, out);
+	if (ice)
+		snprintf(pcp, sizeof(pcp),
+			 "; ice is in VLAN/PCP QoS mode (no DSCP entry): the DSCP entry of the plan switches it to DSCP mode, priority %d → TC%d with TC0 100%% (ice_dcbnl_setapp), so the fix sets TC bandwidth after it",
+			 prio, prio);
+	if (ice && gap >= 0 && (used >> gap) > 1)
 		return finding_item(out, l->name, ST_FAIL, fix,
-				    "prio-tc uses TC%u but not TC%d: ice runs only traffic classes contiguous from TC0, so it disabled DCB to one TC (\"Non-contiguous TCs - Disabling DCB\", ice_dcb_get_num_tc) and priority %d is in TC0 with everything else",
-				    tc != 0 ? tc : (unsigned)(31 - __builtin_clz(used)), gap, prio);
+				    "prio-tc uses TC%u but not TC%d: ice runs only traffic classes contiguous from TC0, so it disabled DCB to one TC (\"Non-contiguous TCs - Disabling DCB\", ice_dcb_get_num_tc) and priority %d is in TC0 with everything else%s",
+				    tc != 0 ? tc : (unsigned)(31 - __builtin_clz(used)), gap, prio, pcp);
 	if (prio != 0 && tc == e->prio_tc[0])
 		return finding_item(out, l->name, ST_WARN, fix,
-				    "priority %d shares TC%u with priority 0 (ordinary traffic)",
-				    prio, tc);
+				    "priority %d shares TC%u with priority 0 (ordinary traffic)%s",
+				    prio, tc, pcp);
 	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0)
 		return finding_item(out, l->name, ST_WARN, fix,
-				    "priority %d → TC%u, which has no ETS bandwidth%s",
-				    prio, tc, fact_str_is(&l->driver, "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "");
-	if (fact_str_is(&l->driver, "ice") && ntc > 1 && bw != 100)
+				    "priority %d → TC%u, which has no ETS bandwidth%s%s",
+				    prio, tc, fact_str_is(&l->driver, "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "",
+				    pcp);
+	if (ice && ntc > 1 && bw != 100)
 		return finding_item(out, l->name, ST_WARN, fix,
-				    "the ETS bandwidths of TC0-TC%d sum to %u%%: ice refuses a total other than 100 (ice_dcb_bwchk)",
-				    ntc - 1, bw);
+				    "the ETS bandwidths of TC0-TC%d sum to %u%%: ice refuses a total other than 100 (ice_dcb_bwchk)%s",
+				    ntc - 1, bw, pcp);
+	if (ice)
+		return finding_item(out, l->name, ST_WARN, fix,
+				    "priority %d → TC%u (%s %u%%)%s",
+				    prio, tc, tsa_name(e->tc_tsa[tc]), e->tc_tx_bw[tc], pcp);
 	if (e->tc_tsa[tc] == 2)
 		return finding_item(out, l->name, ST_PASS, NULL,
 				    "priority %d → TC%u (ets %u%%)", prio, tc,
@@ -628,3 +725,41 @@ const struct check check_roce_tos = {
 	.summary = "default RoCE ToS (RDMA-CM configfs, NCCL_IB_TC) matches the DSCP: ToS = DSCP << 2",
 	.run = run_tos,
 };
+
+/* ------------------------------------------------- for roce.lag-qos */
+
+int roce_qos_fixes(const struct check_ctx *ctx, const struct roce_link *l,
+		   char ***cmds)
+{
+	static const link_fn fns[] = { trust_link, dscp_map_link, pfc_link, ets_link };
+	int r = 0;
+
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]) && r >= 0; k++) {
+		struct finding tmp = { 0 };
+
+		r = fns[k](ctx, l, &tmp);
+		for (size_t i = 0; r >= 0 && i < tmp.n_items; i++) {
+			_cleanup_free_ char *copy = NULL;
+			char *save = NULL;
+
+			if (!tmp.items[i].fix || tmp.items[i].status < ST_WARN)
+				continue;
+			copy = strdup(tmp.items[i].fix);
+			if (!copy) {
+				r = -ENOMEM;
+				break;
+			}
+			/* One command per entry; what is not a host command stays out. */
+			for (char *c = strtok_r(copy, "&", &save); c && r >= 0;
+			     c = strtok_r(NULL, "&", &save)) {
+				c = strstrip(c);
+				/* roce.trust and roce.dscp-map both add the DSCP entry. */
+				if ((startswith(c, "dcb ") || startswith(c, "ethtool ")) &&
+				    !strv_contains(*cmds, c))
+					r = strv_push(cmds, NULL, c);
+			}
+		}
+		finding_release(&tmp);
+	}
+	return r < 0 ? r : 0;
+}

@@ -79,6 +79,16 @@ int peer_api(const struct facts *f, char *why, size_t size);
  */
 int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
 		     size_t size);
+/*
+ * The fix for an RDMA driver module that is not loaded, into @fix, and why
+ * (@why, may be empty). Returns 1 when ice is Intel's out-of-tree build and
+ * @module is irdma: the distribution's irdma cannot load against it, so the
+ * fix is Intel's irdma of the same release (unless modules.dep already has
+ * an out-of-tree one), then modprobe and an initramfs rebuild; 0 for a
+ * plain "modprobe <module>".
+ */
+int rdma_module_fix(const struct facts *f, const char *module, char *fix,
+		    size_t size, char *why, size_t wsize);
 
 /*
  * Whether the node is a virtual machine: 1 (the CPU's hypervisor flag), 0

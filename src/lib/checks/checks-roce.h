@@ -15,6 +15,7 @@ extern const struct check check_roce_ecn;
 extern const struct check check_roce_tos;
 extern const struct check check_roce_mtu;
 extern const struct check check_roce_gid;
+extern const struct check check_roce_lag_qos;
 extern const struct check check_net_bond;
 extern const struct check check_rdma_netns;
 
@@ -33,3 +34,10 @@ const char *rdma_lag_peer(const struct facts *f, const char *netdev,
 int roce_no_targets(const struct check_ctx *ctx, struct finding *out);
 /* Why a RoCE fact is not there: "not collected (no netlink: ...)", ... */
 const char *roce_state_text(enum fact_state st, int err);
+
+/*
+ * The host commands roce.trust, roce.dscp-map, roce.pfc and roce.ets would
+ * run on @l, in that order, one per entry pushed on @cmds (check-roce-dcb.c).
+ */
+int roce_qos_fixes(const struct check_ctx *ctx, const struct roce_link *l,
+		   char ***cmds);

@@ -258,6 +258,65 @@ int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
 	return -1;
 }
 
+/* The modules.dep path of @name ("updates/.../irdma.ko"), or NULL. */
+static const char *module_file(const struct facts *f, const char *name)
+{
+	char *const *v = f->host.platform.module_files;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; v && v[i]; i++) {
+		const char *base = strrchr(v[i], '/');
+
+		base = base ? base + 1 : v[i];
+		if (strncmp(base, name, n) == 0 && startswith(base + n, ".ko"))
+			return v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Intel's ice README (Building and Installation): "the in-tree RDMA driver
+ * will not work with the out-of-tree base driver ... install the latest
+ * out-of-tree versions of the base and RDMA drivers"; the distribution's
+ * irdma then fails on the symbols ice exports for it (ice_idc.c
+ * ice_add_rdma_qset, EXPORT_SYMBOL_GPL), "Unknown symbol ice_add_rdma_qset".
+ */
+int rdma_module_fix(const struct facts *f, const char *module, char *fix,
+		    size_t size, char *why, size_t wsize)
+{
+	const struct kmod *ice = host_kmod(&f->host, "ice");
+	const char *ver = ice && fact_str_ok(&ice->version) ? ice->version.v : "installed";
+	const char *file;
+	char oot[192];
+
+	if (wsize)
+		*why = '\0';
+	snprintf(fix, size, "modprobe %s", module);
+	if (strcmp(module, "irdma") != 0 || kmod_out_of_tree(f, "ice", oot, sizeof(oot)) != 1)
+		return 0;
+	file = module_file(f, "irdma");
+	if (!f->host.platform.module_files) {
+		snprintf(fix, size, "run modinfo -n irdma: under /lib/modules/$(uname -r)/kernel/ it is the distribution's irdma, which cannot load against Intel's ice %s, so install Intel's irdma from the same release first; then modprobe irdma && %s",
+			 ver, initramfs_cmd(f));
+		snprintf(why, wsize, "ice is Intel's out-of-tree build (%s); modules.dep not read, so which irdma modprobe loads is unknown",
+			 oot);
+		return 1;
+	}
+	if (file && !startswith(file, "kernel/")) {
+		snprintf(fix, size, "modprobe irdma && %s (modprobe loads %s, an out-of-tree irdma: it must be Intel's irdma from the same release as ice %s)",
+			 initramfs_cmd(f), file, ver);
+		snprintf(why, wsize, "ice is Intel's out-of-tree build (%s); modules.dep has an out-of-tree irdma (%s)",
+			 oot, file);
+		return 1;
+	}
+	snprintf(fix, size, "install Intel's irdma from the same release as ice %s (its make install or RPM puts irdma.ko under /lib/modules/$(uname -r)/updates), then modprobe irdma && %s; a bare modprobe irdma loads the distribution's irdma, which fails (\"Unknown symbol ice_add_rdma_qset\")",
+		 ver, initramfs_cmd(f));
+	snprintf(why, wsize, "ice is Intel's out-of-tree build (%s) and modules.dep has %s%s%s: the distribution's irdma does not load against Intel's ice (Intel's ice README: the in-tree RDMA driver will not work with the out-of-tree base driver)",
+		 oot, file ? "only the distribution's irdma (" : "no irdma",
+		 file ? file : "", file ? ")" : "");
+	return 1;
+}
+
 int host_vm(const struct facts *f, char *why, size_t size)
 {
 	const struct host_facts *h = &f->host;

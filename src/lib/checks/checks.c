@@ -52,6 +52,8 @@ static const struct check *const checks[] = {
 	&check_roce_dscp_map,
 	&check_roce_pfc,
 	&check_roce_ets,
+	/* After the four it gathers: a bonded E810's QoS as one procedure. */
+	&check_roce_lag_qos,
 	&check_roce_ecn,
 	&check_roce_tos,
 	/* Gate 3, Direct */

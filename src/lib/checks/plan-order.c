@@ -201,24 +201,33 @@ int plan_merge_loops(struct report *rep)
 /*
  * Dependency order: configuration of the node (drivers, modules, kernel
  * parameters, NCCL settings) before the host's RoCE QoS, before what the
- * switch must match, before hardware moves. Within a rank the gate, then
+ * switch must match, before hardware moves. Within the QoS, classification
+ * (trust, the DSCP map) comes first: ice's first DSCP entry switches the
+ * port to DSCP QoS and resets its ETS (ice_dcbnl_setapp), and turning the
+ * firmware LLDP agent off resets DCB to the software default, so PFC and
+ * ETS set before them would be lost. Within a rank the gate, then
  * fail/warn/unknown order of the plan stays.
  */
 static int plan_rank(const struct plan_step *s)
 {
-	static const char *const qos_ids[] = { "roce.dscp-map", "roce.trust", "roce.pfc",
-					       "roce.ets", "roce.ecn", "roce.tos" };
-	bool qos = false;
+	static const char *const class_ids[] = { "roce.dscp-map", "roce.trust",
+						 "roce.lag-qos" };
+	static const char *const qos_ids[] = { "roce.pfc", "roce.ets", "roce.ecn",
+					       "roce.tos" };
+	bool qos = false, cls = false;
 
-	for (size_t k = 0; s->ids && s->ids[k]; k++)
+	for (size_t k = 0; s->ids && s->ids[k]; k++) {
 		for (size_t q = 0; q < ARRAY_SIZE(qos_ids); q++)
 			qos = qos || strcmp(s->ids[k], qos_ids[q]) == 0;
+		for (size_t q = 0; q < ARRAY_SIZE(class_ids); q++)
+			cls = cls || strcmp(s->ids[k], class_ids[q]) == 0;
+	}
 	if (strstr(s->fix, "slot") || strstr(s->fix, "move a NIC") ||
 	    strstr(s->fix, "cable") || strstr(s->fix, "transceiver"))
-		return 3;
+		return 4;
 	if (strstr(s->fix, "on the switch"))
-		return 2;
-	return qos ? 1 : 0;
+		return 3;
+	return cls ? 1 : qos ? 2 : 0;
 }
 
 void plan_order(struct report *rep)

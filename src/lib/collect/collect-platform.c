@@ -68,6 +68,79 @@ static int read_driver_ready(const struct gc_root *root,
 	return parse_driver_ready(buf, p);
 }
 
+/* modules.dep of a full distribution kernel is about 1 MiB. */
+#define MODULES_DEP_MAX (16u << 20)
+
+/* "irdma" for ".../irdma.ko", ".../irdma.ko.xz"; '-' read as '_' (modprobe). */
+static bool dep_names(const char *path, size_t len, const char *name)
+{
+	const char *base = path, *ko;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/')
+			base = path + i + 1;
+	ko = base + n;
+	if ((size_t)(ko - path) + 3 > len || strncmp(ko, ".ko", 3) != 0)
+		return false;
+	if ((size_t)(ko - path) + 3 != len && ko[3] != '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((base[i] == '-' ? '_' : base[i]) != name[i])
+			return false;
+	return true;
+}
+
+/*
+ * depmod keeps one file per module name, in its search order (updates and
+ * extra before the kernel's own), and modprobe loads that file.
+ */
+int parse_modules_dep(const char *buf, struct platform_facts *p)
+{
+	static const char *const names[] = { "ice", "irdma", "i40e" };
+	const char *l = buf;
+
+	strv_free(p->module_files);
+	p->module_files = calloc(1, sizeof(*p->module_files));
+	if (!p->module_files)
+		return -ENOMEM;
+	while (*l) {
+		const char *nl = strchr(l, '\n'), *colon = strchr(l, ':');
+		size_t len;
+
+		if (!nl)
+			nl = l + strlen(l);
+		if (colon && colon < nl) {
+			len = (size_t)(colon - l);
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+				_cleanup_free_ char *path = NULL;
+
+				if (!dep_names(l, len, names[i]) || strv_len(p->module_files) >= 16)
+					continue;
+				path = strndup(l, len);
+				if (!path || strv_push(&p->module_files, NULL, path) < 0)
+					return -ENOMEM;
+			}
+		}
+		l = *nl ? nl + 1 : nl;
+	}
+	return 0;
+}
+
+static int read_modules_dep(const struct gc_root *root, const char *rel,
+			    struct platform_facts *p)
+{
+	_cleanup_free_ char *buf = NULL;
+	char path[512];
+	int r;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", rel);
+	r = root_read_alloc(root, path, MODULES_DEP_MAX, &buf);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	return parse_modules_dep(buf, p);
+}
+
 /* The kernels whose modules are installed: one /lib/modules entry each. */
 static int list_kernels(const struct gc_root *root, struct platform_facts *p)
 {
@@ -114,6 +187,9 @@ int collect_platform(const struct collect_ctx *c, struct facts *f)
 
 		snprintf(path, sizeof(path), "/lib/modules/%s/build", rel->v);
 		read_presence_fact(root, path, &p->kernel_devel);
+		r = read_modules_dep(root, rel->v, p);
+		if (r < 0)
+			return r;
 	}
 	read_presence_fact(root, "/usr/bin/nvidia-smi", &p->host_smi);
 	read_presence_fact(root, "/run/nvidia/driver/usr/bin/nvidia-smi",

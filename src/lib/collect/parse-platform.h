@@ -13,6 +13,11 @@
 
 /* /run/nvidia/validations/driver-ready: IS_HOST_DRIVER=, NVIDIA_DRIVER_ROOT=. */
 int parse_driver_ready(const char *buf, struct platform_facts *p);
+/*
+ * /lib/modules/<release>/modules.dep: the "path: deps" lines of ice, irdma
+ * and i40e into p->module_files (an empty list when none is there).
+ */
+int parse_modules_dep(const char *buf, struct platform_facts *p);
 /* The header of /proc/driver/nvidia-fs/stats (nvfs_stats_show). */
 int parse_nvfs_stats(const char *buf, struct storage_facts *s);
 /* /proc/driver/nvidia-fs/modules: "<name>: <version>" per registered driver. */

@@ -20,6 +20,7 @@ static const struct json_field platform_fields[] = {
 	JFI("driver_root", P, driver_root),
 	JFI("validated_host_driver", P, validated_host_driver),
 	JFS("validated_driver_root", P, validated_driver_root),
+	JFIELD("module_files", P, module_files, JK_STRV, .flags = JF_OMIT_NULL),
 };
 #undef P
 JSON_DESC(facts_platform_desc, platform_fields, .init = NULL);

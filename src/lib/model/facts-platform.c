@@ -12,6 +12,7 @@ void platform_facts_release(struct platform_facts *p)
 	fact_str_release(&p->proc_version);
 	strv_free(p->kernels);
 	fact_str_release(&p->validated_driver_root);
+	strv_free(p->module_files);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -36,6 +36,13 @@ struct platform_facts {
 	 */
 	struct fact_int validated_host_driver;
 	struct fact_str validated_driver_root;
+	/*
+	 * /lib/modules/<running release>/modules.dep: the file modprobe loads
+	 * for each Intel RDMA NIC module (ice, irdma, i40e), as depmod chose it
+	 * ("updates/..." or "extra/..." out of tree, "kernel/..." the
+	 * distribution's). NULL when modules.dep was not read.
+	 */
+	char **module_files;
 };
 
 /* A cuFile (/etc/cufile.json) or cuObject (/etc/cuobj.json) configuration. */
