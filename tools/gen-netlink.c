@@ -482,14 +482,20 @@ static void seed2(const char *set, bool bad)
  * good DSCP map and PFC, but ETS as ice left it on the first DSCP entry:
  * identity priority->TC, TC0 100%, TC3 0%. Every set with a DSCP entry
  * reads back ice's DSCP-mode identity map (dcb_ets_dscp_mode).
+ * Safe Mode (fixture e810-ddp-safe-mode): no DDP package loaded, so ice
+ * registered no DCB ops (ice_probe skips ice_init_pf_dcb) and gave irdma no
+ * device (ice_set_safe_mode_caps): every port answers DCB EOPNOTSUPP and
+ * RDMA netlink lists no device.
  */
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
-		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT };
+		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
+		     SEED2_SAFE_MODE };
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
 	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
 	bool cross = var == SEED2_CROSS_CARD, baseline = var == SEED2_BASELINE;
+	bool safe = var == SEED2_SAFE_MODE;
 	unsigned mtu = untuned ? 1500 : 9000;
 	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
@@ -520,7 +526,7 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
 	};
 	/* The secondary port of the RDMA LAG has no RDMA device. */
-	bool has_rdma[] = { true, cross, true, true };
+	bool has_rdma[] = { !safe, cross, !safe, !safe };
 	char name[64];
 
 	open_file(set, "rdma-sys.nl");
@@ -558,7 +564,10 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	for (int i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "dcb-%s.nl", nets[i]);
 		open_file(set, name);
-		dcb(nets[i], &d);
+		if (safe)
+			error_msg(-EOPNOTSUPP);
+		else
+			dcb(nets[i], &d);
 		close_file();
 		snprintf(name, sizeof(name), "ethtool-privflags-%s.nl", nets[i]);
 		open_file(set, name);
@@ -703,6 +712,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-baseline", SEED2_BASELINE);
 	seed2_fixture("seed2-fixture-noncontig", SEED2_NONCONTIG);
 	seed2_fixture("seed2-fixture-dscp-default", SEED2_DSCP_DEFAULT);
+	seed2_fixture("seed2-fixture-safe-mode", SEED2_SAFE_MODE);
 	malformed();
 	return 0;
 }

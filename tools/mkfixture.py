@@ -607,6 +607,12 @@ class Builder:
                 t.link(path + "/iommu_group", gd)
         for p, content in sorted(s.get("extra_files", {}).items()):
             t.file(p, content)
+        # the E810 DDP package where the firmware loader finds it: the
+        # versioned file and the ice.pkg link ice requests (ice_request_fw)
+        ddp = s.get("ice_ddp")
+        if ddp:
+            t.file(ddp["dir"] + "/" + ddp["file"], "DDP package (placeholder)\n")
+            t.link(ddp["dir"] + "/ice.pkg", ddp["dir"] + "/" + ddp["file"])
         if s.get("pod"):
             self.pod(s["pod"])
 

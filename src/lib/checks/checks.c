@@ -35,6 +35,7 @@ static const struct check *const checks[] = {
 	/* Gate 2, RDMA */
 	&check_nic_present,
 	&check_nic_driver,
+	&check_nic_ddp,
 	&check_rdma_device,
 	&check_rdma_port,
 	&check_rdma_userspace,

@@ -123,6 +123,58 @@ static int collect_virt(const struct gc_root *root, struct host_facts *h)
 	return 0;
 }
 
+/*
+ * The DDP package ice asks the firmware loader for at probe (ice_main.c
+ * ice_request_fw: ICE_DDP_PKG_FILE, "intel/ice/ddp/ice.pkg"), looked up
+ * where the loader looks (drivers/base/firmware_loader/main.c fw_path[]:
+ * updates/<release>, updates, <release>, then /lib/firmware itself), the
+ * plain file first, then the compressed ones the loader can read.
+ */
+static int collect_ice_ddp(const struct gc_root *root, struct host_facts *h)
+{
+	static const char *const sfx[] = { "", ".zst", ".xz" };
+	const char *rel = fact_str_ok(&h->kernel_release) ? h->kernel_release.v : NULL;
+	const char *dirs[4] = { NULL };
+	char rd[2][160], path[512], target[256];
+	size_t n = 0;
+	int r;
+
+	if (!host_kmod_present(h, "ice"))
+		return 0;
+	if (rel) {
+		snprintf(rd[0], sizeof(rd[0]), "/lib/firmware/updates/%s", rel);
+		snprintf(rd[1], sizeof(rd[1]), "/lib/firmware/%s", rel);
+		dirs[n++] = rd[0];
+	}
+	dirs[n++] = "/lib/firmware/updates";
+	if (rel)
+		dirs[n++] = rd[1];
+	dirs[n++] = "/lib/firmware";
+	for (size_t s = 0; s < sizeof(sfx) / sizeof(sfx[0]); s++) {
+		for (size_t d = 0; d < n; d++) {
+			snprintf(path, sizeof(path), "%s/intel/ice/ddp/ice.pkg%s",
+				 dirs[d], sfx[s]);
+			if (root_access(root, path) < 0)
+				continue;
+			if (fact_str_set(&h->ice_ddp, path) < 0)
+				return -ENOMEM;
+			r = root_readlink(root, path, target, sizeof(target));
+			if (r >= 0) {
+				const char *base = strrchr(target, '/');
+
+				r = fact_str_set(&h->ice_ddp_target, base ? base + 1 : target);
+				if (r < 0)
+					return r;
+			} else if (r != -EINVAL) { /* EINVAL: a file, not a link */
+				fact_str_fail(&h->ice_ddp_target, r);
+			}
+			return 0;
+		}
+	}
+	fact_str_fail(&h->ice_ddp, -ENOENT);
+	return 0;
+}
+
 int collect_host(const struct collect_ctx *c, struct facts *f)
 {
 	const struct gc_root *root = c->root;
@@ -164,6 +216,9 @@ int collect_host(const struct collect_ctx *c, struct facts *f)
 	read_presence_fact(root, "/sys/kernel/mm/memory_peers/nv_mem_nc/version",
 			   &h->peer_nv_mem_nc);
 	r = collect_modules(root, h);
+	if (r < 0)
+		return r;
+	r = collect_ice_ddp(root, h);
 	if (r < 0)
 		return r;
 	/* nvidia_peermem/version was read with the modules: exists or not. */

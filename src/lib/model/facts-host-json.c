@@ -81,6 +81,8 @@ static const struct json_field host_fields[] = {
 	JFS("libibverbs", H, libibverbs),
 	JFS("rdma_core_version", H, rdma_core_version),
 	JOBJ("rdma_providers", H, rdma_providers, &name_list_desc, .flags = 0),
+	JFS("ice_ddp", H, ice_ddp),
+	JFS("ice_ddp_target", H, ice_ddp_target),
 	JOBJ("platform", H, platform, &facts_platform_desc, .flags = JF_OMIT_EMPTY),
 	JOBJ("storage", H, storage, &facts_storage_desc, .flags = JF_OMIT_EMPTY),
 };

@@ -63,6 +63,8 @@ void host_facts_release(struct host_facts *h)
 	fact_str_release(&h->nvidia_params);
 	memset(&h->peer_api, 0, sizeof(h->peer_api));
 	fact_str_release(&h->peer_api_module);
+	fact_str_release(&h->ice_ddp);
+	fact_str_release(&h->ice_ddp_target);
 	memset(&h->memory_peers, 0, sizeof(h->memory_peers));
 	fact_str_release(&h->libibverbs);
 	fact_str_release(&h->rdma_core_version);

@@ -114,6 +114,13 @@ struct host_facts {
 	struct fact_str rdma_core_version; /* "50.0", from libibverbs.so.1.14.50.0 */
 	struct name_list rdma_providers;   /* "irdma", "mlx5": lib<p>-rdmav<N>.so */
 
+	/*
+	 * The E810 DDP package ice requests at probe (intel/ice/ddp/ice.pkg)
+	 * as the firmware loader finds it: the path, and the file a symlink
+	 * there names ("ice-1.3.36.0.pkg"). Only looked for while ice is loaded.
+	 */
+	struct fact_str ice_ddp, ice_ddp_target;
+
 	/* OS release, kernel build, driver packaging (collect-platform.c). */
 	struct platform_facts platform;
 	/* GPUDirect Storage and storage clients (collect-storage.c). */
