@@ -584,8 +584,8 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	const struct roce_link **v = roce_dcb_links(f);
 	int prio = ctx->opts->roce_prio, ret = 0;
-	char fix[256];
-	size_t n = 0;
+	char fix[384];
+	size_t n = 0, irdma = 0;
 
 	if (!v)
 		return -ENOMEM;
@@ -618,15 +618,23 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		finding_evidence(out, "irdma/%s/roce_dcqcn_enable=%lld", d->name,
 				 (long long)d->dcqcn.v);
+		/* Intel's irdma README: mkdir the device's group, set, rmdir. */
 		snprintf(fix, sizeof(fix),
-			 "echo 1 > /sys/kernel/config/irdma/%s/roce_dcqcn_enable",
-			 d->name);
+			 "mkdir -p /sys/kernel/config/irdma/%s && echo 1 > /sys/kernel/config/irdma/%s/roce_dcqcn_enable && rmdir /sys/kernel/config/irdma/%s",
+			 d->name, d->name, d->name);
+		irdma++;
 		ret = finding_item(out, d->name, d->dcqcn.v ? ST_PASS : ST_WARN,
 				   d->dcqcn.v ? NULL : fix, "DCQCN %s",
 				   d->dcqcn.v ? "on" : "off");
 	}
 	if (ret < 0)
 		return ret;
+	/*
+	 * irdma's configfs settings live in the driver: a reboot or an irdma
+	 * reload drops them (Intel's irdma README, "ECN Configuration").
+	 */
+	if (irdma)
+		TRY(finding_evidence(out, "irdma configfs settings are lost at reboot and at irdma reload: persist them with a systemd oneshot ordered after the RDMA devices appear (After=sys-subsystem-net-devices-<port>.device, ExecStart=/bin/sh -c 'mkdir -p /sys/kernel/config/irdma/<dev> && echo 1 > /sys/kernel/config/irdma/<dev>/roce_dcqcn_enable && rmdir /sys/kernel/config/irdma/<dev>'), or, with Intel's out-of-tree irdma, 'options irdma dcqcn_enable=1' in /etc/modprobe.d/irdma.conf (module parameters the inbox irdma does not have)"));
 	if (n == 0 && roce_targets(f, NULL, 0) == 0)
 		return roce_no_targets(ctx, out);
 	if (out->n_items == 0)
