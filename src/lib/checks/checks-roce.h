@@ -13,6 +13,7 @@ extern const struct check check_roce_pfc;
 extern const struct check check_roce_ets;
 extern const struct check check_roce_ecn;
 extern const struct check check_roce_tos;
+extern const struct check check_roce_switch;
 extern const struct check check_roce_mtu;
 extern const struct check check_roce_gid;
 extern const struct check check_roce_lag_qos;

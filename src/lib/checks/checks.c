@@ -57,6 +57,8 @@ static const struct check *const checks[] = {
 	&check_roce_lag_qos,
 	&check_roce_ecn,
 	&check_roce_tos,
+	/* Last of the RoCE checks: what the switch must mirror of them. */
+	&check_roce_switch,
 	/* Gate 3, Direct */
 	&check_direct_path,
 	&check_direct_gpu_gdr,
