@@ -30,7 +30,8 @@ def run(gdrcheck, *args):
 # Sections schema 2 gained after the /1 files were recorded: a /1 file cannot
 # hold them, so its twin is compared with them taken out (the loader reads
 # their absence as "not collected", which is what a /1 file means).
-NEWER_THAN_V1 = (("cni",), ("host", "platform"), ("host", "storage"))
+NEWER_THAN_V1 = (("cni",), ("host", "platform"), ("host", "storage"),
+                 ("host", "ice_ddp"), ("host", "ice_ddp_target"))
 
 
 def twin_without_newer(twin, tmp):

@@ -92,6 +92,22 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_evidence(out, "ice.pkg: not looked for (no collected host tree)"));
 	else
 		TRY(finding_evidence(out, "no intel/ice/ddp/ice.pkg (plain, .zst or .xz) under /lib/firmware/updates/<release>, /lib/firmware/updates, /lib/firmware/<release> or /lib/firmware"));
+	/*
+	 * The NVM is printed, never judged: Intel pairs NVM, ice and DDP
+	 * versions per release, and no such table is in the facts.
+	 */
+	for (size_t i = 0; i < f->roce.n_links; i++) {
+		const struct roce_link *l = &f->roce.links[i];
+		const struct kmod *ice = host_kmod(h, "ice");
+
+		if (!fact_str_is(&l->driver, "ice") || !fact_str_ok(&l->fw_version))
+			continue;
+		TRY(finding_evidence(out, "%s firmware (ethtool -i: NVM, EETRACK, option ROM) %s with ice %s%s%s: not judged; compare with the NVM the ice release lists in its README/release notes (Intel's E810 NVM update package and DPDK's ice guide, \"Kernel driver, DDP and Firmware Matching List\", give tested sets)",
+				     l->name, l->fw_version.v,
+				     ice && fact_str_ok(&ice->version) ? ice->version.v : "(no version: the kernel's)",
+				     fact_str_ok(&h->ice_ddp_target) ? " and DDP " : "",
+				     fact_str_ok(&h->ice_ddp_target) ? h->ice_ddp_target.v : ""));
+	}
 	TRY(finding_evidence(out, "the package ice loaded, by hand: devlink dev info pci/<bdf> (fw.app.name \"ICE OS Default Package\", fw.app its version), dmesg | grep -iE 'DDP package|Safe Mode'"));
 	if (out->status == ST_FAIL) {
 		TRY(finding_conclude(out, n, "DDP package loaded"));
