@@ -18,6 +18,7 @@
 
 #include "fixture-builder.h"
 
+#include "checks/checks-internal.h"
 #include "checks/checks-roce.h"
 #include "model/roce-query.h"
 #include "topo/nccl-gid.h"
@@ -700,6 +701,111 @@ static void gid_index_override_fails(void **state)
 	facts_release(&f);
 }
 
+/* ------------------------------------------------------- E810 DDP */
+
+/* One E810 port at 0000:19:00.0 (ens5f0np0) whose DCB answer is @dcb. */
+static void ddp_node(struct facts *f, enum fact_state dcb, enum fact_state pkg)
+{
+	struct roce_link *l;
+
+	facts_init(f);
+	tb_pci(f, "0000:19:00.0", "", "pci0000:17", 0x020000, 0x8086, 0x159b, 0);
+	fact_str_set(&f->pci[0].driver, "ice");
+	fact_str_fail(&f->pci[0].physfn, -ENOENT);
+	l = mk_link(f, "ens5f0np0", 2, "ice");
+	fact_str_set(&l->bus_info, "0000:19:00.0");
+	fact_str_set(&l->fw_version, "4.80 0x8001f6c4 1.3755.0");
+	if (dcb == FACT_OK)
+		fact_int_set(&l->dcb.st, 1);
+	else if (dcb == FACT_UNSUPPORTED)
+		fact_int_fail(&l->dcb.st, -EOPNOTSUPP);
+	if (pkg == FACT_OK) {
+		fact_str_set(&f->host.ice_ddp, "/lib/firmware/intel/ice/ddp/ice.pkg.xz");
+		fact_str_set(&f->host.ice_ddp_target, "ice-1.3.36.0.pkg.xz");
+	} else if (pkg == FACT_ABSENT) {
+		fact_str_fail(&f->host.ice_ddp, -ENOENT);
+	}
+}
+
+static void ddp_states(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	/* DCB answers and the package is on disk: loaded. */
+	ddp_node(&f, FACT_OK, FACT_OK);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_PASS);
+	assert_true(strv_contains(out.evidence,
+				  "firmware search path: /lib/firmware/intel/ice/ddp/ice.pkg.xz -> ice-1.3.36.0.pkg.xz"));
+	/* The NVM is printed with where to compare it, never judged. */
+	assert_non_null(strstr(out.evidence[1], "4.80 0x8001f6c4 1.3755.0"));
+	assert_non_null(strstr(out.evidence[1], "not judged"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No DCB ops and no package: Safe Mode, fail, the inbox fix. */
+	ddp_node(&f, FACT_UNSUPPORTED, FACT_ABSENT);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_FAIL);
+	assert_non_null(strstr(out.verdict, "Safe Mode"));
+	assert_true(has_fix(&out, "linux-firmware"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Safe Mode with the file there: ice refused it, the log says why. */
+	ddp_node(&f, FACT_UNSUPPORTED, FACT_OK);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_FAIL);
+	assert_true(has_fix(&out, "dmesg"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Loaded now, gone from disk: the next ice load enters Safe Mode. */
+	ddp_node(&f, FACT_OK, FACT_ABSENT);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_WARN);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No DCB answer collected: info with the by-hand check. */
+	ddp_node(&f, FACT_UNSET, FACT_OK);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "devlink dev info"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No ice function: skip. */
+	facts_init(&f);
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_SKIP);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* The switch checklist carries the options and the host's QoS. */
+static void switch_checklist(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	load_seed(&f, "seed2");
+	assert_int_equal(run(&check_roce_switch, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "DSCP 24 -> priority 3, PFC on priority 3 only"));
+	assert_true(out.n_items > 0);
+	for (size_t i = 0; i < out.n_items; i++) {
+		assert_int_equal(out.items[i].status, ST_INFO);
+		assert_non_null(strstr(out.items[i].verdict,
+				       "host: DSCP 24 -> priority 3, PFC on 3"));
+		/* Both ports are bond1's slaves: the switch needs one LACP group. */
+		assert_non_null(strstr(out.items[i].verdict, "LACP"));
+	}
+	finding_release(&out);
+	facts_release(&f);
+
+	facts_init(&f);
+	assert_int_equal(run(&check_roce_switch, &f, &out), ST_SKIP);
+	finding_release(&out);
+	facts_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +821,8 @@ int main(void)
 		cmocka_unit_test(bond_ice_rdma_lag),
 		cmocka_unit_test(nccl_gid_rule),
 		cmocka_unit_test(gid_index_override_fails),
+		cmocka_unit_test(ddp_states),
+		cmocka_unit_test(switch_checklist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

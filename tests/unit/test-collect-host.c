@@ -339,6 +339,45 @@ static void test_json_hostile(void **state)
 }
 
 /* A node without ib_core is not searched; kallsyms without the symbol is "no". */
+/*
+ * The DDP package is looked for only while ice is loaded, where the
+ * firmware loader looks: uncompressed in every directory first, then .zst,
+ * then .xz; updates/<release> before the plain tree.
+ */
+static void test_ice_ddp(void **state)
+{
+	struct facts f;
+	char path[512];
+
+	(void)state;
+	collect(&f);
+	assert_int_equal(f.host.ice_ddp.state, FACT_UNSET);
+	facts_release(&f);
+
+	dir("sys/module/ice");
+	collect(&f);
+	assert_int_equal(f.host.ice_ddp.state, FACT_ABSENT);
+	facts_release(&f);
+
+	put("lib/firmware/intel/ice/ddp/ice-1.3.36.0.pkg.xz", "");
+	link_to("lib/firmware/intel/ice/ddp/ice.pkg.xz", "ice-1.3.36.0.pkg.xz");
+	collect(&f);
+	assert_string_equal(f.host.ice_ddp.v, "/lib/firmware/intel/ice/ddp/ice.pkg.xz");
+	assert_string_equal(f.host.ice_ddp_target.v, "ice-1.3.36.0.pkg.xz");
+	facts_release(&f);
+
+	put("lib/firmware/updates/6.8.0-45-generic/intel/ice/ddp/ice.pkg", "");
+	collect(&f);
+	assert_string_equal(f.host.ice_ddp.v,
+			    "/lib/firmware/updates/6.8.0-45-generic/intel/ice/ddp/ice.pkg");
+	/* A plain file, not a link: no target. */
+	assert_int_equal(f.host.ice_ddp_target.state, FACT_UNSET);
+	facts_release(&f);
+
+	snprintf(path, sizeof(path), "%s/sys/module/ice", root_dir);
+	assert_int_equal(rmdir(path), 0);
+}
+
 static void test_kallsyms_absent(void **state)
 {
 	struct facts f;
@@ -367,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_hostile),
+		cmocka_unit_test(test_ice_ddp),
 		cmocka_unit_test(test_kallsyms_absent),
 	};
 
