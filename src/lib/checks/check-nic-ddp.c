@@ -27,6 +27,13 @@ static const struct roce_link *ice_port_link(const struct facts *f,
 	return NULL;
 }
 
+bool ice_safe_mode(const struct facts *f, const char *bdf)
+{
+	const struct roce_link *l = ice_port_link(f, bdf);
+
+	return l && l->dcb.st.state == FACT_UNSUPPORTED;
+}
+
 static void ddp_fix(const struct facts *f, bool file, char *buf, size_t size)
 {
 	char why[192];

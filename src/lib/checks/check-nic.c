@@ -197,6 +197,10 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, subj, ST_PASS, NULL,
 					 "secondary port of %s's RDMA LAG: its RDMA traffic runs through %s (see net.bond)",
 					 bond, lag_peer));
+		} else if (k->kind == NIC_IRDMA && ice_safe_mode(f, nf->bdf)) {
+			/* ice_set_safe_mode_caps drops RDMA: nic.ddp has the fix. */
+			TRY(finding_item(out, subj, ST_WARN, NULL,
+					 "ice runs in Safe Mode (no DDP package, see nic.ddp): it gives irdma no RDMA device until the package loads"));
 		} else if (k->kind == NIC_IRDMA) {
 			snprintf(fix, sizeof(fix), "devlink dev param set pci/%s name enable_roce value true cmode runtime (and keep the port out of a bond with the inbox ice driver)",
 				 nf->bdf);

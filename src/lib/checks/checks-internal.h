@@ -80,6 +80,11 @@ int peer_api(const struct facts *f, char *why, size_t size);
 int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
 		     size_t size);
 /*
+ * Whether the ice port on PCI function @bdf runs in Safe Mode (no DDP
+ * package): its DCB answer was "not supported" (check-nic-ddp.c).
+ */
+bool ice_safe_mode(const struct facts *f, const char *bdf);
+/*
  * The fix for an RDMA driver module that is not loaded, into @fix, and why
  * (@why, may be empty). Returns 1 when ice is Intel's out-of-tree build and
  * @module is irdma: the distribution's irdma cannot load against it, so the
