@@ -1,0 +1,47 @@
+#!/bin/sh
+# Benchmark: what `check` asks of the kernel, and its wall time against `lspci -tvnn` on the same tree.
+# Usage: bench/syscalls.sh [BINARY]   (default build/gdrcheck; record the numbers in bench/RESULTS.md)
+# Per tree: the system calls of one `check --root` (strace -f -c: openat2, read, newfstatat,
+# readlinkat, failed calls, total), then PAIRS paired runs (default 200): check, then lspci, then
+# check..., each timed from spawn to exit; the medians and their ratio. lspci reads the same tree
+# through `-A linux-sysfs -O sysfs.path=<tree>/sys/bus/pci` (a tree has no config space, so lspci
+# names devices from the vendor/device files and pci.ids, as it does for a user without root).
+# LSPCI names the lspci binary (default: lspci on PATH); without one only the counts are printed.
+set -eu
+bin=${1:-build/gdrcheck}
+pairs=${PAIRS:-200}
+lspci=${LSPCI:-$(command -v lspci || true)}
+trees=${TREES:-"hgx-h100-bcm-gen5 iommu-dma b-vllm-20174-h200-8nic b-sglang-4876-h800-mlx5_200-names seed2-b300-e810"}
+[ -x "$bin" ] || { echo "bench: build first ($bin missing)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf '%-36s %7s %6s %10s %10s %6s %7s %9s %9s %6s\n' tree openat2 read newfstatat readlinkat failed total \
+	"check us" "lspci us" ratio
+for t in $trees; do
+	root=tests/fixtures/$t/root
+	[ -d "$root" ] || continue
+	strace -f -c -o "$tmp/c" "$bin" check --root "$root" >/dev/null 2>&1 || true
+	counts=$(awk '$NF == "openat2" { o = $4 } $NF == "read" { r = $4 } $NF == "newfstatat" { s = $4 }
+		$NF == "readlinkat" { l = $4 } $NF == "total" { t = $4; e = $5 }
+		END { printf "%7d %6d %10d %10d %6d %7d", o, r, s, l, e, t }' "$tmp/c")
+	times="        -         -      -"
+	if [ -n "$lspci" ]; then
+		times=$(python3 - "$pairs" "$bin" "$root" "$lspci" <<'PY'
+import os, subprocess, sys, time
+n, gdr, root, lspci = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+cmds = [[gdr, "check", "--root", root],
+        [lspci, "-tvnn", "-A", "linux-sysfs", "-O", "sysfs.path=" + root + "/sys/bus/pci"]]
+t = [[], []]
+for _ in range(n):
+    for i, c in enumerate(cmds):
+        s = time.perf_counter_ns()
+        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t[i].append(time.perf_counter_ns() - s)
+med = [sorted(x)[len(x) // 2] / 1000 for x in t]
+print("%9d %9d %6.2f" % (med[0], med[1], med[0] / med[1]))
+PY
+)
+	fi
+	printf '%-36s %s %s\n' "$t" "$counts" "$times"
+done
