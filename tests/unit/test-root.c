@@ -278,6 +278,48 @@ static void test_dir_reads(void **state)
 	}
 }
 
+/* Resolving a name and opening the answer in one step reads the same files. */
+static void test_dir_open_at(void **state)
+{
+	static const struct {
+		const char *dir, *name;
+	} cases[] = {
+		{ "/sys/bus/pci/devices", "0000:18:00.0" },
+		{ "/sys/devices/pci0000:15/0000:15:01.0", "0000:16:00.0" },
+		{ "/sys/class", "abs" },
+		{ "/sys/class", "chain" },
+		{ "/sys/class", "dangling" },
+		{ "/sys/class", "escape" },
+	};
+	struct ctx *c = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct gc_dir *parent = NULL, *d = NULL;
+		char path[256], a[64], b[64];
+		char *want = NULL, *real = NULL;
+		int r;
+
+		snprintf(path, sizeof(path), "%s/%s", cases[i].dir, cases[i].name);
+		r = root_resolve(c->root, path, &want);
+		assert_int_equal(root_dir_open(c->root, cases[i].dir, &parent), 0);
+		assert_int_equal(root_dir_open_at(parent, cases[i].name, &real, &d), r);
+		if (r == 0) {
+			assert_string_equal(real, want);
+			snprintf(path, sizeof(path), "%s/class", want);
+			r = root_read(c->root, path, a, sizeof(a));
+			assert_int_equal(root_dir_read(d, "class", b, sizeof(b)), r);
+			if (r >= 0)
+				assert_string_equal(a, b);
+		} else {
+			assert_null(real);
+		}
+		free(want);
+		free(real);
+		root_dir_free(d);
+		root_dir_free(parent);
+	}
+}
+
 static void test_open_bad_roots(void **state)
 {
 	struct ctx *c = *state;
@@ -308,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_manual_resolver),
 		cmocka_unit_test(test_fast_resolver_matches_walk),
 		cmocka_unit_test(test_dir_reads),
+		cmocka_unit_test(test_dir_open_at),
 		cmocka_unit_test(test_open_bad_roots),
 	};
 

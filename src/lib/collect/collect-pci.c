@@ -54,9 +54,8 @@ static void place_device(struct pci_dev *p, const char *path)
 		bdf_normalize(prev, p->parent, sizeof(p->parent));
 }
 
-/* Fourteen files of one directory: opened once, each name read in it. */
-static int read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
-			  const char *dir)
+/* Fourteen files of the function's directory, opened once. */
+static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 {
 	/* The range each register allows: beyond it the file is garbage. */
 	static const struct {
@@ -73,11 +72,7 @@ static int read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 		{ "current_link_width", offsetof(struct pci_dev, cur_width), 0, 255 },
 		{ "max_link_width", offsetof(struct pci_dev, max_width), 0, 255 },
 	};
-	struct gc_dir *d = NULL;
-	int r = root_dir_open(root, dir, &d);
 
-	if (r < 0)
-		return r;
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
 
@@ -91,8 +86,6 @@ static int read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 	read_link_name_at(d, "physfn", &p->physfn);
 	read_link_name_at(d, "iommu_group", &p->iommu_group);
 	read_str_fact_at(d, "local_cpulist", &p->local_cpulist);
-	root_dir_free(d);
-	return 0;
 }
 
 /*
@@ -127,6 +120,7 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		struct pci_dev *p = &f->pci[f->n_pci];
 		char link[512];
 		char *real = NULL;
+		struct gc_dir *dev = NULL;
 
 		r = 0;
 		if (!bdf_valid(names[i])) {
@@ -138,7 +132,7 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 			continue;
 		}
 		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s", names[i]);
-		r = root_dir_resolve(devices, names[i], &real);
+		r = root_dir_open_at(devices, names[i], &real, &dev);
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
@@ -150,11 +144,13 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		}
 		if (strcmp(path_basename(real), names[i]) != 0) {
 			free(real);
+			root_dir_free(dev);
 			n_alias++;
 			continue;
 		}
 		if (f->n_pci >= FACTS_MAX_DEVICES) {
 			free(real);
+			root_dir_free(dev);
 			n_over++;
 			continue;
 		}
@@ -163,10 +159,10 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		bdf_normalize(names[i], p->bdf, sizeof(p->bdf));
 		p->sysfs_path = real;
 		place_device(p, real);
+		read_pci_attrs(p, dev);
+		root_dir_free(dev);
 		f->n_pci++;
-		r = read_pci_attrs(root, p, real);
-		if (r < 0)
-			break;
+		r = 0;
 	}
 	root_dir_free(devices);
 	if (r == -ENOMEM)

@@ -144,9 +144,12 @@ static int path_append(char *buf, const char *p)
 	return 0;
 }
 
-/* 0 when @path exists inside the root and no component of it is a link. */
+/*
+ * 0 when @path exists inside the root and no component of it is a link;
+ * its O_PATH fd in *ret_fd when asked for.
+ */
 static int exists_unlinked(const struct gc_root *root, const char *path,
-			   int flags)
+			   int flags, int *ret_fd)
 {
 	struct open_how how = {
 		.flags = (unsigned)(flags | O_PATH | O_CLOEXEC),
@@ -157,7 +160,10 @@ static int exists_unlinked(const struct gc_root *root, const char *path,
 
 	if (fd < 0)
 		return -errno;
-	close(fd);
+	if (ret_fd)
+		*ret_fd = fd;
+	else
+		close(fd);
 	return 0;
 }
 
@@ -184,7 +190,7 @@ static int open_unlinked_dir(const struct gc_root *root, const char *path)
  */
 static int resolve_in_dir(const struct gc_root *root, int dirfd,
 			  const char *dir, const char *name,
-			  char done[MAX_PATH])
+			  char done[MAX_PATH], int *ret_fd)
 {
 	char target[MAX_PATH];
 	const char *rest;
@@ -221,7 +227,7 @@ static int resolve_in_dir(const struct gc_root *root, int dirfd,
 	}
 	if (!path_plain(rest) || path_append(done, rest) < 0)
 		return -EAGAIN;
-	return exists_unlinked(root, done, 0) == 0 ? 0 : -EAGAIN;
+	return exists_unlinked(root, done, 0, ret_fd) == 0 ? 0 : -EAGAIN;
 }
 
 /*
@@ -245,7 +251,8 @@ static int resolve_fast(const struct gc_root *root, const char *path,
 	dirfd = open_unlinked_dir(root, dir[0] ? dir : "/");
 	if (dirfd < 0)
 		return -EAGAIN;
-	return resolve_in_dir(root, dirfd, dir[0] ? dir : "/", slash + 1, done);
+	return resolve_in_dir(root, dirfd, dir[0] ? dir : "/", slash + 1, done,
+			      NULL);
 }
 
 int root_resolve(const struct gc_root *root, const char *path, char **ret)
@@ -663,7 +670,8 @@ int root_dir_resolve(const struct gc_dir *d, const char *name, char **ret)
 	char done[MAX_PATH];
 	int r;
 
-	if (d->unlinked && resolve_in_dir(d->root, d->fd, d->path, name, done) == 0) {
+	if (d->unlinked &&
+	    resolve_in_dir(d->root, d->fd, d->path, name, done, NULL) == 0) {
 		*ret = strdup(done);
 		return *ret ? 0 : -ENOMEM;
 	}
@@ -744,6 +752,59 @@ int root_dir_read_i64(const struct gc_dir *d, const char *name, int64_t *ret)
 	if (r < 0)
 		return r;
 	return safe_atoi64(buf, ret);
+}
+
+int root_dir_open_at(const struct gc_dir *parent, const char *name,
+		     char **real, struct gc_dir **ret)
+{
+	char done[MAX_PATH];
+	struct gc_dir *d;
+	int fd = -1, r;
+
+	if (!parent->unlinked ||
+	    resolve_in_dir(parent->root, parent->fd, parent->path, name, done,
+			   &fd) < 0) {
+		r = root_dir_resolve(parent, name, real);
+		if (r < 0)
+			return r;
+		r = root_dir_open(parent->root, *real, ret);
+		if (r < 0) {
+			free(*real);
+			*real = NULL;
+		}
+		return r;
+	}
+	*real = strdup(done);
+	if (!*real) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	/* A name that is no link was proven by readlinkat, not opened. */
+	if (fd < 0) {
+		r = root_dir_open(parent->root, *real, ret);
+		if (r < 0) {
+			free(*real);
+			*real = NULL;
+		}
+		return r;
+	}
+	/* The link's target, opened without links by the proof itself. */
+	d = calloc(1, sizeof(*d));
+	if (d)
+		d->path = strdup(done);
+	if (!d || !d->path) {
+		free(d);
+		close(fd);
+		free(*real);
+		*real = NULL;
+		return -ENOMEM;
+	}
+	d->root = parent->root;
+	d->fd = fd;
+	d->unlinked = true;
+	*ret = d;
+	return 0;
 }
 
 int root_dir_readlink(const struct gc_dir *d, const char *name, char *buf,

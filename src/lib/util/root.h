@@ -95,5 +95,11 @@ int root_dir_read(const struct gc_dir *d, const char *name, char *buf,
 int root_dir_read_i64(const struct gc_dir *d, const char *name, int64_t *ret);
 /* root_resolve() of @path/@name. */
 int root_dir_resolve(const struct gc_dir *d, const char *name, char **ret);
+/*
+ * root_dir_resolve() of @name, then root_dir_open() of the answer (*real,
+ * malloc'd), in one step where the proof of the answer already opened it.
+ */
+int root_dir_open_at(const struct gc_dir *parent, const char *name,
+		     char **real, struct gc_dir **ret);
 int root_dir_readlink(const struct gc_dir *d, const char *name, char *buf,
 		      size_t size);
