@@ -45,6 +45,15 @@ static int setup(void **state)
 		"../devices/pci0000:15/0000:15:01.0/0000:16:00.0/class");
 	tt_link(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/alias",
 		"class");
+	/* An RDMA device: a class link, then a "device" link inside its target. */
+	tt_mkdir(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0");
+	tt_link(c->dir, "sys/class/infiniband/mlx5_0",
+		"../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0");
+	tt_link(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0/device",
+		"../..");
+	/* A link whose target runs through another link. */
+	tt_link(c->dir, "sys/n/l0", "../devices/pci0000:15");
+	tt_link(c->dir, "sys/n/l1", "l0/0000:15:01.0");
 	tt_link(c->dir, "loop/a", "b");
 	tt_link(c->dir, "loop/b", "a");
 	tt_write(c->dir, "files/empty", "");
@@ -211,7 +220,9 @@ static const char *const resolve_cases[] = {
 	"/sys/class/abs/0000:15:01.0", "/sys/class/escape", "/sys/class/dots",
 	"/sys/class/chain", "/sys/class/dangling", "/sys/class/tofile",
 	"/sys/class/tofile/x", "/sys/devices/../class/abs", "/loop/a", "/nope",
-	"/files/empty/", "/etc/marker",
+	"/files/empty/", "/etc/marker", "/sys/class/infiniband/mlx5_0/device",
+	"/sys/class/infiniband/mlx5_0/device/class", "/sys/class/infiniband/mlx5_0/none",
+	"/sys/n/l1/0000:16:00.0/class", "/sys/class/abs/0000:15:01.0/0000:16:00.0/class",
 };
 
 /* One openat2 instead of a walk must give the walk's answers and errors. */

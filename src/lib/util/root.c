@@ -230,29 +230,50 @@ static int resolve_in_dir(const struct gc_root *root, int dirfd,
 	return exists_unlinked(root, done, 0, ret_fd) == 0 ? 0 : -EAGAIN;
 }
 
+/* Links followed before the walk takes over: /sys/class/<x>/device is two. */
+#define FAST_LINK_DEPTH 4
+
 /*
  * The walk below costs one fstatat per component. Most paths gdrcheck
- * resolves are a directory without links and one last component that is
- * either no link or a link to a path without links
- * (/sys/bus/pci/devices/<bdf> -> ../../../devices/pci0000:15/.../<bdf>):
- * three or four system calls instead of one per component.
+ * resolves are a directory and one last component that is either no link or
+ * a link to a path without links (/sys/bus/pci/devices/<bdf> ->
+ * ../../../devices/pci0000:15/.../<bdf>): a few system calls instead of one
+ * per component. A directory that has a link in it is resolved the same way
+ * first (/sys/class/infiniband/mlx5_0/device: mlx5_0, then device), which
+ * is the order the walk meets them in. The fd of the answer, when one was
+ * opened to prove it, goes to *ret_fd.
  */
 static int resolve_fast(const struct gc_root *root, const char *path,
-			char done[MAX_PATH])
+			char done[MAX_PATH], int *ret_fd, int depth)
 {
 	_cleanup_close_ int dirfd = -1;
+	_cleanup_free_ char *name = NULL;
 	char dir[MAX_PATH] = "/", *slash;
 
 	if (!root->openat2 || !path_plain(path) || path_append(dir, path) < 0 ||
 	    strcmp(dir, "/") == 0)
 		return -EAGAIN;
 	slash = strrchr(dir, '/');
-	*slash = '\0';
-	dirfd = open_unlinked_dir(root, dir[0] ? dir : "/");
+	name = strdup(slash + 1);
+	if (!name)
+		return -EAGAIN;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	dirfd = open_unlinked_dir(root, dir);
+	if (dirfd == -ELOOP && depth < FAST_LINK_DEPTH) {
+		char real[MAX_PATH];
+
+		if (resolve_fast(root, dir, real, &dirfd, depth + 1) < 0)
+			return -EAGAIN;
+		if (dirfd < 0)
+			dirfd = open_unlinked_dir(root, real);
+		strcpy(dir, real);
+	}
 	if (dirfd < 0)
 		return -EAGAIN;
-	return resolve_in_dir(root, dirfd, dir[0] ? dir : "/", slash + 1, done,
-			      NULL);
+	return resolve_in_dir(root, dirfd, dir, name, done, ret_fd);
 }
 
 int root_resolve(const struct gc_root *root, const char *path, char **ret)
@@ -266,7 +287,7 @@ int root_resolve(const struct gc_root *root, const char *path, char **ret)
 		return -EINVAL;
 	if (strlen(path) >= MAX_PATH)
 		return -ENAMETOOLONG;
-	if (resolve_fast(root, path, done) == 0) {
+	if (resolve_fast(root, path, done, NULL, 0) == 0) {
 		*ret = strdup(done);
 		return *ret ? 0 : -ENOMEM;
 	}
