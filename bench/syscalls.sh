@@ -4,7 +4,9 @@
 # Per tree: the system calls of one `check --root` (strace -f -c: openat2, read, newfstatat,
 # readlinkat, failed calls, total), then PAIRS paired runs (default 200): check, then lspci, then
 # check..., each timed from posix_spawn to exit; the median times, and the median of the per-pair
-# ratios (a pair runs under the same load, so its ratio is steadier than the times). lspci reads the
+# ratios (a pair runs under the same load, so its ratio is steadier than the times), and the ratio of
+# the median CPU times (user + system, from wait4: what the run costs, whatever else the machine
+# runs; on a quiet machine wall time follows it, nothing here waits for I/O). lspci reads the
 # same tree through `-A linux-sysfs -O sysfs.path=<tree>/sys/bus/pci` (a tree has no config space, so
 # lspci names devices from the vendor/device files and pci.ids, as it does for a user without root).
 # LSPCI names the lspci binary (default: lspci on PATH); without one only the counts are printed.
@@ -17,8 +19,8 @@ trees=${TREES:-"hgx-h100-bcm-gen5 iommu-dma b-vllm-20174-h200-8nic b-sglang-4876
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%-36s %7s %6s %10s %10s %6s %7s %9s %9s %6s\n' tree openat2 read newfstatat readlinkat failed total \
-	"check us" "lspci us" ratio
+printf '%-36s %7s %6s %10s %10s %6s %7s %9s %9s %6s %6s\n' tree openat2 read newfstatat readlinkat failed total \
+	"check us" "lspci us" ratio "cpu"
 for t in $trees; do
 	root=tests/fixtures/$t/root
 	[ -d "$root" ] || continue
@@ -26,7 +28,7 @@ for t in $trees; do
 	counts=$(awk '$NF == "openat2" { o = $4 } $NF == "read" { r = $4 } $NF == "newfstatat" { s = $4 }
 		$NF == "readlinkat" { l = $4 } $NF == "total" { t = $4; e = $5 }
 		END { printf "%7d %6d %10d %10d %6d %7d", o, r, s, l, e, t }' "$tmp/c")
-	times="        -         -      -"
+	times="        -         -      -      -"
 	if [ -n "$lspci" ]; then
 		times=$(python3 - "$pairs" "$bin" "$root" "$lspci" <<'PY'
 import os, sys, time
@@ -35,15 +37,18 @@ cmds = [[gdr, "check", "--root", root],
         [lspci, "-tvnn", "-A", "linux-sysfs", "-O", "sysfs.path=" + root + "/sys/bus/pci"]]
 null = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
-t = [[], []]
+t, cpu = [[], []], [[], []]
 for _ in range(n):
     for i, c in enumerate(cmds):
         s = time.perf_counter_ns()
-        os.waitpid(os.posix_spawn(c[0], c, os.environ, file_actions=null), 0)
+        _, _, ru = os.wait4(os.posix_spawn(c[0], c, os.environ, file_actions=null), 0)
         t[i].append(time.perf_counter_ns() - s)
-med = [sorted(x)[len(x) // 2] / 1000 for x in t]
-ratios = sorted(a / b for a, b in zip(t[0], t[1]))
-print("%9d %9d %6.2f" % (med[0], med[1], ratios[len(ratios) // 2]))
+        cpu[i].append(ru.ru_utime + ru.ru_stime)
+def median(x):
+    return sorted(x)[len(x) // 2]
+ratio = median([a / b for a, b in zip(t[0], t[1])])
+cpu_ratio = median(cpu[0]) / median(cpu[1])
+print("%9d %9d %6.2f %6.2f" % (median(t[0]) / 1000, median(t[1]) / 1000, ratio, cpu_ratio))
 PY
 )
 	fi
