@@ -98,11 +98,6 @@ static void pop_component(char *buf)
 		*slash = '\0';
 }
 
-/*
- * Walk @path one component at a time against the root fd. Links are spliced
- * into the remaining path; absolute targets restart at the root, so nothing
- * ever resolves outside it.
- */
 /* Whether @p names no "." or ".." component (those need the walk's rules). */
 static bool path_plain(const char *p)
 {
@@ -149,10 +144,10 @@ static int path_append(char *buf, const char *p)
  * its O_PATH fd in *ret_fd when asked for.
  */
 static int exists_unlinked(const struct gc_root *root, const char *path,
-			   int flags, int *ret_fd)
+			   int *ret_fd)
 {
 	struct open_how how = {
-		.flags = (unsigned)(flags | O_PATH | O_CLOEXEC),
+		.flags = O_PATH | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS,
 	};
 	int fd = (int)syscall(SYS_openat2, root->fd, path[1] ? path + 1 : ".",
@@ -227,7 +222,7 @@ static int resolve_in_dir(const struct gc_root *root, int dirfd,
 	}
 	if (!path_plain(rest) || path_append(done, rest) < 0)
 		return -EAGAIN;
-	return exists_unlinked(root, done, 0, ret_fd) == 0 ? 0 : -EAGAIN;
+	return exists_unlinked(root, done, ret_fd) == 0 ? 0 : -EAGAIN;
 }
 
 /* Links followed before the walk takes over: /sys/class/<x>/device is two. */
@@ -276,6 +271,12 @@ static int resolve_fast(const struct gc_root *root, const char *path,
 	return resolve_in_dir(root, dirfd, dir, name, done, ret_fd);
 }
 
+/*
+ * The shapes resolve_fast() knows take a few openat2 calls; anything else is
+ * walked one component at a time against the root fd. Links are spliced
+ * into the remaining path; absolute targets restart at the root, so nothing
+ * ever resolves outside it.
+ */
 int root_resolve(const struct gc_root *root, const char *path, char **ret)
 {
 	_cleanup_free_ char *todo = NULL;
