@@ -37,6 +37,23 @@ static int setup(void **state)
 	/* ".." past the root stays at the root. */
 	tt_link(c->dir, "sys/class/escape", "../../../../../../etc");
 	tt_write(c->dir, "etc/marker", "inside\n");
+	/* Shapes the fast resolver must hand back to the walk. */
+	tt_link(c->dir, "sys/class/dots", "../devices/./pci0000:15/../pci0000:15");
+	tt_link(c->dir, "sys/class/chain", "abs/0000:15:01.0");
+	tt_link(c->dir, "sys/class/dangling", "../devices/none");
+	tt_link(c->dir, "sys/class/tofile",
+		"../devices/pci0000:15/0000:15:01.0/0000:16:00.0/class");
+	tt_link(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/alias",
+		"class");
+	/* An RDMA device: a class link, then a "device" link inside its target. */
+	tt_mkdir(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0");
+	tt_link(c->dir, "sys/class/infiniband/mlx5_0",
+		"../../devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0");
+	tt_link(c->dir, "sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0/infiniband/mlx5_0/device",
+		"../..");
+	/* A link whose target runs through another link. */
+	tt_link(c->dir, "sys/n/l0", "../devices/pci0000:15");
+	tt_link(c->dir, "sys/n/l1", "l0/0000:15:01.0");
 	tt_link(c->dir, "loop/a", "b");
 	tt_link(c->dir, "loop/b", "a");
 	tt_write(c->dir, "files/empty", "");
@@ -197,6 +214,123 @@ static void test_manual_resolver(void **state)
 	c->root->openat2 = saved;
 }
 
+static const char *const resolve_cases[] = {
+	"/", "/sys", "/sys//devices/", "/sys/bus/pci/devices/0000:18:00.0",
+	"/sys/bus/pci/devices/0000:18:00.0/vendor", "/sys/class/abs",
+	"/sys/class/abs/0000:15:01.0", "/sys/class/escape", "/sys/class/dots",
+	"/sys/class/chain", "/sys/class/dangling", "/sys/class/tofile",
+	"/sys/class/tofile/x", "/sys/devices/../class/abs", "/loop/a", "/nope",
+	"/files/empty/", "/etc/marker", "/sys/class/infiniband/mlx5_0/device",
+	"/sys/class/infiniband/mlx5_0/device/class", "/sys/class/infiniband/mlx5_0/none",
+	"/sys/n/l1/0000:16:00.0/class", "/sys/class/abs/0000:15:01.0/0000:16:00.0/class",
+};
+
+/* One openat2 instead of a walk must give the walk's answers and errors. */
+static void test_fast_resolver_matches_walk(void **state)
+{
+	struct ctx *c = *state;
+	bool saved = c->root->openat2;
+
+	for (size_t i = 0; i < sizeof(resolve_cases) / sizeof(*resolve_cases); i++) {
+		char *fast = NULL, *walk = NULL;
+		int rf, rw;
+
+		c->root->openat2 = saved;
+		rf = root_resolve(c->root, resolve_cases[i], &fast);
+		c->root->openat2 = false;
+		rw = root_resolve(c->root, resolve_cases[i], &walk);
+		c->root->openat2 = saved;
+		assert_int_equal(rf, rw);
+		if (rw == 0)
+			assert_string_equal(fast, walk);
+		free(fast);
+		free(walk);
+	}
+}
+
+/* Reads in a directory opened once answer as the path reads do. */
+static void test_dir_reads(void **state)
+{
+	static const char *const names[] = { "class", "alias", "none", "0000:17:00.0" };
+	static const char *const dirs[] = {
+		"/sys/devices/pci0000:15/0000:15:01.0/0000:16:00.0",
+		"/sys//devices/pci0000:15/0000:15:01.0/0000:16:00.0/",
+		"/sys/class/abs/0000:15:01.0/0000:16:00.0", "/nope",
+	};
+	struct ctx *c = *state;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		struct gc_dir *d = NULL;
+
+		assert_int_equal(root_dir_open(c->root, dirs[i], &d), 0);
+		for (size_t j = 0; j < sizeof(names) / sizeof(*names); j++) {
+			char path[256], a[64], b[64];
+			char *ra = NULL, *rb = NULL;
+			int r;
+
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], names[j]);
+			r = root_read(c->root, path, a, sizeof(a));
+			assert_int_equal(root_dir_read(d, names[j], b, sizeof(b)), r);
+			if (r >= 0)
+				assert_string_equal(a, b);
+			r = root_readlink(c->root, path, a, sizeof(a));
+			assert_int_equal(root_dir_readlink(d, names[j], b, sizeof(b)), r);
+			if (r >= 0)
+				assert_string_equal(a, b);
+			r = root_resolve(c->root, path, &ra);
+			assert_int_equal(root_dir_resolve(d, names[j], &rb), r);
+			if (r == 0)
+				assert_string_equal(ra, rb);
+			free(ra);
+			free(rb);
+		}
+		assert_int_equal(root_dir_read(d, "a/b", (char[8]){ 0 }, 8), -EINVAL);
+		root_dir_free(d);
+	}
+}
+
+/* Resolving a name and opening the answer in one step reads the same files. */
+static void test_dir_open_at(void **state)
+{
+	static const struct {
+		const char *dir, *name;
+	} cases[] = {
+		{ "/sys/bus/pci/devices", "0000:18:00.0" },
+		{ "/sys/devices/pci0000:15/0000:15:01.0", "0000:16:00.0" },
+		{ "/sys/class", "abs" },
+		{ "/sys/class", "chain" },
+		{ "/sys/class", "dangling" },
+		{ "/sys/class", "escape" },
+	};
+	struct ctx *c = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct gc_dir *parent = NULL, *d = NULL;
+		char path[256], a[64], b[64];
+		char *want = NULL, *real = NULL;
+		int r;
+
+		snprintf(path, sizeof(path), "%s/%s", cases[i].dir, cases[i].name);
+		r = root_resolve(c->root, path, &want);
+		assert_int_equal(root_dir_open(c->root, cases[i].dir, &parent), 0);
+		assert_int_equal(root_dir_open_at(parent, cases[i].name, &real, &d), r);
+		if (r == 0) {
+			assert_string_equal(real, want);
+			snprintf(path, sizeof(path), "%s/class", want);
+			r = root_read(c->root, path, a, sizeof(a));
+			assert_int_equal(root_dir_read(d, "class", b, sizeof(b)), r);
+			if (r >= 0)
+				assert_string_equal(a, b);
+		} else {
+			assert_null(real);
+		}
+		free(want);
+		free(real);
+		root_dir_free(d);
+		root_dir_free(parent);
+	}
+}
+
 static void test_open_bad_roots(void **state)
 {
 	struct ctx *c = *state;
@@ -225,6 +359,9 @@ int main(void)
 		cmocka_unit_test(test_read_i64),
 		cmocka_unit_test(test_readlink_and_list),
 		cmocka_unit_test(test_manual_resolver),
+		cmocka_unit_test(test_fast_resolver_matches_walk),
+		cmocka_unit_test(test_dir_reads),
+		cmocka_unit_test(test_dir_open_at),
 		cmocka_unit_test(test_open_bad_roots),
 	};
 

@@ -12,11 +12,11 @@
 #include "../util/strutil.h"
 #include "../util/strv.h"
 
-static void read_speed(const struct gc_root *root, const char *path,
+static void read_speed(const struct gc_dir *d, const char *name,
 		       struct fact_int *f)
 {
 	char buf[64];
-	int tenths, r = root_read(root, path, buf, sizeof(buf));
+	int tenths, r = root_dir_read(d, name, buf, sizeof(buf));
 
 	if (r < 0)
 		fact_int_fail(f, r);
@@ -54,8 +54,8 @@ static void place_device(struct pci_dev *p, const char *path)
 		bdf_normalize(prev, p->parent, sizeof(p->parent));
 }
 
-static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
-			   const char *dir)
+/* Fourteen files of the function's directory, opened once. */
+static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 {
 	/* The range each register allows: beyond it the file is garbage. */
 	static const struct {
@@ -72,29 +72,20 @@ static void read_pci_attrs(const struct gc_root *root, struct pci_dev *p,
 		{ "current_link_width", offsetof(struct pci_dev, cur_width), 0, 255 },
 		{ "max_link_width", offsetof(struct pci_dev, max_width), 0, 255 },
 	};
-	char path[4096];
 
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
 
-		if (xsnprintf(path, sizeof(path), "%s/%s", dir, ints[i].file) < 0)
-			continue;
-		read_int_fact(root, path, f);
+		read_int_fact_at(d, ints[i].file, f);
 		if (f->state == FACT_OK && (f->v < ints[i].min || f->v > ints[i].max))
 			fact_int_fail(f, -ERANGE);
 	}
-	if (xsnprintf(path, sizeof(path), "%s/current_link_speed", dir) >= 0)
-		read_speed(root, path, &p->cur_speed);
-	if (xsnprintf(path, sizeof(path), "%s/max_link_speed", dir) >= 0)
-		read_speed(root, path, &p->max_speed);
-	if (xsnprintf(path, sizeof(path), "%s/driver", dir) >= 0)
-		read_link_name(root, path, &p->driver);
-	if (xsnprintf(path, sizeof(path), "%s/physfn", dir) >= 0)
-		read_link_name(root, path, &p->physfn);
-	if (xsnprintf(path, sizeof(path), "%s/iommu_group", dir) >= 0)
-		read_link_name(root, path, &p->iommu_group);
-	if (xsnprintf(path, sizeof(path), "%s/local_cpulist", dir) >= 0)
-		read_str_fact(root, path, &p->local_cpulist);
+	read_speed(d, "current_link_speed", &p->cur_speed);
+	read_speed(d, "max_link_speed", &p->max_speed);
+	read_link_name_at(d, "driver", &p->driver);
+	read_link_name_at(d, "physfn", &p->physfn);
+	read_link_name_at(d, "iommu_group", &p->iommu_group);
+	read_str_fact_at(d, "local_cpulist", &p->local_cpulist);
 }
 
 /*
@@ -106,6 +97,7 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 {
 	const struct gc_root *root = c->root;
 	_cleanup_strv_ char **names = NULL;
+	struct gc_dir *devices = NULL;
 	size_t n = 0, n_bad = 0, n_alias = 0, n_over = 0;
 	int r;
 
@@ -120,10 +112,15 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 			 sizeof(*f->pci));
 	if (!f->pci)
 		return -ENOMEM;
+	/* Each link below is resolved in this directory, opened once. */
+	r = root_dir_open(root, "/sys/bus/pci/devices", &devices);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		struct pci_dev *p = &f->pci[f->n_pci];
 		char link[512];
 		char *real = NULL;
+		struct gc_dir *dev = NULL;
 
 		r = 0;
 		if (!bdf_valid(names[i])) {
@@ -135,7 +132,7 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 			continue;
 		}
 		snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s", names[i]);
-		r = root_resolve(root, link, &real);
+		r = root_dir_open_at(devices, names[i], &real, &dev);
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
@@ -147,11 +144,13 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		}
 		if (strcmp(path_basename(real), names[i]) != 0) {
 			free(real);
+			root_dir_free(dev);
 			n_alias++;
 			continue;
 		}
 		if (f->n_pci >= FACTS_MAX_DEVICES) {
 			free(real);
+			root_dir_free(dev);
 			n_over++;
 			continue;
 		}
@@ -160,10 +159,12 @@ int collect_pci(const struct collect_ctx *c, struct facts *f)
 		bdf_normalize(names[i], p->bdf, sizeof(p->bdf));
 		p->sysfs_path = real;
 		place_device(p, real);
-		read_pci_attrs(root, p, real);
+		read_pci_attrs(p, dev);
+		root_dir_free(dev);
 		f->n_pci++;
 		r = 0;
 	}
+	root_dir_free(devices);
 	if (r == -ENOMEM)
 		return r;
 	if (n_bad > 1)

@@ -24,6 +24,13 @@ void read_bool_fact(const struct gc_root *root, const char *path,
 /* A link's target basename: "../../../bus/pci/drivers/nvidia" → "nvidia". */
 void read_link_name(const struct gc_root *root, const char *path,
 		    struct fact_str *f);
+/* The same, for @name in a directory opened once (root_dir_open). */
+void read_int_fact_at(const struct gc_dir *d, const char *name,
+		      struct fact_int *f);
+void read_str_fact_at(const struct gc_dir *d, const char *name,
+		      struct fact_str *f);
+void read_link_name_at(const struct gc_dir *d, const char *name,
+		       struct fact_str *f);
 /* 1 when @path exists under the root (links followed), else its state. */
 void read_presence_fact(const struct gc_root *root, const char *path,
 			struct fact_int *f);

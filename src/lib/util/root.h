@@ -69,3 +69,37 @@ int root_is_dir(const struct gc_root *root, const char *path);
  */
 int root_list(const struct gc_root *root, const char *path, char ***ret,
 	      size_t *ret_n);
+
+/*
+ * A directory read many times (a PCI function's attributes): opened once
+ * through the root, then each name is opened relative to it instead of
+ * walking the whole path again. Names are single components; one that is a
+ * link is followed by path inside the root, so answers are those of the
+ * path functions above. A directory that cannot be opened still gives a
+ * handle whose reads fail as the path reads would.
+ */
+struct gc_dir {
+	const struct gc_root *root;
+	int fd; /* O_PATH, or -errno: read by path */
+	bool unlinked; /* no component of path is a link */
+	char *path;
+};
+
+int root_dir_open(const struct gc_root *root, const char *path,
+		  struct gc_dir **ret);
+void root_dir_free(struct gc_dir *d);
+int root_dir_read_alloc(const struct gc_dir *d, const char *name, size_t max,
+			char **ret);
+int root_dir_read(const struct gc_dir *d, const char *name, char *buf,
+		  size_t size);
+int root_dir_read_i64(const struct gc_dir *d, const char *name, int64_t *ret);
+/* root_resolve() of @path/@name. */
+int root_dir_resolve(const struct gc_dir *d, const char *name, char **ret);
+/*
+ * root_dir_resolve() of @name, then root_dir_open() of the answer (*real,
+ * malloc'd), in one step where the proof of the answer already opened it.
+ */
+int root_dir_open_at(const struct gc_dir *parent, const char *name,
+		     char **real, struct gc_dir **ret);
+int root_dir_readlink(const struct gc_dir *d, const char *name, char *buf,
+		      size_t size);
