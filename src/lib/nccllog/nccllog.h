@@ -167,6 +167,9 @@ struct nccllog_input {
 
 struct nccllog_map;
 
+/* Slots the map's lookups and inserts have looked at: the tests bound it. */
+unsigned long nccllog_map_probes(const struct nccllog_map *m);
+
 struct nccllog {
 	struct nccllog_input *inputs;
 	size_t n_inputs;
