@@ -634,6 +634,25 @@ static void feed_line(struct nccllog *log, const char *fmt, ...)
 	assert_int_equal(nccllog_feed(log, line, (size_t)n), 0);
 }
 
+/*
+ * The reference implementation's vectors (github.com/veorq/SipHash, built
+ * with cROUNDS 1, dROUNDS 3): input 00 01 02 ..., key zero or 00 01 .. 0f.
+ */
+static void test_siphash13(void **state)
+{
+	unsigned char in[64];
+	uint64_t k0 = 0x0706050403020100ULL, k1 = 0x0f0e0d0c0b0a0908ULL;
+
+	(void)state;
+	for (int i = 0; i < 64; i++)
+		in[i] = (unsigned char)i;
+	assert_true(nccllog_siphash13(0, 0, in, 0) == 0xd1fba762150c532cULL);
+	assert_true(nccllog_siphash13(0, 0, in, 1) == 0x68a914128e01e473ULL);
+	assert_true(nccllog_siphash13(0, 0, "siphash", 7) == 0x8264ceeccb16bcbeULL);
+	assert_true(nccllog_siphash13(k0, k1, in, 0) == 0xabac0158050fc4dcULL);
+	assert_true(nccllog_siphash13(k0, k1, in, 1) == 0xc9f49bf37d57ca93ULL);
+}
+
 static void test_rank_flood(void **state)
 {
 	const size_t n = NCCLLOG_MAX_RANKS;
@@ -709,6 +728,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ib_gdr),
+		cmocka_unit_test(test_siphash13),
 		cmocka_unit_test(test_rank_flood),
 		cmocka_unit_test(test_host_flood),
 		cmocka_unit_test(test_chunking),

@@ -163,12 +163,16 @@ static struct nccllog_map *map_new(void)
 		v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);	\
 	} while (0)
 
-/* SipHash-1-3 (Aumasson and Bernstein; the variant Rust's HashMap uses). */
-static uint64_t hash_bytes(const struct nccllog_map *m, const void *data, size_t n)
+/*
+ * SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012, with one compression and three finalisation rounds: the variant
+ * Rust's HashMap uses); the key's first 8 bytes little-endian are @k0.
+ */
+uint64_t nccllog_siphash13(uint64_t k0, uint64_t k1, const void *data, size_t n)
 {
 	const unsigned char *p = data;
-	uint64_t v0 = m->k0 ^ 0x736f6d6570736575ULL, v1 = m->k1 ^ 0x646f72616e646f6dULL,
-		 v2 = m->k0 ^ 0x6c7967656e657261ULL, v3 = m->k1 ^ 0x7465646279746573ULL;
+	uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL,
+		 v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
 	uint64_t b = (uint64_t)n << 56, w;
 	size_t i;
 
@@ -189,8 +193,14 @@ static uint64_t hash_bytes(const struct nccllog_map *m, const void *data, size_t
 	SIPROUND(v0, v1, v2, v3);
 	SIPROUND(v0, v1, v2, v3);
 	SIPROUND(v0, v1, v2, v3);
-	b = v0 ^ v1 ^ v2 ^ v3;
-	return b ? b : 1;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+static uint64_t hash_bytes(const struct nccllog_map *m, const void *data, size_t n)
+{
+	uint64_t h = nccllog_siphash13(m->k0, m->k1, data, n);
+
+	return h ? h : 1; /* 0 marks an empty slot */
 }
 
 unsigned long nccllog_map_probes(const struct nccllog_map *m)
