@@ -15,7 +15,8 @@ the same thing they must agree:
 - the NFD feature file: name=value lines Kubernetes takes, the labels of
   'labels --json';
 - the k8s YAML: PyYAML, the objects of 'k8s --json';
-- SVG and HTML: ElementTree (and xmllint when installed); the SVG's title
+- SVG and HTML: ElementTree (and xmllint when installed); DOT: Graphviz's
+  dot -Tsvg when installed, its SVG read by ElementTree; the SVG's title
   is the hostname of 'collect' with XML's forbidden characters replaced;
 - the text reports (check, topo) and nccl-log's, for a log whose file name and
   host prefix hold the same bytes: no raw ESC, BEL or CSI reaches a terminal,
@@ -166,7 +167,7 @@ def fffd_runs(s):
     return re.sub("\ufffd+", "\ufffd", s)
 
 
-def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, promtool, xmllint, errors):
+def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, promtool, xmllint, dot, errors):
     root = hostile_root(fixture, tmp, rdma_bad, netdev_bad, host_bad)
     n = 0
     rc, out, err = run([gdrcheck, "collect", "--root", root], tmp)
@@ -222,6 +223,7 @@ def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, prom
                        (["k8s", "--json"], "json"),
                        (["k8s"], "yaml"), (["topo", "--format", "svg"], "xml"),
                        (["topo", "--format", "html"], "xml"), (["check", "--format", "html"], "xml"),
+                       (["topo", "--format", "dot"], "dot"),
                        (["check"], "text"), (["topo"], "text")):
         what = f"{tag}: {' '.join(args)}"
         rc, out, err = run([gdrcheck] + args + ["--root", root], tmp)
@@ -243,6 +245,13 @@ def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, prom
                     p = subprocess.run([xmllint, "--noout", "-"], input=out, capture_output=True)
                     if p.returncode != 0:
                         errors.append(f"{what}: xmllint: {p.stderr[:300]!r}")
+            elif kind == "dot":
+                if dot:
+                    p = subprocess.run([dot, "-Tsvg"], input=out, capture_output=True)
+                    if p.returncode != 0:
+                        errors.append(f"{what}: dot -Tsvg: {p.stderr[:300]!r}")
+                    else:
+                        ET.fromstring(p.stdout)
             elif "\x1b" in text or "\x07" in text or "\x9b" in text:
                 errors.append(f"{what}: a raw control reaches the terminal")
         except Exception as e:  # each parser's own error
@@ -293,7 +302,7 @@ def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, prom
 def main():
     gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
     promtool = k8slib.need("promtool")
-    xmllint = shutil.which("xmllint")
+    xmllint, dot = shutil.which("xmllint"), shutil.which("dot")
     fixture = os.path.join(src, "tests", "fixtures", FIXTURE, "root")
     errors, n = [], 0
     rng = random.Random(SEED)
@@ -304,7 +313,7 @@ def main():
         cases.append((f"seed {SEED} round {i} ({r!r}, {d!r}, {h!r})", r, d, h))
     with tempfile.TemporaryDirectory() as tmp:
         for tag, r, d, h in cases:
-            n += check_case(gdrcheck, fixture, tmp, tag, r, d, h, promtool, xmllint, errors)
+            n += check_case(gdrcheck, fixture, tmp, tag, r, d, h, promtool, xmllint, dot, errors)
     for e in errors:
         print(e)
     print(f"{len(cases)} cases, {n} outputs, {len(errors)} errors")
