@@ -546,10 +546,191 @@ static void test_plugin_lines(void **state)
 	nccllog_release(&log);
 }
 
+/*
+ * Issue 25 item 6: keys chosen to collide in the rank and host tables. The
+ * tables used FNV-1a with a fixed seed, so a log could be written whose
+ * keys all share the low 16 bits of their hash, one cluster for any table
+ * of up to 65,536 slots: 16,384 ranks then cost ~10^8 probes. The
+ * generators below make such keys for that old hash; the tables must now
+ * look at a bounded number of slots per key whatever the keys are.
+ */
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+static uint64_t old_fnv(const unsigned char *p, size_t n, uint64_t seed)
+{
+	uint64_t h = FNV_OFFSET ^ seed;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+/*
+ * Up to @n ranks (0..INT_MAX) whose old hash, the 4 bytes of the int under
+ * seed host + 1 = 1, agree in the low 16 bits. Those bits depend only on the
+ * low 16 bits of the state; the last byte touches only its low 8, so the
+ * state before it must be 0x5aXX and the last byte is then fixed.
+ */
+static size_t colliding_ranks(int *out, size_t n)
+{
+	const uint32_t want = 0x5a00;
+	size_t k = 0;
+
+	for (uint32_t b = 0; b < 1u << 24 && k < n; b++) {
+		uint32_t h = (uint32_t)((FNV_OFFSET ^ 1) & 0xffff), b3;
+
+		for (int i = 0; i < 3; i++)
+			h = ((h ^ ((b >> (8 * i)) & 0xff)) * (uint32_t)(FNV_PRIME & 0xffff)) & 0xffff;
+		if ((h ^ want) >> 8)
+			continue;
+		b3 = (h ^ want) & 0xff;
+		if (b3 > 0x7f)
+			continue;
+		out[k++] = (int)(b | b3 << 24);
+	}
+	return k;
+}
+
+/* Up to @n host names "h" + 4 alphanumerics + 1, colliding the same way (seed 0). */
+static size_t colliding_hosts(char (*out)[8], size_t n)
+{
+	static const char cs[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+	const uint32_t want = 0x3100, m = (uint32_t)(FNV_PRIME & 0xffff);
+	uint32_t h0 = (uint32_t)((FNV_OFFSET ^ 'h') * FNV_PRIME & 0xffff);
+	size_t k = 0;
+
+	for (uint32_t v = 0; v < 62u * 62 * 62 * 62 && k < n; v++) {
+		uint32_t h = h0, x = v, last;
+		char name[8] = "h";
+
+		for (int i = 1; i <= 4; i++, x /= 62) {
+			name[i] = cs[x % 62];
+			h = ((h ^ (unsigned char)name[i]) * m) & 0xffff;
+		}
+		if ((h ^ want) >> 8)
+			continue;
+		last = (h ^ want) & 0xff;
+		if (!memchr(cs, (int)last, sizeof(cs) - 1))
+			continue;
+		name[5] = (char)last;
+		memcpy(out[k++], name, sizeof(name));
+	}
+	return k;
+}
+
+static void feed_line(struct nccllog *log, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(line));
+	assert_int_equal(nccllog_feed(log, line, (size_t)n), 0);
+}
+
+/*
+ * The reference implementation's vectors (github.com/veorq/SipHash, built
+ * with cROUNDS 1, dROUNDS 3): input 00 01 02 ..., key zero or 00 01 .. 0f.
+ */
+static void test_siphash13(void **state)
+{
+	unsigned char in[64];
+	uint64_t k0 = 0x0706050403020100ULL, k1 = 0x0f0e0d0c0b0a0908ULL;
+
+	(void)state;
+	for (int i = 0; i < 64; i++)
+		in[i] = (unsigned char)i;
+	assert_true(nccllog_siphash13(0, 0, in, 0) == 0xd1fba762150c532cULL);
+	assert_true(nccllog_siphash13(0, 0, in, 1) == 0x68a914128e01e473ULL);
+	assert_true(nccllog_siphash13(0, 0, "siphash", 7) == 0x8264ceeccb16bcbeULL);
+	assert_true(nccllog_siphash13(k0, k1, in, 0) == 0xabac0158050fc4dcULL);
+	assert_true(nccllog_siphash13(k0, k1, in, 1) == 0xc9f49bf37d57ca93ULL);
+}
+
+static void test_rank_flood(void **state)
+{
+	const size_t n = NCCLLOG_MAX_RANKS;
+	int *ranks = calloc(n, sizeof(*ranks));
+	unsigned long probes;
+	struct nccllog log;
+
+	(void)state;
+	assert_non_null(ranks);
+	assert_int_equal(colliding_ranks(ranks, n), n);
+	/* The reproducer does collide under the old hash (bytes in memory order). */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = (uint32_t)ranks[i];
+		unsigned char b[4] = { (unsigned char)u, (unsigned char)(u >> 8),
+				       (unsigned char)(u >> 16), (unsigned char)(u >> 24) };
+
+		assert_int_equal(old_fnv(b, 4, 1) & 0xffff, 0x5a00 * (FNV_PRIME & 0xffff) & 0xffff);
+	}
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "t"), 0);
+	for (size_t i = 0; i < n; i++)
+		feed_line(&log, "#  Rank %d Group  0 Pid 1 on node0 device  0 [0000:06:00] NVIDIA H100\n",
+			  ranks[i]);
+	/* Each rank once more: lookups that hit. */
+	for (size_t i = 0; i < n; i++)
+		feed_line(&log, "#  Rank %d Group  0 Pid 1 on node0 device  0 [0000:06:00] NVIDIA H100\n",
+			  ranks[i]);
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(log.n_ranks, n);
+	assert_int_equal(log.dropped_ranks, 0);
+	/*
+	 * A miss, an insert and a hit per rank at most half full: a few slots
+	 * each on average (the old hash: about n^2 / 2 = 1.3e8 in all).
+	 */
+	probes = nccllog_map_probes(log.rank_map);
+	print_message("rank table: %lu probes for %zu ranks\n", probes, n);
+	assert_true(probes < 8 * n);
+	assert_int_equal(nccllog_analyse(&log), 0);
+	nccllog_release(&log);
+	free(ranks);
+}
+
+static void test_host_flood(void **state)
+{
+	const size_t n = NCCLLOG_MAX_HOSTS;
+	char (*hosts)[8] = calloc(n, sizeof(*hosts));
+	unsigned long probes;
+	struct nccllog log;
+
+	(void)state;
+	assert_non_null(hosts);
+	assert_int_equal(colliding_hosts(hosts, n), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(old_fnv((const unsigned char *)hosts[i], strlen(hosts[i]), 0) & 0xffff,
+				 0x3100 * (FNV_PRIME & 0xffff) & 0xffff);
+	assert_int_equal(nccllog_init(&log), 0);
+	assert_int_equal(nccllog_begin_input(&log, "t"), 0);
+	for (size_t r = 0; r < 2; r++)
+		for (size_t i = 0; i < n; i++)
+			feed_line(&log, "#  Rank %zu Group  0 Pid 1 on %s device  0 [0000:06:00] NVIDIA H100\n",
+				  r, hosts[i]);
+	assert_int_equal(nccllog_end_input(&log), 0);
+	assert_int_equal(log.n_hosts, n);
+	assert_int_equal(log.n_ranks, 2 * n);
+	probes = nccllog_map_probes(log.host_map);
+	print_message("host table: %lu probes for %zu hosts\n", probes, n);
+	assert_true(probes < 8 * n);
+	nccllog_release(&log);
+	free(hosts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ib_gdr),
+		cmocka_unit_test(test_siphash13),
+		cmocka_unit_test(test_rank_flood),
+		cmocka_unit_test(test_host_flood),
 		cmocka_unit_test(test_chunking),
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_old_forms),

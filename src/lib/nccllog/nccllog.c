@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../util/array.h"
 #include "../util/strv.h"
@@ -120,20 +124,88 @@ struct map_slot {
 	size_t idx;
 };
 
+/*
+ * The keys (host names, rank numbers) come from the log, so whoever writes
+ * the log could choose them to collide: the hash is SipHash-1-3 under a key
+ * drawn per map from getrandom(2), which the log cannot know.
+ */
 struct nccllog_map {
 	struct map_slot *slots;
 	size_t cap, used;
+	uint64_t k0, k1;
+	unsigned long probes; /* slots looked at, for the tests */
 };
 
-static uint64_t hash_bytes(const char *p, size_t n, uint64_t seed)
+static struct nccllog_map *map_new(void)
 {
-	uint64_t h = 1469598103934665603ULL ^ seed; /* FNV-1a */
+	struct nccllog_map *m = calloc(1, sizeof(*m));
+	uint64_t k[2];
+	struct timespec ts;
 
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ULL;
+	if (!m)
+		return NULL;
+	if (getrandom(k, sizeof(k), GRND_NONBLOCK) != (ssize_t)sizeof(k)) {
+		/* No entropy yet (early boot) or no syscall: less, but not fixed. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		k[0] = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)m;
+		k[1] = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)&ts;
 	}
-	return h ? h : 1;
+	m->k0 = k[0];
+	m->k1 = k[1];
+	return m;
+}
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND(v0, v1, v2, v3) do {					\
+		v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32);	\
+		v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2;				\
+		v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0;				\
+		v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);	\
+	} while (0)
+
+/*
+ * SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012, with one compression and three finalisation rounds: the variant
+ * Rust's HashMap uses); the key's first 8 bytes little-endian are @k0.
+ */
+uint64_t nccllog_siphash13(uint64_t k0, uint64_t k1, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL,
+		 v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
+	uint64_t b = (uint64_t)n << 56, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		w = 0;
+		for (int j = 0; j < 8; j++)
+			w |= (uint64_t)p[i + j] << (8 * j);
+		v3 ^= w;
+		SIPROUND(v0, v1, v2, v3);
+		v0 ^= w;
+	}
+	for (int j = 0; i + j < n; j++)
+		b |= (uint64_t)p[i + j] << (8 * j);
+	v3 ^= b;
+	SIPROUND(v0, v1, v2, v3);
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+static uint64_t hash_bytes(const struct nccllog_map *m, const void *data, size_t n)
+{
+	uint64_t h = nccllog_siphash13(m->k0, m->k1, data, n);
+
+	return h ? h : 1; /* 0 marks an empty slot */
+}
+
+unsigned long nccllog_map_probes(const struct nccllog_map *m)
+{
+	return m ? m->probes : 0;
 }
 
 static int map_grow(struct nccllog_map *m)
@@ -171,9 +243,11 @@ static size_t map_find(struct nccllog_map *m, uint64_t hash,
 	*slot = SIZE_MAX;
 	if (!m->cap)
 		return SIZE_MAX;
-	for (j = hash & (m->cap - 1); m->slots[j].hash; j = (j + 1) & (m->cap - 1))
+	for (j = hash & (m->cap - 1); m->slots[j].hash; j = (j + 1) & (m->cap - 1)) {
+		m->probes++;
 		if (m->slots[j].hash == hash && eq(log, m->slots[j].idx, key))
 			return m->slots[j].idx;
+	}
 	*slot = j;
 	return SIZE_MAX;
 }
@@ -189,7 +263,7 @@ static int map_insert(struct nccllog_map *m, uint64_t hash, size_t idx)
 			return r;
 	}
 	for (j = hash & (m->cap - 1); m->slots[j].hash; j = (j + 1) & (m->cap - 1))
-		;
+		m->probes++;
 	m->slots[j].hash = hash;
 	m->slots[j].idx = idx;
 	m->used++;
@@ -263,7 +337,7 @@ struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span raw)
 	if (log->last_host < log->n_hosts &&
 	    host_eq(log, log->last_host, &name))
 		return &log->hosts[log->last_host];
-	hash = hash_bytes(name.p, name.n, 0);
+	hash = hash_bytes(log->host_map, name.p, name.n);
 	idx = map_find(log->host_map, hash, host_eq, log, &name, &slot);
 	if (idx != SIZE_MAX) {
 		log->last_host = idx;
@@ -302,11 +376,12 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 {
 	struct rank_key k = { host, rank };
 	struct nccllog_rank *r;
-	uint64_t hash = hash_bytes((const char *)&k.rank, sizeof(k.rank), host + 1);
+	uint64_t hk[2] = { host, (uint32_t)rank }, hash;
 	size_t idx, slot;
 
 	if (!log->rank_map)
 		return NULL; /* analysed: the ranks were sorted */
+	hash = hash_bytes(log->rank_map, hk, sizeof(hk));
 	idx = map_find(log->rank_map, hash, rank_eq, log, &k, &slot);
 	if (idx != SIZE_MAX)
 		return &log->ranks[idx];
@@ -426,8 +501,8 @@ int nccllog_init(struct nccllog *log)
 	log->last_host = SIZE_MAX;
 	log->dmabuf = -1;
 	log->line = malloc(NCCLLOG_LINE_MAX);
-	log->host_map = calloc(1, sizeof(*log->host_map));
-	log->rank_map = calloc(1, sizeof(*log->rank_map));
+	log->host_map = map_new();
+	log->rank_map = map_new();
 	if (!log->line || !log->host_map || !log->rank_map) {
 		nccllog_release(log);
 		return -ENOMEM;

@@ -167,6 +167,11 @@ struct nccllog_input {
 
 struct nccllog_map;
 
+/* The tables' hash, under a key drawn per table (nccllog.c). */
+uint64_t nccllog_siphash13(uint64_t k0, uint64_t k1, const void *data, size_t n);
+/* Slots the map's lookups and inserts have looked at: the tests bound it. */
+unsigned long nccllog_map_probes(const struct nccllog_map *m);
+
 struct nccllog {
 	struct nccllog_input *inputs;
 	size_t n_inputs;
