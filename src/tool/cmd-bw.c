@@ -54,7 +54,8 @@ static void bw_help(FILE *out)
 		"      --sizes A:B       powers of two from A to B (default 2:8M); --sizes S: one size\n"
 		"      --iters N         messages per size (default 5000)\n"
 		"      --duration S      or: run each size for S seconds\n"
-		"      --bidir           both directions at once\n"
+		"      --bidir           both directions at once, and their sum (as ib_write_bw -b)\n"
+		"      --report-gbits    rates in Gb/s (perftest's --report_gbits; default MiB/s)\n"
 		"      --tx-depth N      work requests in flight (default %d)\n"
 		"  -j, --json            one JSON document (schema gdrcheck.bw/1)\n"
 		"  -h, --help            this help\n"
@@ -69,6 +70,7 @@ enum {
 	OPT_PORT = OPT_FIRST_COMMAND_OPT,
 	OPT_BIND, OPT_ONCE, OPT_OP, OPT_SIZES, OPT_ITERS, OPT_DURATION, OPT_BIDIR,
 	OPT_TX_DEPTH, OPT_BUFFER, OPT_GPU, OPT_NIC, OPT_GID, OPT_IB_PORT, OPT_TIMEOUT,
+	OPT_GBITS,
 };
 
 static int parse_uint(const char *s, uint64_t max, uint64_t *v)
@@ -166,6 +168,8 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 		{ "gid-index", required_argument, NULL, OPT_GID },
 		{ "ib-port", required_argument, NULL, OPT_IB_PORT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "report-gbits", no_argument, NULL, OPT_GBITS },
+		{ "report_gbits", no_argument, NULL, OPT_GBITS }, /* perftest's spelling */
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -234,6 +238,9 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 			break;
 		case OPT_BIDIR:
 			c->o.bidir = true;
+			break;
+		case OPT_GBITS:
+			c->report_gbits = true;
 			break;
 		case OPT_TX_DEPTH:
 			if (parse_uint(optarg, 8192, &v) < 0 || !v)
@@ -668,6 +675,7 @@ static int run_client(struct bw_cli *c)
 		goto out;
 	c->o.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	rep.opts = c->o;
+	rep.report_gbits = c->report_gbits;
 	snprintf(rep.server, sizeof(rep.server), "%.200s:%u", c->host, c->port);
 	if (plan_pairs(&rep, &n, c) < 0) {
 		rc = EXIT_INPUT;
@@ -684,6 +692,13 @@ static int run_client(struct bw_cli *c)
 		struct bw_pair_report *p = &rep.pairs[i];
 
 		run_leg(&conn, &n, c, p, false, &p->host, &pr);
+		/* No device of this node opens (bw_dev_open): say it once, stop. */
+		if (p->host.err == -ENOSYS) {
+			snprintf(rep.error, sizeof(rep.error), "%s", p->host.error);
+			for (size_t k = i; k < rep.n_pairs; k++)
+				rep.pairs[k].not_run = true;
+			break;
+		}
 		if (p->gpu >= 0 && c->buffer != BW_BUF_HOST)
 			run_leg(&conn, &n, c, p, true, &p->dev, &pr);
 		/* A lost connection ends the run: later pairs would fail the same way. */

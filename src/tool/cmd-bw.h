@@ -40,6 +40,7 @@ struct bw_cli {
 	uint16_t port;
 	struct bw_client_opts o;
 	bool json;
+	bool report_gbits;      /* rates in Gb/s, else MiB/s (perftest's two units) */
 	bool printed;           /* the document (or the text report) is out */
 };
 

@@ -68,9 +68,10 @@ int bw_dev_open(struct bw_dev *d, const struct ibv_table *ibv,
 	errno = 0;
 	list = ibv->get_device_list(&n);
 	if (!list) {
+		/* No device of this node opens: -ENOSYS whatever errno says. */
 		e = errno ? errno : EIO;
-		snprintf(err, errlen, "ibv_get_device_list: %s", strerror(e));
-		return -e;
+		snprintf(err, errlen, "cannot list RDMA devices (ibv_get_device_list: %s)", strerror(e));
+		return -ENOSYS;
 	}
 	for (int i = 0; i < n && i < 1024 && list[i]; i++) {
 		const char *s = ibv->get_device_name(list[i]);

@@ -39,7 +39,9 @@ struct bw_dev {
 
 /*
  * Open device @name, port @port. @gid_index < 0 on a RoCE port is refused
- * (the caller picks NCCL's GID). -errno with one line in @err.
+ * (the caller picks NCCL's GID). -errno with one line in @err; -ENOSYS
+ * when libibverbs lists no devices at all (no uverbs, or --root on a
+ * machine without this RDMA hardware): every device of the node fails alike.
  */
 int bw_dev_open(struct bw_dev *d, const struct ibv_table *ibv,
 		const char *name, uint8_t port, int gid_index, char *err,

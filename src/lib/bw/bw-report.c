@@ -39,11 +39,23 @@ static bool corrupt(const struct bw_leg *l)
 	return false;
 }
 
+/* ib_*_bw -b prints one line per size: its own and the peer's figures summed (print_full_bw_report). */
+static void bidir_sums(struct bw_leg *l)
+{
+	for (size_t i = 0; l->ran && i < l->res.n_sizes; i++) {
+		struct bw_size_result *s = &l->res.sizes[i];
+
+		s->sum_gbps = s->avg_gbps + s->peer_gbps;
+		s->sum_mpps = s->mpps + s->peer_mpps;
+	}
+}
+
 static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 			  const struct bw_leg *l)
 {
 	const struct bw_client_opts *o = &r->opts;
 	char gid[16] = "", cuda[48] = "", size[32] = " -a", run[32];
+	const char *gbits = r->report_gbits ? " --report_gbits" : "";
 
 	if (p->gid_index >= 0)
 		snprintf(gid, sizeof(gid), " -x %d", p->gid_index);
@@ -58,18 +70,18 @@ static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 	else
 		snprintf(run, sizeof(run), " -D %u", (o->duration_ms + 999) / 1000);
 	snprintf(p->perftest, sizeof(p->perftest),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u --report_gbits SERVER",
+		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u%s SERVER",
 		 bw_op_name(o->op), p->nic, p->port, gid, cuda, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth);
+		 o->bidir ? " -b" : "", run, o->tx_depth, gbits);
 	/*
 	 * perftest prints and takes --use_cuda* only when built against CUDA
 	 * (src/perftest_parameters.c: cuda_memory_supported()); distributions
 	 * ship it without, so the host-memory line is the one any perftest runs.
 	 */
 	snprintf(p->perftest_host, sizeof(p->perftest_host),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u --report_gbits SERVER",
+		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u%s SERVER",
 		 bw_op_name(o->op), p->nic, p->port, gid, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth);
+		 o->bidir ? " -b" : "", run, o->tx_depth, gbits);
 }
 
 void bw_report_judge(struct bw_report *r)
@@ -81,6 +93,14 @@ void bw_report_judge(struct bw_report *r)
 		uint64_t a, b;
 
 		perftest_line(p, r, l);
+		if (r->opts.bidir) {
+			bidir_sums(&p->host);
+			bidir_sums(&p->dev);
+		}
+		if (p->not_run) {
+			p->verdict = BW_VERDICT_FAILED;
+			continue;
+		}
 		if (p->gpu >= 0 && !l->ran && !l->err) {
 			p->verdict = BW_VERDICT_SKIPPED;
 			continue;
@@ -112,6 +132,17 @@ void bw_report_judge(struct bw_report *r)
 		p->verdict = p->judged_pct >= BW_VERDICT_PCT ? BW_VERDICT_PASS :
 							       BW_VERDICT_BELOW;
 	}
+}
+
+double bw_report_rate(const struct bw_report *r, double gbps)
+{
+	/* Gb/s here are 10^9 bits; perftest's MB/sec (MiB/sec since 24.07) are 2^20 bytes. */
+	return r->report_gbits ? gbps : gbps * 1e9 / 8.0 / 1048576.0;
+}
+
+const char *bw_report_unit(const struct bw_report *r)
+{
+	return r->report_gbits ? "Gb/sec" : "MiB/sec";
 }
 
 void bw_report_release(struct bw_report *r)

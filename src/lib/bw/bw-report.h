@@ -42,6 +42,7 @@ struct bw_pair_report {
 	uint8_t port;
 	int gid_index;
 	struct bw_leg host, dev;      /* dev: the GPU buffer run */
+	bool not_run;                 /* the run stopped before this pair (bw_report.error) */
 	/* judged */
 	enum bw_verdict verdict;
 	uint64_t line_mbps;           /* slower of the two ends' ports */
@@ -54,6 +55,8 @@ struct bw_pair_report {
 struct bw_report {
 	char server[256];
 	struct bw_client_opts opts;
+	bool report_gbits;            /* rates in Gb/s, as perftest --report_gbits; else MiB/s */
+	char error[256];              /* a failure of the whole node: said once, the run stopped */
 	struct bw_pair_report *pairs;
 	size_t n_pairs;
 };
@@ -62,6 +65,14 @@ struct bw_report {
 void bw_report_judge(struct bw_report *r);
 void bw_report_release(struct bw_report *r);
 const char *bw_verdict_name(enum bw_verdict v);
+
+/*
+ * A rate in the report's unit, perftest's (print_report_bw: format_factor
+ * 0x100000 bytes, MiB/s, or 125000000 bytes, Gb/s), and that unit's name
+ * as perftest's column headers write it.
+ */
+double bw_report_rate(const struct bw_report *r, double gbps);
+const char *bw_report_unit(const struct bw_report *r);
 
 /* "8M" -> 8388608, "64K", "2", up to BW_MAX_MSG_SIZE. -EINVAL when not a size. */
 int bw_size_parse(const char *s, uint64_t *ret);

@@ -273,9 +273,12 @@ static int client_size(struct bw_end *e, struct bw_conn *conn,
 	sr->have_lat = xr.have_lat;
 	sr->lat_p50_us = xr.lat_p50_us;
 	sr->lat_p99_us = xr.lat_p99_us;
-	if (h->bidir && xr.peer_ns)
+	if (h->bidir && xr.peer_ns) {
 		sr->peer_gbps = (double)xr.peer_messages * (double)size * 8.0 /
 				(double)xr.peer_ns;
+		sr->peer_messages = xr.peer_messages;
+		sr->peer_mpps = (double)xr.peer_messages * 1000.0 / (double)xr.peer_ns;
+	}
 	sr->checked = c.checked + m.u.result.checked;
 	sr->bad = c.bad + m.u.result.bad;
 	return 0;
@@ -299,8 +302,11 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 		return -ENOMEM;
 	r = end_setup(&e, env, side, region, o->tx_depth, (uint32_t)(o->seed >> 8),
 		      err, errlen);
-	if (r < 0)
+	if (r < 0) {
+		/* The server waits for a HELLO: tell it why none comes. */
+		bw_oob_send_error(conn, err);
 		return r;
+	}
 	res->local_kind = side->kind;
 	res->local_link_mbps = e.dev.link_mbps;
 	m.u.hello = (struct bw_msg_hello){
@@ -329,6 +335,11 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 	r = bw_qp_connect(&e.qp, &e.dev, &peer, err, errlen);
 	if (r < 0)
 		goto fail;
+	res->connected = true;
+	res->ethernet = e.dev.ethernet;
+	res->path_mtu = peer.mtu < mine.u.ep.mtu ? peer.mtu : mine.u.ep.mtu;
+	res->local = mine.u.ep;
+	res->remote = peer;
 	r = bw_oob_send(conn, &mine, 0);
 	if (r < 0) {
 		snprintf(err, errlen, "%s", bw_oob_strerror(r));
@@ -466,13 +477,14 @@ int bw_server_session(const struct bw_env *env, struct bw_conn *conn,
 {
 	struct bw_msg m;
 	unsigned n = 0;
+	bool said = false;
 	int r;
 
 	for (;;) {
 		r = bw_oob_recv(conn, &m, 0);
 		/* Closing after a finished test is how a client says goodbye. */
-		if (r == -ECONNRESET && n) {
-			r = 0;
+		if (r == -ECONNRESET && (n || said)) {
+			r = said ? -EREMOTEIO : 0;
 			break;
 		}
 		if (r < 0) {
@@ -480,6 +492,12 @@ int bw_server_session(const struct bw_env *env, struct bw_conn *conn,
 			if (r != -ECONNRESET && r != -ETIMEDOUT)
 				bw_oob_send_error(conn, bw_oob_strerror(r));
 			break;
+		}
+		/* A client whose own side failed says why and may go on. */
+		if (m.type == BW_MSG_ERROR) {
+			snprintf(err, errlen, "the client could not run a test: %s", m.u.text);
+			said = true;
+			continue;
 		}
 		if (m.type != BW_MSG_HELLO) {
 			r = -EPROTO;

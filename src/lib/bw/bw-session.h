@@ -63,12 +63,20 @@ struct bw_size_result {
 	bool have_lat;
 	double lat_p50_us, lat_p99_us;
 	double peer_gbps;               /* bidirectional: the other direction */
+	uint64_t peer_messages;         /* bidirectional: what the peer sent */
+	double peer_mpps;
+	double sum_gbps, sum_mpps;      /* bidirectional: both, as ib_*_bw -b prints (bw_report_judge) */
 	uint32_t checked, bad;          /* integrity, both sides together */
 };
 
 struct bw_test_result {
 	enum bw_buf_kind local_kind, remote_kind;
 	uint64_t local_link_mbps, remote_link_mbps;
+	/* The connection as perftest prints it (ctx_print_pingpong_data). */
+	bool connected;                 /* the endpoints below were exchanged */
+	bool ethernet;                  /* the local port's link layer */
+	uint8_t path_mtu;               /* enum ibv_mtu, the smaller of both ends */
+	struct bw_msg_endpoint local, remote;
 	struct bw_size_result *sizes;
 	size_t n_sizes;
 };
