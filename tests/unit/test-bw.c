@@ -167,8 +167,14 @@ static void assert_clean_run(struct run *r, const struct bw_client_opts *o)
 		if (s->have_lat)
 			assert_true(s->lat_p99_us >= s->lat_p50_us);
 		if (o->bidir)
-			assert_true(s->peer_gbps > 0);
+			assert_true(s->peer_gbps > 0 && s->peer_messages > 0 && s->peer_mpps > 0);
 	}
+	/* What perftest's header shows: both QPs, the path MTU, the link layer. */
+	assert_true(r->res.connected);
+	assert_int_equal(r->res.ethernet, !fake_rdma.infiniband);
+	assert_int_equal(r->res.path_mtu, IBV_MTU_4096);
+	assert_int_not_equal(r->res.local.qpn, r->res.remote.qpn);
+	assert_int_equal(r->res.local.psn, (uint32_t)(o->seed >> 8) & 0xffffff);
 	bw_test_result_release(&r->res);
 	assert_nothing_left();
 }
@@ -365,6 +371,13 @@ static void test_no_peer_memory_client(void **state)
 	assert_nothing_left();
 }
 
+static struct ibv_device **no_device_list(int *n)
+{
+	*n = 0;
+	errno = ENOSYS;
+	return NULL;
+}
+
 static void test_no_device(void **state)
 {
 	struct bw_env env = { &ibv, &cuda };
@@ -377,6 +390,17 @@ static void test_no_device(void **state)
 	assert_int_equal(bw_client_test(&env, &c, &o, &side, &res, err, sizeof(err)), -ENODEV);
 	assert_string_equal(err, "no RDMA device named mlx5_7");
 	bw_test_result_release(&res);
+	/* No device list at all (no uverbs; --root elsewhere): -ENOSYS, node-wide. */
+	{
+		struct ibv_table none = ibv;
+		struct bw_env env_none = { &none, &cuda };
+
+		none.get_device_list = no_device_list;
+		assert_int_equal(bw_client_test(&env_none, &c, &o, &side, &res, err, sizeof(err)),
+				 -ENOSYS);
+		assert_string_equal(err, "cannot list RDMA devices (ibv_get_device_list: Function not implemented)");
+		bw_test_result_release(&res);
+	}
 	side.nic[5] = '0';
 	side.gid_index = -1; /* a RoCE port needs a GID */
 	assert_int_equal(bw_client_test(&env, &c, &o, &side, &res, err, sizeof(err)), -EINVAL);
@@ -452,6 +476,24 @@ static void test_client_sends_garbage_mid_session(void **state)
 	server_join(&s);
 	assert_true(s.rc < 0);
 	assert_non_null(strstr(s.err, "bad magic"));
+	assert_nothing_left();
+}
+
+/* A client whose own side fails before HELLO says why; the server logs it. */
+static void test_server_hears_why_client_stopped(void **state)
+{
+	struct bw_conn c = { .listen_fd = -1, .timeout_ms = BW_TEST_TIMEOUT_MS };
+	struct server s;
+	const char *why;
+
+	server_start(&s, BW_BUF_HOST);
+	c.fd = bw_oob_connect("127.0.0.1", s.port, 3000, &why);
+	assert_true(c.fd >= 0);
+	bw_oob_send_error(&c, "cannot list RDMA devices");
+	close(c.fd);
+	server_join(&s);
+	assert_int_equal(s.rc, -EREMOTEIO);
+	assert_string_equal(s.err, "the client could not run a test: cannot list RDMA devices");
 	assert_nothing_left();
 }
 
@@ -645,13 +687,13 @@ static void test_verdicts(void **state)
 	assert_int_equal(pairs[0].judged_size, 1 << 20);
 	assert_true(pairs[0].judged_pct > 92.9 && pairs[0].judged_pct < 93.1);
 	assert_string_equal(pairs[0].perftest,
-			    "ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 --report_gbits SERVER");
+			    "ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 SERVER");
 	/* The line a distribution's perftest (no CUDA) runs: no --use_cuda*. */
 	assert_string_equal(pairs[0].perftest_host,
-			    "ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 5000 -t 128 --report_gbits SERVER");
+			    "ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 5000 -t 128 SERVER");
 	assert_int_equal(pairs[1].verdict, BW_VERDICT_UNKNOWN);
 	assert_int_equal(pairs[2].verdict, BW_VERDICT_PASS);
-	assert_string_equal(pairs[2].perftest, "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_string_equal(pairs[2].perftest, "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 SERVER");
 	assert_int_equal(pairs[3].verdict, BW_VERDICT_SKIPPED);
 
 	/* Below: 372 of 800 (a 800 Gb/s port at both ends). */
@@ -663,6 +705,7 @@ static void test_verdicts(void **state)
 	r.opts.duration_ms = 2500;
 	r.opts.op = BW_OP_READ;
 	r.opts.bidir = true;
+	r.report_gbits = true; /* the unit the equivalent command reports in */
 	pairs[0].dev.kind = BW_BUF_PEERMEM;
 	bw_report_judge(&r);
 	assert_int_equal(pairs[0].verdict, BW_VERDICT_CORRUPT);
@@ -684,6 +727,102 @@ static void test_verdicts(void **state)
 	assert_int_equal(bw_size_parse("0", &v), -EINVAL);
 	assert_int_equal(bw_size_parse("M", &v), -EINVAL);
 	assert_int_equal(bw_size_parse("12x", &v), -EINVAL);
+}
+
+static char *render_text(const struct bw_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(render_bw_text(out, r), 0);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * perftest's columns (perftest_parameters.h RESULT_FMT, RESULT_FMT_G) and
+ * units (print_report_bw: MiB/s = 2^20 bytes/s, Gb/s = 10^9 bits/s), the
+ * -b sum of print_full_bw_report, and its address lines.
+ */
+static void test_text_perftest_columns(void **state)
+{
+	struct bw_size_result host_size = {
+		.size = 65536, .messages = 1000, .avg_gbps = 8.0, .peak_gbps = 9.0,
+		.mpps = 0.015259, .peer_gbps = 4.0, .peer_messages = 900, .peer_mpps = 0.007629,
+		.checked = 8,
+	};
+	struct bw_size_result dev_size = host_size;
+	struct bw_test_result res = {
+		.local_kind = BW_BUF_HOST, .remote_kind = BW_BUF_HOST,
+		.connected = true, .ethernet = true, .path_mtu = IBV_MTU_4096,
+		.local = { .qpn = 0x101, .psn = 0x123456, .gid = { [10] = 255, [11] = 255, 10, 0, 1, 3 } },
+		.remote = { .qpn = 0x2a, .psn = 0xabcdef, .gid = { [10] = 255, [11] = 255, 10, 0, 1, 4 } },
+		.sizes = &host_size, .n_sizes = 1,
+	};
+	struct bw_pair_report pair = {
+		.gpu = 0, .gpu_bdf = "0000:01:00.0", .cuda_ordinal = -1, .nic = "mlx5_0",
+		.port = 1, .gid_index = 3,
+	};
+	struct bw_report r = {
+		.server = "peer:18515",
+		.opts = { .op = BW_OP_WRITE, .bidir = true, .min_size = 65536, .max_size = 65536,
+			  .iters = 1000, .tx_depth = 128 },
+		.pairs = &pair, .n_pairs = 1,
+	};
+	char *t;
+
+	pair.host = (struct bw_leg){ .ran = true, .kind = BW_BUF_HOST, .res = res };
+	pair.dev = (struct bw_leg){ .ran = true, .kind = BW_BUF_DMABUF, .res = res };
+	pair.dev.res.sizes = &dev_size;
+	bw_report_judge(&r);
+	/* ib_write_bw -b: its own #iterations, peaks and averages summed. */
+	assert_true(host_size.sum_gbps == 12.0 && host_size.sum_mpps > 0.022887 &&
+		    host_size.sum_mpps < 0.022889);
+	t = render_text(&r);
+	assert_non_null(strstr(t, "GPU 0 (0000:01:00.0, no CUDA ordinal) <-> mlx5_0 port 1, GID index 3\n"));
+	assert_null(strstr(t, "CUDA -1"));
+	assert_non_null(strstr(t, " Mtu             : 4096[B]\n Link type       : Ethernet\n GID index       : 3\n"));
+	assert_non_null(strstr(t, " local address: LID 0000 QPN 0x0101 PSN 0x123456\n"
+				  " GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:00:01:03\n"
+				  " remote address: LID 0000 QPN 0x002a PSN 0xabcdef\n"));
+	assert_int_equal(count(t, "#iterations   BW peak[MiB/sec]   BW average[MiB/sec]   MsgRate[Mpps]"), 2);
+	/* 9 and 8 Gb/s are 1072.88 and 953.67 MiB/s; the sum, 12 Gb/s, 1430.51. */
+	assert_non_null(strstr(t, " 65536   ->peer  1000          1072.88            953.67                0.015259      |"));
+	assert_non_null(strstr(t, " 65536   <-peer  900           -                  476.84                0.007629      |"));
+	assert_non_null(strstr(t, " 65536   sum     1000          -                  1430.51               0.022888      |"));
+	assert_non_null(strstr(t, "ib_write_bw -d mlx5_0 -i 1 -x 3 -s 65536 -b -n 1000 -t 128 SERVER"));
+	free(t);
+
+	r.report_gbits = true;
+	bw_report_judge(&r);
+	t = render_text(&r);
+	assert_int_equal(count(t, "#iterations   BW peak[Gb/sec]   BW average[Gb/sec]   MsgRate[Mpps]"), 2);
+	assert_non_null(strstr(t, " 65536   sum     1000          -                 12.00"));
+	assert_non_null(strstr(t, "-t 128 --report_gbits SERVER"));
+	free(t);
+
+	/* A failure of the whole node: said once, the pairs listed as not run. */
+	snprintf(r.error, sizeof(r.error), "cannot list RDMA devices (ibv_get_device_list: Function not implemented)");
+	memset(&pair.host, 0, sizeof(pair.host));
+	memset(&pair.dev, 0, sizeof(pair.dev));
+	pair.not_run = true;
+	bw_report_judge(&r);
+	assert_int_equal(pair.verdict, BW_VERDICT_FAILED);
+	t = render_text(&r);
+	assert_int_equal(count(t, "cannot list RDMA devices"), 1);
+	assert_non_null(strstr(t, "  not run (above)\n"));
+	free(t);
 }
 
 /* A host name or a peer's error text must not drive the terminal. */
@@ -728,11 +867,13 @@ int main(void)
 		cmocka_unit_test_setup(test_no_peer_memory_client, setup),
 		cmocka_unit_test_setup(test_no_device, setup),
 		cmocka_unit_test_setup(test_client_disconnects_at_every_step, setup),
+		cmocka_unit_test_setup(test_server_hears_why_client_stopped, setup),
 		cmocka_unit_test_setup(test_client_sends_garbage_mid_session, setup),
 		cmocka_unit_test_setup(test_server_disconnects_at_every_step, setup),
 		cmocka_unit_test_setup(test_pattern_and_check, setup),
 		cmocka_unit_test(test_port_rate),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_text_perftest_columns),
 		cmocka_unit_test(test_text_shows_control_bytes),
 	};
 
