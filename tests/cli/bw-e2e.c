@@ -12,7 +12,8 @@
  * so CUDA and verbs agree with the topology. Knobs, for error paths:
  * BW_E2E_CORRUPT_AT=N (the Nth transfer arrives damaged), BW_E2E_NO_DMABUF=1
  * (dma-buf registration refused), BW_E2E_NO_GDR=1 (no GPU path at all),
- * BW_E2E_SPEED=N (ibv active_speed; 1 = SDR, a rate any run reaches).
+ * BW_E2E_SPEED=N (ibv active_speed; 1 = SDR, a rate any run reaches),
+ * BW_E2E_NO_DEVICES=1 (ibv_get_device_list fails: no uverbs on the node).
  * Last on stderr: the flags of the last dma-buf export.
  */
 #include <errno.h>
@@ -39,6 +40,13 @@ static long knob(const char *name)
 	const char *v = getenv(name);
 
 	return v ? strtol(v, NULL, 10) : 0;
+}
+
+static struct ibv_device **no_devices(int *n)
+{
+	*n = 0;
+	errno = ENOSYS;
+	return NULL;
 }
 
 /* The GPUs of @f as the fake libcuda's devices. */
@@ -84,6 +92,8 @@ static void configure(const struct facts *f)
 	if (knob("BW_E2E_SPEED"))
 		fake_rdma.active_speed = (uint8_t)knob("BW_E2E_SPEED");
 	fake_rdma_table(&ibv);
+	if (knob("BW_E2E_NO_DEVICES"))
+		ibv.get_device_list = no_devices;
 	configured = true;
 }
 

@@ -27,8 +27,12 @@ for g in 0 1 2 3; do
 done
 check "sweep: integrity" '[ "$(grep -c "samples ok" "$tmp/sweep.txt")" -eq 56 ]'
 check "sweep: no corruption" '! grep -q WRONG "$tmp/sweep.txt"'
-check "sweep: perftest line" 'grep -q "perftest (GPU memory, needs perftest built with CUDA): ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
-check "sweep: host perftest line" 'grep -q "perftest (host memory): ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 100 -t 16 --report_gbits SERVER" "$tmp/sweep.txt"'
+check "sweep: perftest line" 'grep -q "perftest (GPU memory, needs perftest built with CUDA): ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 SERVER" "$tmp/sweep.txt"'
+check "sweep: host perftest line" 'grep -q "perftest (host memory): ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 100 -t 16 SERVER" "$tmp/sweep.txt"'
+# perftest's columns (perftest_parameters.h RESULT_FMT), host and GPU side by side, per GPU.
+check "sweep: perftest columns" '[ "$(grep -c "^ #bytes  #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\] | #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\]$" "$tmp/sweep.txt")" -eq 4 ]'
+check "sweep: a row per size" '[ "$(grep -Ec "^ (2|4|8|16|32|64|128|256|512|1024|2048|4096|8192|16384) +100 +[0-9.]+ +[0-9.]+ +[0-9.]+ +\| 100 " "$tmp/sweep.txt")" -eq 56 ]'
+check "sweep: perftest header" 'grep -q "^ Link type       : Ethernet$" "$tmp/sweep.txt" && grep -q "^ Mtu             : 4096\[B\]$" "$tmp/sweep.txt" && grep -Eq "^ local address: LID 0000 QPN 0x[0-9a-f]{4} PSN 0x[0-9a-f]{6}$" "$tmp/sweep.txt"'
 check "sweep: no progress off a terminal" '! grep -q "Gb/s" "$tmp/sweep.txt.err"'
 check "sweep: server served 8 tests" 'grep -q "client done, 8 tests" "$tmp/sweep.txt.err" && grep -q "server exit 0" "$tmp/sweep.txt.err"'
 
@@ -57,10 +61,37 @@ for leg, kind in (("host", "host"), ("gpu_buffer", "cuda-dmabuf")):
         assert r["integrity"]["checked"] > 0 and r["integrity"]["bad"] == 0
         assert (r["lat_p50_us"] is not None) == (sys.argv[3] != "--bidir" and r["size"] <= 4096)
         assert ("peer_avg_gbps" in r) == (sys.argv[3] == "--bidir")
+        if sys.argv[3] == "--bidir":
+            assert r["peer_messages"] > 0 and r["peer_msg_rate_mpps"] > 0
+            assert abs(r["sum_avg_gbps"] - r["avg_gbps"] - r["peer_avg_gbps"]) < 1e-6
+    assert l["link_type"] == "Ethernet" and l["mtu"] == 4096
+    assert l["local_qp"]["qpn"] != l["remote_qp"]["qpn"] and l["local_qp"]["gid"].endswith("ffff:0a00:0103")
+assert d["report_unit"] == "MiB/sec" and d["error"] is None and p["not_run"] is False
 assert p["perftest"].startswith("ib_%s_bw -d mlx5_0 -i 1 -x 3 --use_cuda=1 --use_cuda_dmabuf" % sys.argv[2])
 PY'
 	done
 done
+
+# --bidir in text: each direction and their sum (ib_write_bw -b), in Gb/s with either spelling.
+for gb in --report-gbits --report_gbits; do
+	run "$tmp/bidir$gb.txt" "$e2e" --root "$root" --gid-index 3 -- --root "$root" --gid-index 3 \
+		--gpu 1 --bidir $gb --sizes 4K:8K --iters 32
+	check "bidir $gb: sum rows" '[ "$(grep -Ec "^ (4096|8192) +sum +32 +- +[0-9.]+ +[0-9.]+ +\| 32 +- " "$tmp/bidir$gb.txt")" -eq 2 ]'
+	check "bidir $gb: both directions" 'grep -Eq "^ 4096 +->peer " "$tmp/bidir$gb.txt" && grep -Eq "^ 4096 +<-peer " "$tmp/bidir$gb.txt"'
+	check "bidir $gb: Gb/s" 'grep -q "BW average\[Gb/sec\]" "$tmp/bidir$gb.txt" && grep -q -- "-b -n 32 -t 128 --report_gbits SERVER" "$tmp/bidir$gb.txt"'
+done
+
+# No RDMA device lists on the node (--root on a machine without it): said once, and the server hears why.
+run "$tmp/nodev.txt" BW_E2E_NO_DEVICES=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --sizes 4K --iters 10
+rc=$?
+check "no devices: exit 3 ($rc)" '[ $rc -eq 3 ]'
+check "no devices: said once" '[ "$(grep -c "cannot list RDMA devices" "$tmp/nodev.txt")" -eq 1 ] && [ "$(grep -c "not run (above)" "$tmp/nodev.txt")" -eq 4 ]'
+check "no devices: no CUDA -1" '! grep -q "CUDA -1" "$tmp/nodev.txt"'
+check "no devices: the server says why" 'grep -q "client failed after 0 tests: the client could not run a test: cannot list RDMA devices" "$tmp/nodev.txt.err"'
+run "$tmp/nodev.json" BW_E2E_NO_DEVICES=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --sizes 4K --iters 10 --json
+check "no devices: JSON" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"error\"].startswith(\"cannot list RDMA devices\"), d; assert all(p[\"not_run\"] and p[\"verdict\"] == \"failed\" for p in d[\"pairs\"]) and len(d[\"pairs\"]) == 4" "$tmp/nodev.json"'
 
 # --buffer auto: no dma-buf registration on the NIC, so the peer-memory path.
 run "$tmp/peermem.json" BW_E2E_NO_DMABUF=1 "$e2e" --root "$root" --gid-index 3 -- \
