@@ -243,12 +243,12 @@ static void pair_table(FILE *out, const struct bw_report *r, const struct bw_pai
 	rule(out);
 	if (gpu) {
 		snprintf(title, sizeof(title), "GPU memory (%s)", bw_buf_kind_name(p->dev.kind));
-		fprintf(out, " %-7s%s %-*s | %s", "", bidir ? "        " : "", group_width(&c),
+		fprintf(out, " %-8s%s %-*s | %s", "", bidir ? "        " : "", group_width(&c),
 			"host memory", title);
 	} else {
-		fprintf(out, " %-7s%s %s", "", bidir ? "        " : "", "host memory");
+		fprintf(out, " %-8s%s %s", "", bidir ? "        " : "", "host memory");
 	}
-	fprintf(out, "\n %-7s%s", "#bytes", bidir ? " dir    " : "");
+	fprintf(out, "\n %-8s%s", "#bytes", bidir ? " dir    " : "");
 	group_head(out, &c);
 	if (gpu) {
 		fprintf(out, " |");
@@ -261,7 +261,7 @@ static void pair_table(FILE *out, const struct bw_report *r, const struct bw_pai
 		const struct bw_size_result *g = find_size(&p->dev, size);
 
 		for (int d = 0; d < ndir; d++) {
-			fprintf(out, " %-7" PRIu64, size);
+			fprintf(out, " %-8" PRIu64, size);
 			if (bidir)
 				fprintf(out, " %-7s", dir_names[d]);
 			leg_cells(out, r, &c, !gpu, h, d);
@@ -280,7 +280,7 @@ static void check_table(FILE *out, const struct bw_pair_report *p)
 {
 	const struct bw_leg *main_leg = p->dev.ran ? &p->dev : &p->host;
 
-	fprintf(out, " %-7s   %-11s   %-11s   %s\n", "#bytes", "t_p50[usec]", "t_p99[usec]",
+	fprintf(out, " %-8s  %-11s   %-11s   %s\n", "#bytes", "t_p50[usec]", "t_p99[usec]",
 		"integrity (host and GPU runs)");
 	for (size_t i = 0; i < main_leg->res.n_sizes; i++) {
 		const struct bw_size_result *m = &main_leg->res.sizes[i];
@@ -289,7 +289,7 @@ static void check_table(FILE *out, const struct bw_pair_report *p)
 		uint32_t checked = (h ? h->checked : 0) + (g ? g->checked : 0);
 		uint32_t bad = (h ? h->bad : 0) + (g ? g->bad : 0);
 
-		fprintf(out, " %-7" PRIu64 "   ", m->size);
+		fprintf(out, " %-8" PRIu64 "  ", m->size);
 		if (m->have_lat)
 			fprintf(out, "%-11.2f   %-11.2f   ", m->lat_p50_us, m->lat_p99_us);
 		else
@@ -429,8 +429,8 @@ static int bw_text_body(FILE *out, const struct bw_report *r)
 		else
 			fprintf(out, "  perftest: %s\n", p->perftest);
 	}
-	fprintf(out, "\nperftest: run the command without SERVER on the server node first. Its\n"
-		     "columns are these: BW in %s (%s), payload bytes only%s.\n"
+	fprintf(out, "\nperftest: run the command without SERVER on the server node first. Its columns\n"
+		     "are these: BW in %s (%s),\npayload bytes only%s.\n"
 		     "Distributions build perftest without CUDA (no --use_cuda* options in ib_write_bw --help):\n"
 		     "the GPU line needs linux-rdma/perftest built with ./configure CUDA_H_PATH=<cuda>/include/cuda.h.\n",
 		bw_report_unit(r), r->report_gbits ? "10^9 bits per second" :
