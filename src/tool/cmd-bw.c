@@ -583,6 +583,13 @@ static void run_leg(struct bw_conn *conn, struct bw_node *n, const struct bw_cli
 	int r;
 
 	leg->kind = BW_BUF_HOST;
+	/* No libcuda: said once for the node (bw_report.gpu_error), not per GPU. */
+	if (gpu_buffer && !n->cuda) {
+		snprintf(leg->error, sizeof(leg->error), "libcuda is not usable (above)");
+		if (c->buffer != BW_CHOOSE_AUTO)
+			leg->err = -ENOENT; /* asked for: failed; auto: skipped */
+		return;
+	}
 	r = side_for(n, c, p->gpu, gpu_buffer, &side, leg->error, sizeof(leg->error));
 	if (r < 0) {
 		/* No GPU path (probe): a skipped leg, not a failed one. */
@@ -676,6 +683,9 @@ static int run_client(struct bw_cli *c)
 	c->o.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	rep.opts = c->o;
 	rep.report_gbits = c->report_gbits;
+	if (c->buffer != BW_BUF_HOST && n.f.n_gpus && !n.cuda)
+		snprintf(rep.gpu_error, sizeof(rep.gpu_error), "libcuda is not usable: %s",
+			 n.f.probe.cuda.reason ? n.f.probe.cuda.reason : "not loaded");
 	snprintf(rep.server, sizeof(rep.server), "%.200s:%u", c->host, c->port);
 	if (plan_pairs(&rep, &n, c) < 0) {
 		rc = EXIT_INPUT;

@@ -13,7 +13,8 @@
  * BW_E2E_CORRUPT_AT=N (the Nth transfer arrives damaged), BW_E2E_NO_DMABUF=1
  * (dma-buf registration refused), BW_E2E_NO_GDR=1 (no GPU path at all),
  * BW_E2E_SPEED=N (ibv active_speed; 1 = SDR, a rate any run reaches),
- * BW_E2E_NO_DEVICES=1 (ibv_get_device_list fails: no uverbs on the node).
+ * BW_E2E_NO_DEVICES=1 (ibv_get_device_list fails: no uverbs on the node),
+ * BW_E2E_NO_CUDA=1 (libcuda does not load).
  * Last on stderr: the flags of the last dma-buf export.
  */
 #include <errno.h>
@@ -109,6 +110,9 @@ int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ret_
 		return -ENOMEM;
 	if (!want_cuda)
 		return 0;
+	if (knob("BW_E2E_NO_CUDA"))
+		return probe_lib_record(&f->probe.cuda, -ENOENT,
+					"libcuda.so.1: cannot open shared object file") < 0 ? -ENOMEM : 0;
 	*ret_cuda = &cuda;
 	if (probe_lib_record(&f->probe.cuda, 0, "") < 0)
 		return -ENOMEM;

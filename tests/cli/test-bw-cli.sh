@@ -32,7 +32,7 @@ check "sweep: host perftest line" 'grep -q "perftest (host memory): ib_write_bw 
 # perftest's columns (perftest_parameters.h RESULT_FMT), host and GPU side by side, per GPU.
 check "sweep: perftest columns" '[ "$(grep -c "^ #bytes   #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\] | #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\]$" "$tmp/sweep.txt")" -eq 4 ]'
 check "sweep: a row per size" '[ "$(grep -Ec "^ (2|4|8|16|32|64|128|256|512|1024|2048|4096|8192|16384) +100 +[0-9.]+ +[0-9.]+ +[0-9.]+ +\| 100 " "$tmp/sweep.txt")" -eq 56 ]'
-check "sweep: perftest header" 'grep -q "^ Link type       : Ethernet$" "$tmp/sweep.txt" && grep -q "^ Mtu             : 4096\[B\]$" "$tmp/sweep.txt" && grep -Eq "^ local address: LID 0000 QPN 0x[0-9a-f]{4} PSN 0x[0-9a-f]{6}$" "$tmp/sweep.txt"'
+check "sweep: perftest header" 'grep -q "^ Link type       : Ethernet$" "$tmp/sweep.txt" && grep -q "^ Mtu             : 4096\[B\]$" "$tmp/sweep.txt" && grep -Eq "^ local address: LID 0000 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{4,6}$" "$tmp/sweep.txt"'
 check "sweep: no progress off a terminal" '! grep -q "Gb/s" "$tmp/sweep.txt.err"'
 check "sweep: server served 8 tests" 'grep -q "client done, 8 tests" "$tmp/sweep.txt.err" && grep -q "server exit 0" "$tmp/sweep.txt.err"'
 
@@ -66,7 +66,7 @@ for leg, kind in (("host", "host"), ("gpu_buffer", "cuda-dmabuf")):
             assert abs(r["sum_avg_gbps"] - r["avg_gbps"] - r["peer_avg_gbps"]) < 1e-6
     assert l["link_type"] == "Ethernet" and l["mtu"] == 4096
     assert l["local_qp"]["qpn"] != l["remote_qp"]["qpn"] and l["local_qp"]["gid"].endswith("ffff:0a00:0103")
-assert d["report_unit"] == "MiB/sec" and d["error"] is None and p["not_run"] is False
+assert d["report_unit"] == "MiB/sec" and d["error"] is None and d["gpu_error"] is None and p["not_run"] is False
 assert p["perftest"].startswith("ib_%s_bw -d mlx5_0 -i 1 -x 3 --use_cuda=1 --use_cuda_dmabuf" % sys.argv[2])
 PY'
 	done
@@ -92,6 +92,15 @@ check "no devices: the server says why" 'grep -q "client failed after 0 tests: t
 run "$tmp/nodev.json" BW_E2E_NO_DEVICES=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
 	--gid-index 3 --sizes 4K --iters 10 --json
 check "no devices: JSON" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"error\"].startswith(\"cannot list RDMA devices\"), d; assert all(p[\"not_run\"] and p[\"verdict\"] == \"failed\" for p in d[\"pairs\"]) and len(d[\"pairs\"]) == 4" "$tmp/nodev.json"'
+
+# No libcuda: said once for the node, each GPU's buffer skipped, the host runs measured.
+run "$tmp/nocuda.txt" BW_E2E_NO_CUDA=1 "$e2e" --root "$root" --gid-index 3 -- --root "$root" \
+	--gid-index 3 --sizes 4K --iters 10
+rc=$?
+check "no libcuda: exit 1 ($rc)" '[ $rc -eq 1 ]'
+check "no libcuda: said once" '[ "$(grep -c "libcuda.so.1: cannot open" "$tmp/nocuda.txt")" -eq 1 ] && [ "$(grep -c "GPU buffer not measured: libcuda is not usable (above)" "$tmp/nocuda.txt")" -eq 4 ]'
+check "no libcuda: no CUDA ordinal" '[ "$(grep -c "no CUDA ordinal)" "$tmp/nocuda.txt")" -eq 4 ] && ! grep -q "CUDA -1" "$tmp/nocuda.txt"'
+check "no libcuda: host measured" '[ "$(grep -c "samples ok" "$tmp/nocuda.txt")" -eq 4 ]'
 
 # --buffer auto: no dma-buf registration on the NIC, so the peer-memory path.
 run "$tmp/peermem.json" BW_E2E_NO_DMABUF=1 "$e2e" --root "$root" --gid-index 3 -- \

@@ -57,6 +57,7 @@ struct bw_report {
 	struct bw_client_opts opts;
 	bool report_gbits;            /* rates in Gb/s, as perftest --report_gbits; else MiB/s */
 	char error[256];              /* a failure of the whole node: said once, the run stopped */
+	char gpu_error[320];          /* why no GPU buffer can be used on this node: said once */
 	struct bw_pair_report *pairs;
 	size_t n_pairs;
 };

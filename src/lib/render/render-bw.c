@@ -124,6 +124,7 @@ json_object *render_bw_json(const struct bw_report *r)
 	json_object_object_add(doc, "verdict_pct", json_object_new_int(BW_VERDICT_PCT));
 	json_object_object_add(doc, "report_unit", json_object_new_string(bw_report_unit(r)));
 	json_object_object_add(doc, "error", r->error[0] ? json_object_new_string(r->error) : NULL);
+	json_object_object_add(doc, "gpu_error", r->gpu_error[0] ? json_object_new_string(r->gpu_error) : NULL);
 	for (size_t i = 0; i < r->n_pairs; i++)
 		json_object_array_add(pairs, pair_json(r, &r->pairs[i]));
 	json_object_object_add(doc, "pairs", pairs);
@@ -394,6 +395,9 @@ static int bw_text_body(FILE *out, const struct bw_report *r)
 		fprintf(out, "\nFAILED on this node, for every pair: %s\n"
 			     "  `gdrcheck check` says why the node cannot do RDMA, `gdrcheck probe` which pairs register.\n",
 			r->error);
+	if (r->gpu_error[0])
+		fprintf(out, "\nGPU buffers not measured on this node: %s\n"
+			     "  `gdrcheck probe` says which GPU/NIC pairs register.\n", r->gpu_error);
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct bw_pair_report *p = &r->pairs[i];
 
