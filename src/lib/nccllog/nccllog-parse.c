@@ -1177,7 +1177,7 @@ static bool skip_front(struct span *s)
 		if (!k && s->p[0] == '(') {
 			const char *close = memchr(s->p, ')', s->n < 128 ? s->n : 128);
 
-			if (close && memmem(s->p, (size_t)(close - s->p), "pid=", 4)) {
+			if (close && span_find(span_make(s->p, (size_t)(close - s->p)), "pid=")) {
 				k = (size_t)(close + 1 - s->p);
 				ray = true;
 			}
