@@ -69,10 +69,28 @@ static inline bool span_contains(struct span s, const char *needle)
 	return span_find(s, needle) != NULL;
 }
 
-struct span span_after(struct span s, const char *at);
+/* What follows the first @at, or an empty span at the end. */
+static inline struct span span_after(struct span s, const char *at)
+{
+	const char *p = span_find(s, at);
+	size_t k = strlen(at);
+
+	if (!p)
+		return span_make(s.p + s.n, 0);
+	return span_make(p + k, s.n - (size_t)(p - s.p) - k);
+}
+
 /* Parse a decimal (or with @hex, hexadecimal) number at the start. */
 bool span_number(struct span *s, long *ret, bool hex);
-void span_trim(struct span *s);
+
+static inline void span_trim(struct span *s)
+{
+	while (s->n && (s->p[0] == ' ' || s->p[0] == '\t'))
+		s->p++, s->n--;
+	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' ||
+			s->p[s->n - 1] == '\r'))
+		s->n--;
+}
 
 /*
  * A copy of @n bytes, at most @max, with control and non-ASCII bytes

@@ -44,16 +44,6 @@ const char *nccllog_plugin_gdr_name(unsigned bits)
 /* --- spans --------------------------------------------------------------- */
 
 /* The rest of @s after the first @at, or an empty span. */
-struct span span_after(struct span s, const char *at)
-{
-	const char *p = span_find(s, at);
-	size_t k = strlen(at);
-
-	if (!p)
-		return span_make(s.p + s.n, 0);
-	return span_make(p + k, s.n - (size_t)(p - s.p) - k);
-}
-
 bool span_number(struct span *s, long *ret, bool hex)
 {
 	long v = 0;
@@ -88,15 +78,6 @@ bool span_number(struct span *s, long *ret, bool hex)
 	s->p += i;
 	s->n -= i;
 	return true;
-}
-
-void span_trim(struct span *s)
-{
-	while (s->n && (s->p[0] == ' ' || s->p[0] == '\t'))
-		s->p++, s->n--;
-	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' ||
-			s->p[s->n - 1] == '\r'))
-		s->n--;
 }
 
 char *nccllog_strclean(const char *p, size_t n, size_t max)
