@@ -197,9 +197,24 @@ static struct span prefix_host(struct span pre)
 
 static struct nccllog_host *ctx_host(struct line_ctx *c)
 {
-	if (!c->host_done) {
-		c->host = nccllog_host_get(c->log, prefix_host(c->prefix));
-		c->host_done = true;
+	struct nccllog *log = c->log;
+	struct span pre = c->prefix;
+
+	if (c->host_done)
+		return c->host;
+	c->host_done = true;
+	/*
+	 * Half the lines repeat the prefix of the line before (one rank's
+	 * run of channel lines): same bytes, same host, no walk and no hash.
+	 */
+	if (log->last_prefix_host < log->n_hosts && pre.n == log->last_prefix_len &&
+	    memcmp(pre.p, log->last_prefix, pre.n) == 0)
+		return c->host = &log->hosts[log->last_prefix_host];
+	c->host = nccllog_host_get(log, prefix_host(pre));
+	if (c->host && pre.n <= sizeof(log->last_prefix)) {
+		memcpy(log->last_prefix, pre.p, pre.n);
+		log->last_prefix_len = pre.n;
+		log->last_prefix_host = (size_t)(c->host - log->hosts);
 	}
 	return c->host;
 }

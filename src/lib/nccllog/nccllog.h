@@ -205,6 +205,9 @@ struct nccllog {
 	bool line_overlong;
 	unsigned long lineno;
 	size_t last_host;
+	/* The prefix of the last line whose host was looked up, and that host. */
+	char last_prefix[64];
+	size_t last_prefix_len, last_prefix_host;
 	size_t hosts_cap, ranks_cap;
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
