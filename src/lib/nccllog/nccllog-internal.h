@@ -38,13 +38,13 @@ static inline bool span_skip(struct span *s, const char *prefix)
 
 /*
  * memmem() sets up a skip table on every call, which costs more than the
- * search on a 100-byte line: scan with memchr() for one byte of the needle
- * and compare the rest. A leading space would stop at every word, so the
- * byte after it is the one looked for.
+ * search on a 100-byte line: scan with memchr() for needle[@j] and compare
+ * the whole needle around each hit. Pick @j for a byte that is rare in
+ * logs (a capital, a colon) rather than a space or a common letter.
  */
-static inline const char *span_find(struct span s, const char *needle)
+static inline const char *span_find_by(struct span s, const char *needle, size_t j)
 {
-	size_t k = strlen(needle), j;
+	size_t k = strlen(needle);
 	const char *p, *last;
 
 	if (!s.p)
@@ -53,7 +53,6 @@ static inline const char *span_find(struct span s, const char *needle)
 		return s.p;
 	if (s.n < k)
 		return NULL;
-	j = needle[0] == ' ' && k > 1 ? 1 : 0;
 	p = s.p + j;
 	last = s.p + (s.n - k) + j; /* the last place needle[j] can be */
 	while (p <= last && (p = memchr(p, needle[j], (size_t)(last - p) + 1))) {
@@ -62,6 +61,12 @@ static inline const char *span_find(struct span s, const char *needle)
 		p++;
 	}
 	return NULL;
+}
+
+/* A leading space would stop at every word: then the byte after it. */
+static inline const char *span_find(struct span s, const char *needle)
+{
+	return span_find_by(s, needle, needle[0] == ' ' && needle[1] ? 1 : 0);
 }
 
 static inline bool span_contains(struct span s, const char *needle)

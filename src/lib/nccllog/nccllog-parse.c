@@ -1019,7 +1019,7 @@ static int parse_errors(struct line_ctx *c)
 	 * traceback) only repeats NCCL's error string. Checking every pattern
 	 * on every such line would cost more than the rest of the parse.
 	 */
-	if (c->level != 'W' && !span_contains(c->line, "nhandled ") &&
+	if (c->level != 'W' && !span_find_by(c->line, "nhandled ", 1) &&
 	    !span_contains(c->line, "Cuda failure") && !span_contains(c->line, "Got completion"))
 		return 0;
 	for (size_t i = 0; i < sizeof(error_patterns) / sizeof(error_patterns[0]); i++) {

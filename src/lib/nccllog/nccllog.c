@@ -393,11 +393,11 @@ const char *nccllog_intern(struct nccllog *log, struct span s)
 
 	if (s.n > 64)
 		s.n = 64;
+	/* Every channel line comes here: lengths are kept, not measured. */
 	for (size_t i = 0; i < log->n_interned; i++)
-		if (strlen(log->interned[i]) == s.n &&
-		    memcmp(log->interned[i], s.p, s.n) == 0)
+		if (log->interned_len[i] == s.n && memcmp(log->interned[i], s.p, s.n) == 0)
 			return log->interned[i];
-	if (log->n_interned >= 256)
+	if (log->n_interned >= NCCLLOG_MAX_INTERNED)
 		return "other";
 	copy = nccllog_strclean(s.p, s.n, 64);
 	if (!copy)
@@ -407,6 +407,7 @@ const char *nccllog_intern(struct nccllog *log, struct span s)
 		free(copy);
 		return NULL;
 	}
+	log->interned_len[arr - log->interned] = (unsigned char)s.n;
 	*arr = copy;
 	return copy;
 }

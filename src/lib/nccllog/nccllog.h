@@ -22,6 +22,7 @@
 #define NCCLLOG_MAX_SETTINGS 32  /* per host */
 #define NCCLLOG_MAX_FINDINGS 1024
 #define NCCLLOG_MAX_INPUTS 1024
+#define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
 #define NCCLLOG_EXCERPT_BUDGET (4 << 20)
@@ -212,6 +213,7 @@ struct nccllog {
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
 	size_t n_interned;
+	unsigned char interned_len[NCCLLOG_MAX_INTERNED]; /* strlen of each */
 	unsigned long dropped_hosts, dropped_ranks, dropped_findings;
 	size_t excerpt_bytes;
 };
