@@ -1192,7 +1192,7 @@ static bool skip_front(struct span *s)
 		if (!k && s->p[0] == '(') {
 			const char *close = memchr(s->p, ')', s->n < 128 ? s->n : 128);
 
-			if (close && span_find(span_make(s->p, (size_t)(close - s->p)), "pid=")) {
+			if (close && span_find_by(span_make(s->p, (size_t)(close - s->p)), "pid=", 3)) {
 				k = (size_t)(close + 1 - s->p);
 				ray = true;
 			}

@@ -362,10 +362,21 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 
 	if (!log->rank_map)
 		return NULL; /* analysed: the ranks were sorted */
+	/*
+	 * Channel lines name a few ranks over and over: look in a small
+	 * direct-mapped cache first. Only a shortcut: a miss takes the table.
+	 */
+	size_t *cached = &log->rank_cache[((size_t)(unsigned)rank + host) % NCCLLOG_RANK_CACHE];
+
+	if (*cached < log->n_ranks && log->ranks[*cached].rank == rank &&
+	    log->ranks[*cached].host == host)
+		return &log->ranks[*cached];
 	hash = hash_bytes(log->rank_map, hk, sizeof(hk));
 	idx = map_find(log->rank_map, hash, rank_eq, log, &k, &slot);
-	if (idx != SIZE_MAX)
+	if (idx != SIZE_MAX) {
+		*cached = idx;
 		return &log->ranks[idx];
+	}
 	r = append((void **)&log->ranks, log->n_ranks, &log->ranks_cap, sizeof(*r),
 		   NCCLLOG_MAX_RANKS, &log->dropped_ranks);
 	if (!r)
@@ -376,7 +387,7 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	r->nvml_dev = -1;
 	if (map_insert(log->rank_map, hash, log->n_ranks) < 0)
 		return NULL;
-	log->n_ranks++;
+	*cached = log->n_ranks++;
 	return r;
 }
 
@@ -384,6 +395,8 @@ void nccllog_forget_ranks(struct nccllog *log)
 {
 	map_free(log->rank_map);
 	log->rank_map = NULL;
+	for (size_t i = 0; i < NCCLLOG_RANK_CACHE; i++)
+		log->rank_cache[i] = SIZE_MAX;
 }
 
 const char *nccllog_intern(struct nccllog *log, struct span s)
