@@ -171,9 +171,12 @@ static struct span prefix_host(struct span pre)
 			return span_make(pre.p, 0);
 		e--;
 	}
+	/* The bytes that end a host name on its left; a table: this runs per line. */
+	static const bool host_stop[256] = {
+		[' '] = true, ['\t'] = true, ['>'] = true, [':'] = true, [']'] = true, ['|'] = true,
+	};
 	const char *h = e;
-	while (h > b && h[-1] != ' ' && h[-1] != '\t' && h[-1] != '>' &&
-	       h[-1] != ':' && h[-1] != ']' && h[-1] != '|')
+	while (h > b && !host_stop[(unsigned char)h[-1]])
 		h--;
 	/* "<cluster_name>:919:1150": a redacted host, not an mpirun tag. */
 	if (h == e && h > b && h[-1] == '>') {
