@@ -202,22 +202,30 @@ static struct nccllog_host *ctx_host(struct line_ctx *c)
 {
 	struct nccllog *log = c->log;
 	struct span pre = c->prefix;
+	struct nccllog_prefix_cache *e;
+	size_t key;
 
 	if (c->host_done)
 		return c->host;
 	c->host_done = true;
 	/*
-	 * Half the lines repeat the prefix of the line before (one rank's
-	 * run of channel lines): same bytes, same host, no walk and no hash.
+	 * Most lines repeat the prefix of a recent line ("host:pid:tid [dev]"
+	 * of a few ranks, interleaved): same bytes, same host, no walk and no
+	 * hash. A direct-mapped cache keyed by the length and the bytes where
+	 * the prefixes of one host differ (tid, device); only a shortcut.
 	 */
-	if (log->last_prefix_host < log->n_hosts && pre.n == log->last_prefix_len &&
-	    memcmp(pre.p, log->last_prefix, pre.n) == 0)
-		return c->host = &log->hosts[log->last_prefix_host];
+	key = pre.n;
+	if (pre.n >= 8)
+		key += (unsigned char)pre.p[pre.n - 2] * 3u + (unsigned char)pre.p[pre.n - 6] * 5u +
+		       (unsigned char)pre.p[pre.n - 7] * 7u;
+	e = &log->prefix_cache[key % NCCLLOG_PREFIX_CACHE];
+	if (e->host < log->n_hosts && pre.n == e->len && memcmp(pre.p, e->bytes, pre.n) == 0)
+		return c->host = &log->hosts[e->host];
 	c->host = nccllog_host_get(log, prefix_host(pre));
-	if (c->host && pre.n <= sizeof(log->last_prefix)) {
-		memcpy(log->last_prefix, pre.p, pre.n);
-		log->last_prefix_len = pre.n;
-		log->last_prefix_host = (size_t)(c->host - log->hosts);
+	if (c->host && pre.n <= sizeof(e->bytes)) {
+		memcpy(e->bytes, pre.p, pre.n);
+		e->len = pre.n;
+		e->host = (size_t)(c->host - log->hosts);
 	}
 	return c->host;
 }

@@ -493,7 +493,9 @@ int nccllog_finding_add(struct nccllog *log, struct nccllog_finding **arr,
 int nccllog_init(struct nccllog *log)
 {
 	memset(log, 0, sizeof(*log));
-	log->last_host = log->last_prefix_host = SIZE_MAX;
+	log->last_host = SIZE_MAX;
+	for (size_t i = 0; i < NCCLLOG_PREFIX_CACHE; i++)
+		log->prefix_cache[i].host = SIZE_MAX;
 	log->dmabuf = -1;
 	log->line = malloc(NCCLLOG_LINE_MAX);
 	log->host_map = map_new();

@@ -24,6 +24,7 @@
 #define NCCLLOG_MAX_INPUTS 1024
 #define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
 #define NCCLLOG_RANK_CACHE 16
+#define NCCLLOG_PREFIX_CACHE 16
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
 #define NCCLLOG_EXCERPT_BUDGET (4 << 20)
@@ -209,9 +210,11 @@ struct nccllog {
 	size_t last_host;
 	/* Recent ranks by (rank + host) % NCCLLOG_RANK_CACHE: a shortcut past the hash. */
 	size_t rank_cache[NCCLLOG_RANK_CACHE];
-	/* The prefix of the last line whose host was looked up, and that host. */
-	char last_prefix[64];
-	size_t last_prefix_len, last_prefix_host;
+	/* Prefixes of recent lines whose host was looked up, and those hosts. */
+	struct nccllog_prefix_cache {
+		char bytes[56];
+		size_t len, host; /* host SIZE_MAX: empty */
+	} prefix_cache[NCCLLOG_PREFIX_CACHE];
 	size_t hosts_cap, ranks_cap;
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
