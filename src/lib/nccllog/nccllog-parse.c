@@ -211,8 +211,9 @@ static struct nccllog_host *ctx_host(struct line_ctx *c)
 	/*
 	 * Most lines repeat the prefix of a recent line ("host:pid:tid [dev]"
 	 * of a few ranks, interleaved): same bytes, same host, no walk and no
-	 * hash. A direct-mapped cache keyed by the length and the bytes where
-	 * the prefixes of one host differ (tid, device); only a shortcut.
+	 * hash. A direct-mapped cache keyed by the length and three bytes
+	 * near the end, where the prefixes of one host differ (the tid); a
+	 * shortcut only: a miss walks and hashes as before.
 	 */
 	key = pre.n;
 	if (pre.n >= 8)
