@@ -171,9 +171,12 @@ static struct span prefix_host(struct span pre)
 			return span_make(pre.p, 0);
 		e--;
 	}
+	/* The bytes that end a host name on its left; a table: this runs per line. */
+	static const bool host_stop[256] = {
+		[' '] = true, ['\t'] = true, ['>'] = true, [':'] = true, [']'] = true, ['|'] = true,
+	};
 	const char *h = e;
-	while (h > b && h[-1] != ' ' && h[-1] != '\t' && h[-1] != '>' &&
-	       h[-1] != ':' && h[-1] != ']' && h[-1] != '|')
+	while (h > b && !host_stop[(unsigned char)h[-1]])
 		h--;
 	/* "<cluster_name>:919:1150": a redacted host, not an mpirun tag. */
 	if (h == e && h > b && h[-1] == '>') {
@@ -197,9 +200,33 @@ static struct span prefix_host(struct span pre)
 
 static struct nccllog_host *ctx_host(struct line_ctx *c)
 {
-	if (!c->host_done) {
-		c->host = nccllog_host_get(c->log, prefix_host(c->prefix));
-		c->host_done = true;
+	struct nccllog *log = c->log;
+	struct span pre = c->prefix;
+	struct nccllog_prefix_cache *e;
+	size_t key;
+
+	if (c->host_done)
+		return c->host;
+	c->host_done = true;
+	/*
+	 * Most lines repeat the prefix of a recent line ("host:pid:tid [dev]"
+	 * of a few ranks, interleaved): same bytes, same host, no walk and no
+	 * hash. A direct-mapped cache keyed by the length and three bytes
+	 * near the end, where the prefixes of one host differ (the tid); a
+	 * shortcut only: a miss walks and hashes as before.
+	 */
+	key = pre.n;
+	if (pre.n >= 8)
+		key += (unsigned char)pre.p[pre.n - 2] * 3u + (unsigned char)pre.p[pre.n - 6] * 5u +
+		       (unsigned char)pre.p[pre.n - 7] * 7u;
+	e = &log->prefix_cache[key % NCCLLOG_PREFIX_CACHE];
+	if (e->host < log->n_hosts && pre.n == e->len && memcmp(pre.p, e->bytes, pre.n) == 0)
+		return c->host = &log->hosts[e->host];
+	c->host = nccllog_host_get(log, prefix_host(pre));
+	if (c->host && pre.n <= sizeof(e->bytes)) {
+		memcpy(e->bytes, pre.p, pre.n);
+		e->len = pre.n;
+		e->host = (size_t)(c->host - log->hosts);
 	}
 	return c->host;
 }
@@ -1004,7 +1031,7 @@ static int parse_errors(struct line_ctx *c)
 	 * traceback) only repeats NCCL's error string. Checking every pattern
 	 * on every such line would cost more than the rest of the parse.
 	 */
-	if (c->level != 'W' && !span_contains(c->line, "nhandled ") &&
+	if (c->level != 'W' && !span_find_by(c->line, "nhandled ", 1) &&
 	    !span_contains(c->line, "Cuda failure") && !span_contains(c->line, "Got completion"))
 		return 0;
 	for (size_t i = 0; i < sizeof(error_patterns) / sizeof(error_patterns[0]); i++) {
@@ -1177,7 +1204,7 @@ static bool skip_front(struct span *s)
 		if (!k && s->p[0] == '(') {
 			const char *close = memchr(s->p, ')', s->n < 128 ? s->n : 128);
 
-			if (close && memmem(s->p, (size_t)(close - s->p), "pid=", 4)) {
+			if (close && span_find_by(span_make(s->p, (size_t)(close - s->p)), "pid=", 3)) {
 				k = (size_t)(close + 1 - s->p);
 				ray = true;
 			}

@@ -44,16 +44,6 @@ const char *nccllog_plugin_gdr_name(unsigned bits)
 /* --- spans --------------------------------------------------------------- */
 
 /* The rest of @s after the first @at, or an empty span. */
-struct span span_after(struct span s, const char *at)
-{
-	const char *p = span_find(s, at);
-	size_t k = strlen(at);
-
-	if (!p)
-		return span_make(s.p + s.n, 0);
-	return span_make(p + k, s.n - (size_t)(p - s.p) - k);
-}
-
 bool span_number(struct span *s, long *ret, bool hex)
 {
 	long v = 0;
@@ -88,15 +78,6 @@ bool span_number(struct span *s, long *ret, bool hex)
 	s->p += i;
 	s->n -= i;
 	return true;
-}
-
-void span_trim(struct span *s)
-{
-	while (s->n && (s->p[0] == ' ' || s->p[0] == '\t'))
-		s->p++, s->n--;
-	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' ||
-			s->p[s->n - 1] == '\r'))
-		s->n--;
 }
 
 char *nccllog_strclean(const char *p, size_t n, size_t max)
@@ -381,10 +362,21 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 
 	if (!log->rank_map)
 		return NULL; /* analysed: the ranks were sorted */
+	/*
+	 * Channel lines name a few ranks over and over: look in a small
+	 * direct-mapped cache first. Only a shortcut: a miss takes the table.
+	 */
+	size_t *cached = &log->rank_cache[((size_t)(unsigned)rank + host) % NCCLLOG_RANK_CACHE];
+
+	if (*cached < log->n_ranks && log->ranks[*cached].rank == rank &&
+	    log->ranks[*cached].host == host)
+		return &log->ranks[*cached];
 	hash = hash_bytes(log->rank_map, hk, sizeof(hk));
 	idx = map_find(log->rank_map, hash, rank_eq, log, &k, &slot);
-	if (idx != SIZE_MAX)
+	if (idx != SIZE_MAX) {
+		*cached = idx;
 		return &log->ranks[idx];
+	}
 	r = append((void **)&log->ranks, log->n_ranks, &log->ranks_cap, sizeof(*r),
 		   NCCLLOG_MAX_RANKS, &log->dropped_ranks);
 	if (!r)
@@ -395,7 +387,7 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	r->nvml_dev = -1;
 	if (map_insert(log->rank_map, hash, log->n_ranks) < 0)
 		return NULL;
-	log->n_ranks++;
+	*cached = log->n_ranks++;
 	return r;
 }
 
@@ -403,6 +395,8 @@ void nccllog_forget_ranks(struct nccllog *log)
 {
 	map_free(log->rank_map);
 	log->rank_map = NULL;
+	for (size_t i = 0; i < NCCLLOG_RANK_CACHE; i++)
+		log->rank_cache[i] = SIZE_MAX;
 }
 
 const char *nccllog_intern(struct nccllog *log, struct span s)
@@ -412,11 +406,11 @@ const char *nccllog_intern(struct nccllog *log, struct span s)
 
 	if (s.n > 64)
 		s.n = 64;
+	/* Every channel line comes here: lengths are kept, not measured. */
 	for (size_t i = 0; i < log->n_interned; i++)
-		if (strlen(log->interned[i]) == s.n &&
-		    memcmp(log->interned[i], s.p, s.n) == 0)
+		if (log->interned_len[i] == s.n && memcmp(log->interned[i], s.p, s.n) == 0)
 			return log->interned[i];
-	if (log->n_interned >= 256)
+	if (log->n_interned >= NCCLLOG_MAX_INTERNED)
 		return "other";
 	copy = nccllog_strclean(s.p, s.n, 64);
 	if (!copy)
@@ -426,6 +420,7 @@ const char *nccllog_intern(struct nccllog *log, struct span s)
 		free(copy);
 		return NULL;
 	}
+	log->interned_len[arr - log->interned] = (unsigned char)s.n;
 	*arr = copy;
 	return copy;
 }
@@ -499,6 +494,8 @@ int nccllog_init(struct nccllog *log)
 {
 	memset(log, 0, sizeof(*log));
 	log->last_host = SIZE_MAX;
+	for (size_t i = 0; i < NCCLLOG_PREFIX_CACHE; i++)
+		log->prefix_cache[i].host = SIZE_MAX;
 	log->dmabuf = -1;
 	log->line = malloc(NCCLLOG_LINE_MAX);
 	log->host_map = map_new();

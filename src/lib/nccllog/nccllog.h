@@ -22,6 +22,9 @@
 #define NCCLLOG_MAX_SETTINGS 32  /* per host */
 #define NCCLLOG_MAX_FINDINGS 1024
 #define NCCLLOG_MAX_INPUTS 1024
+#define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
+#define NCCLLOG_RANK_CACHE 16
+#define NCCLLOG_PREFIX_CACHE 16
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
 #define NCCLLOG_EXCERPT_BUDGET (4 << 20)
@@ -205,10 +208,18 @@ struct nccllog {
 	bool line_overlong;
 	unsigned long lineno;
 	size_t last_host;
+	/* Recent ranks by (rank + host) % NCCLLOG_RANK_CACHE: a shortcut past the hash. */
+	size_t rank_cache[NCCLLOG_RANK_CACHE];
+	/* Prefixes of recent lines whose host was looked up, and those hosts. */
+	struct nccllog_prefix_cache {
+		char bytes[56];
+		size_t len, host; /* host SIZE_MAX: empty */
+	} prefix_cache[NCCLLOG_PREFIX_CACHE];
 	size_t hosts_cap, ranks_cap;
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
 	size_t n_interned;
+	unsigned char interned_len[NCCLLOG_MAX_INTERNED]; /* strlen of each */
 	unsigned long dropped_hosts, dropped_ranks, dropped_findings;
 	size_t excerpt_bytes;
 };
