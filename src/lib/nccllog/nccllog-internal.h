@@ -25,6 +25,13 @@ static inline bool span_startswith(struct span s, const char *prefix)
 	return s.n >= k && memcmp(s.p, prefix, k) == 0;
 }
 
+static inline bool span_eq(struct span s, const char *word)
+{
+	size_t k = strlen(word);
+
+	return s.n == k && memcmp(s.p, word, k) == 0;
+}
+
 static inline bool span_skip(struct span *s, const char *prefix)
 {
 	size_t k = strlen(prefix);
@@ -95,6 +102,17 @@ static inline void span_trim(struct span *s)
 	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' ||
 			s->p[s->n - 1] == '\r'))
 		s->n--;
+}
+
+/* The span up to its first space, trimmed ("Socket to comm 0x..." -> "Socket"). */
+static inline struct span span_first_word(struct span s)
+{
+	const char *sp = memchr(s.p, ' ', s.n);
+
+	if (sp)
+		s.n = (size_t)(sp - s.p);
+	span_trim(&s);
+	return s;
 }
 
 /*

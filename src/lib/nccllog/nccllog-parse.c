@@ -683,22 +683,18 @@ static int socket_plugin(struct line_ctx *c, struct nccllog_host *h)
 static int parse_net_plugin_state(struct line_ctx *c, struct span name)
 {
 	struct nccllog_host *h = ctx_host(c);
-	const char *sp = memchr(name.p, ' ', name.n);
 
 	format_seen(c->log, V(2, 27, 3), 0);
-	if (sp)
-		name.n = (size_t)(sp - name.p);
-	span_trim(&name);
+	name = span_first_word(name);
 	if (!h)
 		return 0;
-	if (name.n == 6 && memcmp(name.p, "Socket", 6) == 0 && !h->socket_init) {
+	if (span_eq(name, "Socket") && !h->socket_init) {
 		h->socket_init = true;
 		if (!h->socket_ref.line)
 			return nccllog_ref_set(c->log, &h->socket_ref, c->line);
 	} else if (span_startswith(name, "FastSocket")) {
 		return socket_plugin(c, h);
-	} else if (name.n && !(name.n == 2 && memcmp(name.p, "IB", 2) == 0) &&
-		   !(name.n == 6 && memcmp(name.p, "Socket", 6) == 0) && !h->plugin) {
+	} else if (name.n && !span_eq(name, "IB") && !span_eq(name, "Socket") && !h->plugin) {
 		/* An external plugin initialised (gIB, IBext_v10, Libfabric …). */
 		h->plugin_external = 1;
 		h->plugin = span_dup(name, 64);
@@ -715,12 +711,9 @@ static int parse_net_plugin_state(struct line_ctx *c, struct span name)
 static int parse_net_plugin_failed(struct line_ctx *c, struct span name)
 {
 	struct nccllog_host *h = ctx_host(c);
-	const char *sp = memchr(name.p, ' ', name.n);
 
 	format_seen(c->log, V(2, 28, 3), 0);
-	if (sp)
-		name.n = (size_t)(sp - name.p);
-	span_trim(&name);
+	name = span_first_word(name);
 	if (!h || !name.n || h->net_failed)
 		return 0;
 	h->net_failed = span_dup(name, 64);
