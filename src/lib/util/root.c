@@ -426,31 +426,17 @@ static int root_open_file(const struct gc_root *root, const char *path,
 
 /*
  * read_full() until EOF, except where the file system has said where EOF
- * is: once st_size bytes came back, the read that returns 0 is skipped.
- * Disk file systems (a fixture tree, a snapshot) report exact sizes; sysfs
- * reports 4096 and procfs 0 for what they generate, so a short read there
- * never matches and the loop reads on to EOF as before.
+ * is: no more than st_size bytes are asked for, so the read that would
+ * return 0 is skipped. Disk file systems (a fixture tree, a snapshot)
+ * report exact sizes; sysfs reports 4096 and procfs 0 for what they
+ * generate, so there the read goes on to EOF as before.
  */
 static ssize_t read_sized(int fd, const struct stat *st, void *buf,
 			  size_t size)
 {
-	size_t len = 0;
-
-	while (len < size) {
-		ssize_t n = read(fd, (char *)buf + len, size - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (st->st_size > 0 && len == (size_t)st->st_size)
-			break;
-	}
-	return (ssize_t)len;
+	if (st->st_size > 0 && (uint64_t)st->st_size < size)
+		size = (size_t)st->st_size;
+	return read_full(fd, buf, size);
 }
 
 static int read_alloc_fd(int fd, const struct stat *st, size_t max,
