@@ -141,16 +141,25 @@ int cli_probe_facts(struct facts *f, const struct probe_opts *po)
 	return 0;
 }
 
+/* Why nothing could be registered on this node, or NULL when both sides are there. */
+static const char *probe_missing_side(const struct facts *f)
+{
+	if (!f->n_gpus)
+		return "nothing probed: no NVIDIA GPU on this node";
+	if (!f->n_nics)
+		return "registration not probed: no RDMA NIC on this node (the GPU side was probed)";
+	return NULL;
+}
+
 /* check --probe: say on stderr what the probe did, also when it did nothing. */
 void cli_probe_said(const struct facts *f)
 {
+	const char *missing = probe_missing_side(f);
 	struct probe_summary s;
 
 	probe_summarise(&f->probe, &s);
-	if (!f->n_gpus)
-		cli_error("--probe: nothing probed: no NVIDIA GPU on this node");
-	else if (!f->n_nics)
-		cli_error("--probe: registration not probed: no RDMA NIC on this node (the GPU side was probed)");
+	if (missing)
+		cli_error("--probe: %s", missing);
 	else if (!s.pairs)
 		cli_error("--probe: no GPU/NIC pair probed: see the probe notes (gdrcheck probe shows them)");
 	else
@@ -171,10 +180,10 @@ static int probe_exit(const struct facts *f)
 	if (s.failing)
 		return EXIT_FINDINGS;
 	if (s.unknown || !s.pairs) {
-		if (!f->n_gpus)
-			cli_error("nothing probed: no NVIDIA GPU on this node");
-		else if (!f->n_nics)
-			cli_error("registration not probed: no RDMA NIC on this node (the GPU side was probed)");
+		const char *missing = probe_missing_side(f);
+
+		if (missing)
+			cli_error("%s", missing);
 		else
 			cli_error("%zu of %zu pairs could not be probed: see the notes", s.unknown,
 				  s.pairs);
