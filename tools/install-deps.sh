@@ -25,6 +25,8 @@ pkgs="$pkgs libmicrohttpd-dev"
 if [ "$what" = test ]; then
 	# The suite's own tools: valgrind, ip, /usr/bin/time.
 	pkgs="$pkgs valgrind iproute2 time"
+	# make bench: bench/syscalls.sh counts with strace and times against lspci.
+	pkgs="$pkgs strace pciutils"
 	# The XML importers' tests: gdrcheck loads libxml2 and libhwloc with
 	# dlopen for --nccl-xml and --hwloc-xml and no longer links them.
 	pkgs="$pkgs libxml2 libhwloc15"

@@ -840,6 +840,10 @@ def main(argv):
     b.build()
     b.finish()
     b.t.write(out)
+    # Every PCI function's uevent, from the files just written (as sysfs has it).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import pci_uevent
+    pci_uevent.write_tree(out)
     if a.ini:
         src = spec.get("source") or "hand-made (tools/specs/%s.json)" % spec["name"]
         lines = ["source = %s" % src,

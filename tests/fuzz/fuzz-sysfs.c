@@ -3,7 +3,7 @@
  * The sysfs and procfs value parsers. The first byte picks the parser, the
  * rest is the file's content: integers, link speed, port rate, PCI address,
  * NCCL cpumask to cpulist, resource (BAR1), config space (ACS walk),
- * /proc/kallsyms.
+ * /proc/kallsyms, a PCI function's uevent.
  */
 #include <stdio.h>
 
@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fact_int fi = { 0 };
 	struct pci_acs acs = { 0 };
 	struct host_facts h = { 0 };
+	struct pci_dev p = { 0 };
 	int64_t i64;
 	uint64_t u64;
 	int tenths;
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	s = fuzz_cstr(data + 1, size - 1);
-	switch (data[0] % 8) {
+	switch (data[0] % 9) {
 	case 0:
 		safe_atoi64(s, &i64);
 		safe_atou64(s, &u64);
@@ -61,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(fp);
 		}
 		host_facts_release(&h);
+		break;
+	case 8:
+		pci_parse_uevent(s, &p);
+		fact_str_release(&p.driver);
 		break;
 	}
 	free(s);

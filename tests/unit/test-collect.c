@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "collect/collect.h"
+#include "collect/parse-sysfs.h"
 #include "fixture-builder.h"
 
 /*
@@ -119,6 +120,82 @@ static void test_bar1_garbage(void **state)
  * /etc/nccl.conf, the first source winning; lines as setEnvFile reads
  * them, nothing trimmed but a trailing CR.
  */
+/* The kernel's uevent of a bound ConnectX-7 (pci_uevent, dev_uevent). */
+static void test_uevent_parse(void **state)
+{
+	char buf[] = "DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1021\n"
+		     "PCI_SUBSYS_ID=15b3:0023\nPCI_SLOT_NAME=0000:17:00.0\n"
+		     "MODALIAS=pci:v000015B3d00001021sv000015B3sd00000023bc02sc00i00\n";
+	struct pci_dev p = { 0 };
+
+	(void)state;
+	assert_true(pci_parse_uevent(buf, &p));
+	assert_int_equal(p.class_code.state, FACT_OK);
+	assert_int_equal(p.class_code.v, 0x020000);
+	assert_int_equal(p.vendor.v, 0x15b3);
+	assert_int_equal(p.device.v, 0x1021);
+	assert_int_equal(p.subsys_vendor.v, 0x15b3);
+	assert_int_equal(p.subsys_device.v, 0x23);
+	assert_string_equal(p.driver.v, "mlx5_core");
+	fact_str_release(&p.driver);
+}
+
+/* No DRIVER line: nothing bound. Bad fields stay UNSET for the files. */
+static void test_uevent_unbound_and_damaged(void **state)
+{
+	char unbound[] = "PCI_CLASS=60400\nPCI_ID=10B5:C030\nPCI_SUBSYS_ID=10B5:A064\n";
+	char damaged[] = "DRIVER=../x\nPCI_CLASS=1000000\nPCI_ID=10DE:2335\nPCI_SUBSYS_ID=10de\n";
+	char not_pci[] = "DRIVER=nvidia\nPCI_CLASS=30200\nPCI_ID=10DE\n";
+	struct pci_dev p = { 0 }, q = { 0 }, r = { 0 };
+
+	(void)state;
+	assert_true(pci_parse_uevent(unbound, &p));
+	assert_int_equal(p.driver.state, FACT_ABSENT);
+	assert_int_equal(p.driver.err, ENOENT);
+	assert_int_equal(p.class_code.v, 0x060400);
+
+	assert_true(pci_parse_uevent(damaged, &q));
+	assert_int_equal(q.device.v, 0x2335);
+	assert_int_equal(q.class_code.state, FACT_UNSET);   /* beyond 24 bits */
+	assert_int_equal(q.subsys_vendor.state, FACT_UNSET); /* half a pair */
+	assert_int_equal(q.driver.state, FACT_UNSET);        /* not a name */
+
+	/* Without a valid PCI_ID it is not a PCI function's uevent. */
+	assert_false(pci_parse_uevent(not_pci, &r));
+	assert_int_equal(r.driver.state, FACT_UNSET);
+	assert_int_equal(r.vendor.state, FACT_UNSET);
+}
+
+/*
+ * The collector takes what uevent proves and reads the rest from the
+ * function's files: a uevent without PCI_SUBSYS_ID leaves the subsystem
+ * files to be read, and its DRIVER stands for the driver link.
+ */
+static void test_uevent_collect(void **state)
+{
+	char *dir = tt_mkdtemp();
+	struct gc_root *root = NULL;
+	struct facts f;
+
+	(void)state;
+	gpu_with_resource(dir, "0000:00:06.0", "");
+	tt_write(dir, "sys/devices/pci0000:00/0000:00:06.0/uevent",
+		 "DRIVER=nvidia\nPCI_CLASS=30200\nPCI_ID=10DE:2335\n");
+	tt_write(dir, "sys/devices/pci0000:00/0000:00:06.0/subsystem_vendor", "0x10de\n");
+	tt_write(dir, "sys/devices/pci0000:00/0000:00:06.0/subsystem_device", "0x18be\n");
+	assert_int_equal(root_open(dir, &root), 0);
+	facts_init(&f);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = (char *const *)env, .wanted = COLLECT_NODE }, &f), 0);
+	assert_int_equal(f.n_pci, 1);
+	assert_string_equal(f.pci[0].driver.v, "nvidia");
+	assert_int_equal(f.pci[0].subsys_device.v, 0x18be);
+	assert_int_equal(f.pci[0].class_code.v, 0x030200);
+	assert_int_equal(f.n_gpus, 1);
+	facts_release(&f);
+	root_free(root);
+	tt_rmrf(dir);
+}
+
 static void test_nccl_conf(void **state)
 {
 	static const char *const envp[] = { "HOME=/root", "NCCL_NET=Socket",
@@ -160,6 +237,9 @@ int main(void)
 		cmocka_unit_test(test_bar1_after_32bit_bar0),
 		cmocka_unit_test(test_bar1_unassigned),
 		cmocka_unit_test(test_bar1_garbage),
+		cmocka_unit_test(test_uevent_parse),
+		cmocka_unit_test(test_uevent_unbound_and_damaged),
+		cmocka_unit_test(test_uevent_collect),
 		cmocka_unit_test(test_nccl_conf),
 	};
 

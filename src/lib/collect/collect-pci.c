@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
 #include "collect-read.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -54,7 +55,11 @@ static void place_device(struct pci_dev *p, const char *path)
 		bdf_normalize(prev, p->parent, sizeof(p->parent));
 }
 
-/* Fourteen files of the function's directory, opened once. */
+/*
+ * The function's directory, opened once: its uevent first, which names the
+ * class, the IDs and the bound driver in one read (every PCI function has
+ * one), then the files uevent does not cover, and any field uevent lacked.
+ */
 static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 {
 	/* The range each register allows: beyond it the file is garbage. */
@@ -72,17 +77,23 @@ static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 		{ "current_link_width", offsetof(struct pci_dev, cur_width), 0, 255 },
 		{ "max_link_width", offsetof(struct pci_dev, max_width), 0, 255 },
 	};
+	char uevent[1024];
 
+	if (root_dir_read(d, "uevent", uevent, sizeof(uevent)) >= 0)
+		pci_parse_uevent(uevent, p);
 	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
 		struct fact_int *f = (struct fact_int *)((char *)p + ints[i].off);
 
+		if (f->state == FACT_OK)
+			continue; /* from uevent, already in range */
 		read_int_fact_at(d, ints[i].file, f);
 		if (f->state == FACT_OK && (f->v < ints[i].min || f->v > ints[i].max))
 			fact_int_fail(f, -ERANGE);
 	}
 	read_speed(d, "current_link_speed", &p->cur_speed);
 	read_speed(d, "max_link_speed", &p->max_speed);
-	read_link_name_at(d, "driver", &p->driver);
+	if (p->driver.state == FACT_UNSET)
+		read_link_name_at(d, "driver", &p->driver);
 	read_link_name_at(d, "physfn", &p->physfn);
 	read_link_name_at(d, "iommu_group", &p->iommu_group);
 	read_str_fact_at(d, "local_cpulist", &p->local_cpulist);

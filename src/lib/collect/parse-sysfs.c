@@ -2,6 +2,7 @@
 #include "parse-sysfs.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,3 +202,79 @@ void nvidia_parse_information(char *buf, struct gpu *g)
 		fact_int_fail(&g->minor, -EINVAL);
 }
 
+
+/* "%04X" of a register no wider than @max: hex digits only, nothing after. */
+static bool uevent_hex(const char *s, size_t len, int64_t max, struct fact_int *f)
+{
+	int64_t v = 0;
+
+	if (!len || len > 8)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		int c = s[i], d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = v * 16 + d;
+	}
+	if (v > max)
+		return false;
+	fact_int_set(f, v);
+	return true;
+}
+
+/* "VVVV:DDDD" into two 16-bit registers, both or neither. */
+static bool uevent_id_pair(const char *s, struct fact_int *a, struct fact_int *b)
+{
+	const char *colon = strchr(s, ':');
+	struct fact_int x = { 0 }, y = { 0 };
+
+	if (!colon || !uevent_hex(s, (size_t)(colon - s), 0xffff, &x) ||
+	    !uevent_hex(colon + 1, strlen(colon + 1), 0xffff, &y))
+		return false;
+	*a = x;
+	*b = y;
+	return true;
+}
+
+bool pci_parse_uevent(char *buf, struct pci_dev *p)
+{
+	const char *driver = NULL;
+	bool pci = false;
+	char *save = NULL;
+
+	for (char *line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq)
+			continue;
+		*eq++ = '\0';
+		if (strcmp(line, "PCI_ID") == 0)
+			pci = uevent_id_pair(eq, &p->vendor, &p->device);
+		else if (strcmp(line, "PCI_SUBSYS_ID") == 0)
+			uevent_id_pair(eq, &p->subsys_vendor, &p->subsys_device);
+		else if (strcmp(line, "PCI_CLASS") == 0)
+			uevent_hex(eq, strlen(eq), 0xffffff, &p->class_code);
+		else if (strcmp(line, "DRIVER") == 0)
+			driver = eq;
+	}
+	if (!pci)
+		return false;
+	/*
+	 * A driver's name is one directory name under /sys/bus/pci/drivers;
+	 * anything else stays UNSET and the driver link is read instead.
+	 */
+	if (!driver)
+		fact_str_fail(&p->driver, -ENOENT);
+	else if (*driver && !strchr(driver, '/') && strlen(driver) < 256 &&
+		 fact_str_set(&p->driver, driver) < 0)
+		fact_str_fail(&p->driver, -ENOMEM);
+	return true;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -62,6 +63,19 @@ void kallsyms_scan(FILE *fp, struct host_facts *h);
  * /proc/driver/nvidia/gpus/<bdf>/information (@buf, modified in place).
  */
 void nvidia_parse_information(char *buf, struct gpu *g);
+
+/*
+ * A PCI function's uevent file, the kernel's own summary of it
+ * (drivers/pci/pci-driver.c pci_uevent: PCI_CLASS=%04X, PCI_ID=%04X:%04X,
+ * PCI_SUBSYS_ID=%04X:%04X; drivers/base/core.c dev_uevent: DRIVER=<name>
+ * only while a driver is bound). One read gives what five files and the
+ * driver link give. @buf is modified in place. Each field it proves is set
+ * OK in @p; one it lacks or cannot prove stays UNSET, for the collector to
+ * read from its own file. Returns true when @buf is a PCI uevent (a valid
+ * PCI_ID); only then does a missing DRIVER line mean "no driver bound"
+ * (@p->driver ABSENT).
+ */
+bool pci_parse_uevent(char *buf, struct pci_dev *p);
 
 /* KEY="value" lines of os-release(5) (collect-host.c). */
 void parse_os_release(const char *buf, struct host_facts *h);
