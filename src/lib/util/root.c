@@ -2,6 +2,7 @@
 #include "root.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
@@ -425,15 +426,41 @@ static int root_open_file(const struct gc_root *root, const char *path,
 }
 
 /*
+ * A sysfs attribute (kernfs): no blocks, one page as its size, and the
+ * whole of what its show() wrote handed to the first read
+ * (fs/kernfs/file.c: kernfs_fop_read_iter, a single seq_file record; a
+ * binary attribute's read is cut at a page per call). A first read shorter
+ * than both the request and the page is its EOF.
+ */
+static bool kernfs_attr(const struct stat *st)
+{
+	return st->st_blocks == 0 && st->st_size == getpagesize();
+}
+
+/*
  * read_full() until EOF, except where the file system has said where EOF
  * is: no more than st_size bytes are asked for, so the read that would
  * return 0 is skipped. Disk file systems (a fixture tree, a snapshot)
- * report exact sizes; sysfs reports 4096 and procfs 0 for what they
- * generate, so there the read goes on to EOF as before.
+ * report exact sizes; a sysfs attribute ends at its first short read
+ * (kernfs_attr); procfs reports 0 for what it generates, so there the read
+ * goes on to EOF.
  */
 static ssize_t read_sized(int fd, const struct stat *st, void *buf,
 			  size_t size)
 {
+	ssize_t n, more;
+
+	if (kernfs_attr(st) && size > 0) {
+		do
+			n = read(fd, buf, size);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+		if (n == 0 || ((size_t)n < size && n < st->st_size))
+			return n;
+		more = read_full(fd, (char *)buf + n, size - (size_t)n);
+		return more < 0 ? more : n + more;
+	}
 	if (st->st_size > 0 && (uint64_t)st->st_size < size)
 		size = (size_t)st->st_size;
 	return read_full(fd, buf, size);
