@@ -40,6 +40,3 @@ int collect_probe_cuda(const struct cuda_table *t, struct facts *f);
  * nic->dmabuf_mr of the facts NIC of the same name.
  */
 int collect_probe_verbs(const struct ibv_table *t, struct facts *f);
-
-/* The CUDA result as a positive errno for fact states. */
-int cuda_result_errno(cu_result r);
