@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/bw/bw-plan.h"
 #include "../lib/bw/bw-session.h"
 #include "../lib/sys/cuda.h"
 #include "../lib/sys/ibv.h"
@@ -15,19 +16,13 @@
  * here, so a client started after it finds it), run.
  */
 
-enum bw_buffer_choice { BW_CHOOSE_AUTO = -1 }; /* else enum bw_buf_kind */
-
 struct bw_node;
 
 struct bw_cli {
 	bool server;
 	/* both ends */
-	const char *nic;
-	int gpu;                /* facts index, -1 every GPU (client) / as asked (server) */
-	const char *gpu_bdf;
-	int buffer;             /* enum bw_buf_kind or BW_CHOOSE_AUTO */
-	int gid_index;          /* -1: NCCL's choice */
-	uint8_t ib_port;
+	struct bw_plan_opts plan; /* its gpu: from gpu_sel once the facts are loaded */
+	const char *gpu_sel;    /* --gpu: index, BDF or short BDF (cli_gpu_pick) */
 	int timeout_ms;
 	struct cli_input in;
 	/* server */
