@@ -262,8 +262,7 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 /* What a node knows for choosing its side: facts, nearest NICs, probe. */
 struct bw_node {
 	struct facts f;
-	const struct ibv_table *ibv;
-	const struct cuda_table *cuda;
+	struct collect_libs libs;
 };
 
 /* Facts, the plan's pairs, the libraries and, for --buffer auto, the probe. */
@@ -274,6 +273,10 @@ static int node_load(struct bw_node *n, struct bw_cli *c)
 	bool want_gpu = c->plan.buffer != BW_BUF_HOST;
 	int rc, r;
 
+	/* bw moves bytes on this node whatever tree --root describes. */
+	n->libs = (struct collect_libs){ .load = cli_bw_load, .any_root = true };
+	c->in.libs = &n->libs;
+	c->in.needs |= COLLECT_VERBS | (want_gpu ? COLLECT_CUDA : 0);
 	rc = cli_load_facts(&c->in, &n->f);
 	if (rc)
 		return rc;
@@ -295,13 +298,15 @@ static int node_load(struct bw_node *n, struct bw_cli *c)
 		cli_error("no RDMA NIC on this node: `gdrcheck check` says why (gate 2); without RDMA hardware, Soft-RoCE tries host memory (docs/bw.md)");
 		return EXIT_INPUT;
 	}
-	r = cli_bw_tables(&n->f, want_gpu && n->f.n_gpus, &n->ibv, &n->cuda);
-	if (r < 0)
+	if (!n->libs.ibv) {
+		cli_error("libibverbs is not usable: %s",
+			  n->f.probe.ibverbs.reason ? n->f.probe.ibverbs.reason : "not loaded");
 		return EXIT_INPUT;
+	}
 	/* auto: register GPU memory on each pair the way probe does, once. */
 	if (want_gpu && c->plan.buffer == BW_CHOOSE_AUTO && n->f.probe.n_pairs) {
 		po = (struct probe_opts){ .gpu = c->plan.gpu, .nic = c->plan.nic };
-		r = probe_run(n->ibv, n->cuda, &n->f, &po);
+		r = probe_run(n->libs.ibv, n->libs.cuda, &n->f, &po);
 		if (r < 0) {
 			cli_error("probe failed: %s", strerror(-r));
 			return EXIT_INPUT;
@@ -364,7 +369,7 @@ void bw_cli_release(struct bw_cli *c)
 static int run_server(struct bw_cli *c)
 {
 	struct bw_node *n = c->node;
-	struct bw_env env = { n->ibv, n->cuda };
+	struct bw_env env = { n->libs.ibv, n->libs.cuda };
 	int last = 0;
 
 	for (;;) {
@@ -446,11 +451,11 @@ static int run_client(struct bw_cli *c)
 
 	if (rc)
 		goto out;
-	env = (struct bw_env){ n.ibv, n.cuda };
+	env = (struct bw_env){ n.libs.ibv, n.libs.cuda };
 	c->o.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	rep.opts = c->o;
 	rep.report_gbits = c->report_gbits;
-	if (c->plan.buffer != BW_BUF_HOST && n.f.n_gpus && !n.cuda)
+	if (c->plan.buffer != BW_BUF_HOST && n.f.n_gpus && !n.libs.cuda)
 		snprintf(rep.gpu_error, sizeof(rep.gpu_error), "libcuda is not usable: %s",
 			 n.f.probe.cuda.reason ? n.f.probe.cuda.reason : "not loaded");
 	snprintf(rep.server, sizeof(rep.server), "%.200s:%u", c->host, c->port);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "../lib/bw/bw-plan.h"
+#include "../lib/collect/collect-probe.h"
 #include "../lib/bw/bw-session.h"
 #include "../lib/sys/cuda.h"
 #include "../lib/sys/ibv.h"
@@ -51,10 +52,8 @@ int bw_cli_run(struct bw_cli *c);
 void bw_cli_release(struct bw_cli *c);
 
 /*
- * Load libibverbs and, when @want_cuda, libcuda (recording both in
- * f->probe and asking CUDA for its GPUs). gdrcheck loads the real
- * libraries (bw-tables.c); the end-to-end test links a fake instead.
- * 0 or -errno (a message printed).
+ * How bw loads its libraries (struct collect_libs.load): gdrcheck the
+ * system's (bw-tables.c); the end-to-end test links fakes instead.
  */
-int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ibv,
-		  const struct cuda_table **cuda);
+int cli_bw_load(struct collect_libs *l, enum collect_lib which, const struct facts *f,
+		const char **why, const char **where);

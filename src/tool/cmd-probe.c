@@ -45,78 +45,12 @@ static void probe_help(FILE *out)
 		PROBE_DEFAULT_SIZE >> 20);
 }
 
-static int copy_notes(struct facts *f)
+int cli_probe_facts(struct facts *f, const struct collect_libs *libs,
+		    const struct probe_opts *po)
 {
-	for (size_t i = 0; f->probe.notes && f->probe.notes[i]; i++)
-		if (facts_note(f, "%s", f->probe.notes[i]) < 0)
-			return -ENOMEM;
-	return 0;
-}
-
-int cli_nvml_facts(struct facts *f)
-{
-	const struct nvml_table *t = NULL;
-	const char *why = NULL;
-	int r;
-
-	if (f->source != SOURCE_LIVE) {
-		cli_error("--nvml asks the driver of this node; it does not apply to --root/--facts input, ignoring");
-		return 0;
-	}
-	r = nvml_table_load(&t, &why);
-	r = probe_lib_record(&f->probe.nvml, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
-	if (r >= 0)
-		r = collect_probe_nvml(t, f);
-	if (r >= 0)
-		r = copy_notes(f);
-	if (r < 0) {
-		cli_error("NVML collection failed: %s", strerror(-r));
-		return EXIT_INPUT;
-	}
-	return 0;
-}
-
-/* Load the three libraries and ask each what it knows. */
-static int collect_live(struct facts *f, const struct ibv_table **ibv,
-			const struct cuda_table **cuda)
-{
-	const struct nvml_table *nvml = NULL;
-	const char *why = NULL;
-	int r;
-
-	r = nvml_table_load(&nvml, &why);
-	r = probe_lib_record(&f->probe.nvml, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
-	if (r >= 0)
-		r = collect_probe_nvml(nvml, f);
-	if (r < 0)
-		return r;
-	r = cuda_table_load(cuda, &why);
-	r = probe_lib_record(&f->probe.cuda, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.cuda, cuda_table_where());
-	if (r >= 0)
-		r = collect_probe_cuda(*cuda, f);
-	if (r < 0)
-		return r;
-	r = ibv_table_load(ibv, &why);
-	r = probe_lib_record(&f->probe.ibverbs, r, why);
-	if (r >= 0)
-		r = collect_probe_verbs(*ibv, f);
-	return r;
-}
-
-int cli_probe_facts(struct facts *f, const struct probe_opts *po)
-{
-	const struct ibv_table *ibv = NULL;
-	const struct cuda_table *cuda = NULL;
 	struct topo_report rep;
 	int r;
 
-	/* Choose the pairs from the PCI tree before loading any library. */
 	r = topo_analyse(f, &rep);
 	if (r >= 0)
 		r = probe_select(f, &rep, po);
@@ -131,9 +65,7 @@ int cli_probe_facts(struct facts *f, const struct probe_opts *po)
 		return EXIT_USAGE;
 	}
 	if (r >= 0)
-		r = collect_live(f, &ibv, &cuda);
-	if (r >= 0)
-		r = probe_run(ibv, cuda, f, po);
+		r = probe_run(libs->ibv, libs->cuda, f, po);
 	if (r < 0) {
 		cli_error("probe failed: %s", strerror(-r));
 		return EXIT_INPUT;
@@ -203,7 +135,8 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	};
 	struct probe_opts po = { .gpu = -1 };
 	const char *gpu_sel = NULL;
-	struct cli_input in = { .needs = needs };
+	struct collect_libs libs = { 0 };
+	struct cli_input in = { .needs = needs | COLLECT_LIBS, .libs = &libs };
 	struct facts f;
 	bool json = false;
 	int c, rc, r;
@@ -235,7 +168,7 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &f, gpu_sel)) < 0)
 		rc = EXIT_USAGE;
 	if (!rc)
-		rc = cli_probe_facts(&f, &po);
+		rc = cli_probe_facts(&f, &libs, &po);
 	if (rc) {
 		facts_release(&f);
 		return rc;
