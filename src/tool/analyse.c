@@ -19,11 +19,12 @@ int cli_analysis_run(struct cli_analysis *a, unsigned gates)
 	int r;
 
 	a->copts.is_root = a->f.source == SOURCE_LIVE && geteuid() == 0;
-	r = topo_analyse(&a->f, &a->topo);
+	r = a->have_topo ? 0 : topo_analyse(&a->f, &a->topo);
 	if (r < 0) {
 		cli_error("topology analysis failed: %s", strerror(-r));
 		return EXIT_INPUT;
 	}
+	a->have_topo = true;
 	if (!gates)
 		return 0;
 	a->ctx = (struct check_ctx){ .f = &a->f, .topo = &a->topo, .opts = &a->copts };
@@ -65,7 +66,10 @@ int cli_prepare(struct cli_analysis *a, const struct cli_input *in,
 	} else if (in->probe) {
 		struct probe_opts po = { .gpu = -1 };
 
-		rc = cli_probe_facts(&a->f, &libs, &po);
+		/* The probe pairs each GPU with its nearest NICs: the same topology the checks read. */
+		rc = cli_analysis_run(a, 0);
+		if (!rc)
+			rc = cli_probe_facts(&a->f, &libs, &a->topo, &po);
 		if (!rc)
 			cli_probe_said(&a->f);
 	} else if (copy_notes(&a->f) < 0) {

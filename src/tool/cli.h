@@ -110,6 +110,7 @@ int cli_no_operands(const char *cmd, int argc, char *const *argv);
 struct cli_analysis {
 	struct facts f;
 	struct topo_report topo;
+	bool have_topo;       /* computed: once per run */
 	struct check_opts copts;
 	struct check_ctx ctx; /* points into this struct: do not copy it */
 	struct report rep;
@@ -123,8 +124,9 @@ struct cli_analysis {
  */
 void cli_analysis_init(struct cli_analysis *a);
 /*
- * Topology, the checks of @gates (0: the topology only) and, for every gate,
- * the node summary. 0, or the exit status after an error line.
+ * Topology (unless already computed), the checks of @gates (0: the topology
+ * only) and, for every gate, the node summary. 0, or the exit status after
+ * an error line.
  */
 int cli_analysis_run(struct cli_analysis *a, unsigned gates);
 /*
@@ -170,7 +172,7 @@ struct collect_libs;
  * could not run).
  */
 int cli_probe_facts(struct facts *f, const struct collect_libs *libs,
-		    const struct probe_opts *po);
+		    const struct topo_report *topo, const struct probe_opts *po);
 void cli_probe_said(const struct facts *f);
 
 /* Output formats of topo --format and check --format. */

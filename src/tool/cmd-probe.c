@@ -46,22 +46,13 @@ static void probe_help(FILE *out)
 }
 
 int cli_probe_facts(struct facts *f, const struct collect_libs *libs,
-		    const struct probe_opts *po)
+		    const struct topo_report *topo, const struct probe_opts *po)
 {
-	struct topo_report rep;
-	int r;
+	int r = probe_select(f, topo, po);
 
-	r = topo_analyse(f, &rep);
-	if (r >= 0)
-		r = probe_select(f, &rep, po);
-	topo_report_release(&rep);
-	if (r == -EINVAL || r == -ENXIO) {
-		if (r == -EINVAL)
-			cli_error("--gpu %d: this node has %zu GPU%s", po->gpu,
-				  f->n_gpus, f->n_gpus == 1 ? "" : "s");
-		else
-			cli_error("--nic '%s': no RDMA device of that name on this node",
-				  po->nic);
+	/* --gpu went through cli_gpu_pick: only --nic can name nothing. */
+	if (r == -ENXIO) {
+		cli_error("--nic '%s': no RDMA device of that name on this node", po->nic);
 		return EXIT_USAGE;
 	}
 	if (r >= 0)
@@ -137,7 +128,7 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	const char *gpu_sel = NULL;
 	struct collect_libs libs = { 0 };
 	struct cli_input in = { .needs = needs | COLLECT_LIBS, .libs = &libs };
-	struct facts f;
+	struct cli_analysis an;
 	bool json = false;
 	int c, rc, r;
 
@@ -164,30 +155,33 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
 
-	rc = cli_load_facts(&in, &f);
-	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &f, gpu_sel)) < 0)
+	cli_analysis_init(&an);
+	rc = cli_load_facts(&in, &an.f);
+	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &an.f, gpu_sel)) < 0)
 		rc = EXIT_USAGE;
 	if (!rc)
-		rc = cli_probe_facts(&f, &libs, &po);
+		rc = cli_analysis_run(&an, 0); /* the topology: each GPU's nearest NICs */
+	if (!rc)
+		rc = cli_probe_facts(&an.f, &libs, &an.topo, &po);
 	if (rc) {
-		facts_release(&f);
+		cli_analysis_release(&an);
 		return rc;
 	}
 	if (json) {
-		json_object *doc = render_probe_json(&f);
+		json_object *doc = render_probe_json(&an.f);
 
 		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		r = render_probe_text(stdout, &f);
+		r = render_probe_text(stdout, &an.f);
 	}
 	if (r < 0) {
 		cli_error("cannot write output: %s", strerror(-r));
-		facts_release(&f);
+		facts_release(&an.f);
 		return EXIT_INPUT;
 	}
 	fflush(stdout);
-	rc = probe_exit(&f);
-	facts_release(&f);
+	rc = probe_exit(&an.f);
+	facts_release(&an.f);
 	return rc;
 }
