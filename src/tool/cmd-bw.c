@@ -73,11 +73,6 @@ enum {
 	OPT_GBITS,
 };
 
-static int parse_uint(const char *s, uint64_t max, uint64_t *v)
-{
-	return safe_atou64(s, v) < 0 || *v > max ? -EINVAL : 0;
-}
-
 static const struct option bw_opts[] = {
 	{ "port", required_argument, NULL, OPT_PORT },
 	{ "bind", required_argument, NULL, OPT_BIND },
@@ -118,10 +113,34 @@ static void bw_cli_defaults(struct bw_cli *c, unsigned needs)
 	};
 }
 
-/* What the client sends and measures. 0, 1 when @ch is not one of them, or EXIT_USAGE. */
-static int parse_test_option(struct bw_cli *c, int ch, const char *arg)
+/* The numeric options: their bounds, and what a usage error says they need. */
+static const struct {
+	int ch;
+	uint64_t min, max;
+	const char *needs;
+} numbers[] = {
+	{ OPT_PORT, 0, 65535, "--port needs a TCP port" },
+	{ OPT_ITERS, 1, 1000000000, "--iters needs a positive count" },
+	{ OPT_DURATION, 1, 3600, "--duration needs seconds (1..3600)" },
+	{ OPT_TX_DEPTH, 1, 8192, "--tx-depth needs 1..8192" },
+	{ OPT_GID, 0, 255, "--gid-index needs 0..255" },
+	{ OPT_IB_PORT, 1, 255, "--ib-port needs 1..255" },
+	{ OPT_TIMEOUT, 1, 3600, "--timeout needs seconds (1..3600)" },
+};
+
+/* @arg of option @ch into *@v when @ch is numeric. 0, or EXIT_USAGE after a message. */
+static int parse_number(int ch, const char *arg, uint64_t *v)
 {
-	uint64_t v;
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (numbers[i].ch == ch &&
+		    (safe_atou64(arg, v) < 0 || *v < numbers[i].min || *v > numbers[i].max))
+			return cli_usage("bw", "%s, not '%s'", numbers[i].needs, arg);
+	return 0;
+}
+
+/* Option @ch with its argument (@v when numeric). 0, 1 when @ch is none of bw's, or EXIT_USAGE. */
+static int set_option(struct bw_cli *c, int ch, const char *arg, uint64_t v)
+{
 	int k;
 
 	switch (ch) {
@@ -129,94 +148,38 @@ static int parse_test_option(struct bw_cli *c, int ch, const char *arg)
 		if ((k = bw_op_parse(arg)) < 0)
 			return cli_usage("bw", "--op is write, read or send, not '%s'", arg);
 		c->o.op = (enum bw_op)k;
-		return 0;
+		break;
 	case OPT_SIZES:
 		if (bw_sizes_parse(arg, &c->o.min_size, &c->o.max_size) < 0)
 			return cli_usage("bw", "--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", arg);
-		return 0;
-	case OPT_ITERS:
-		if (parse_uint(arg, 1000000000, &v) < 0 || !v)
-			return cli_usage("bw", "--iters needs a positive count, not '%s'", arg);
-		c->o.iters = v;
-		return 0;
-	case OPT_DURATION:
-		if (parse_uint(arg, 3600, &v) < 0 || !v)
-			return cli_usage("bw", "--duration needs seconds (1..3600), not '%s'", arg);
-		c->o.iters = 0;
-		c->o.duration_ms = (uint32_t)v * 1000;
-		return 0;
-	case OPT_BIDIR:
-		c->o.bidir = true;
-		return 0;
-	case OPT_GBITS:
-		c->report_gbits = true;
-		return 0;
-	case OPT_TX_DEPTH:
-		if (parse_uint(arg, 8192, &v) < 0 || !v)
-			return cli_usage("bw", "--tx-depth needs 1..8192, not '%s'", arg);
-		c->o.tx_depth = (uint32_t)v;
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-/* Where the test runs: buffers, devices, the connection. As parse_test_option. */
-static int parse_node_option(struct bw_cli *c, int ch, const char *arg)
-{
-	uint64_t v;
-
-	switch (ch) {
-	case OPT_PORT:
-		if (parse_uint(arg, 65535, &v) < 0)
-			return cli_usage("bw", "--port needs a TCP port, not '%s'", arg);
-		c->port = (uint16_t)v;
-		return 0;
-	case OPT_BIND:
-		c->bind = arg;
-		return 0;
-	case OPT_ONCE:
-		c->once = true;
-		return 0;
+		break;
 	case OPT_BUFFER:
-		c->plan.buffer = bw_plan_buffer_parse(arg);
-		if (c->plan.buffer < BW_CHOOSE_AUTO)
+		if ((c->plan.buffer = bw_plan_buffer_parse(arg)) < BW_CHOOSE_AUTO)
 			return cli_usage("bw", "--buffer is auto, host, cuda-dmabuf or cuda-peermem, not '%s'", arg);
-		return 0;
-	case OPT_GPU:
-		c->gpu_sel = arg;
-		return 0;
-	case OPT_NIC:
-		c->plan.nic = arg;
-		return 0;
-	case OPT_GID:
-		if (parse_uint(arg, 255, &v) < 0)
-			return cli_usage("bw", "--gid-index needs 0..255, not '%s'", arg);
-		c->plan.gid_index = (int)v;
-		return 0;
-	case OPT_IB_PORT:
-		if (parse_uint(arg, 255, &v) < 0 || !v)
-			return cli_usage("bw", "--ib-port needs 1..255, not '%s'", arg);
-		c->plan.ib_port = (uint8_t)v;
-		return 0;
-	case OPT_TIMEOUT:
-		if (parse_uint(arg, 3600, &v) < 0 || !v)
-			return cli_usage("bw", "--timeout needs seconds (1..3600), not '%s'", arg);
-		c->timeout_ms = (int)v * 1000;
-		return 0;
-	case OPT_ROOT:
-		c->in.root = arg;
-		return 0;
-	case 'j':
-		c->json = true;
-		return 0;
-	default:
-		return 1;
+		break;
+	case OPT_ITERS: c->o.iters = v; break;
+	case OPT_DURATION: c->o.iters = 0; c->o.duration_ms = (uint32_t)v * 1000; break;
+	case OPT_TX_DEPTH: c->o.tx_depth = (uint32_t)v; break;
+	case OPT_BIDIR: c->o.bidir = true; break;
+	case OPT_GBITS: c->report_gbits = true; break;
+	case OPT_PORT: c->port = (uint16_t)v; break;
+	case OPT_BIND: c->bind = arg; break;
+	case OPT_ONCE: c->once = true; break;
+	case OPT_GPU: c->gpu_sel = arg; break;
+	case OPT_NIC: c->plan.nic = arg; break;
+	case OPT_GID: c->plan.gid_index = (int)v; break;
+	case OPT_IB_PORT: c->plan.ib_port = (uint8_t)v; break;
+	case OPT_TIMEOUT: c->timeout_ms = (int)v * 1000; break;
+	case OPT_ROOT: c->in.root = arg; break;
+	case 'j': c->json = true; break;
+	default: return 1;
 	}
+	return 0;
 }
 
 int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 {
+	uint64_t v = 0;
 	int ch, r;
 
 	bw_cli_defaults(c, needs);
@@ -236,9 +199,9 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 			bw_help(stdout);
 			return EXIT_CLEAN;
 		}
-		r = parse_test_option(c, ch, optarg);
-		if (r == 1)
-			r = parse_node_option(c, ch, optarg);
+		r = parse_number(ch, optarg, &v);
+		if (!r)
+			r = set_option(c, ch, optarg, v);
 		if (r == 1)
 			return cli_usage_error("bw", ch, optopt, argv);
 		if (r)

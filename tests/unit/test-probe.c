@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../src/lib/bw/bw-buffer.h"
+#include "../../src/lib/bw/bw-plan.h"
 #include "../../src/lib/collect/collect-probe.h"
 #include "../../src/lib/probe/probe.h"
 #include "../../src/lib/render/render-probe.h"
@@ -540,23 +541,25 @@ static void test_dmabuf_flags(void **state)
 }
 
 /*
- * bw's buffer for the GPU the probe just tried: exported with the flags bw's
- * plan gives it, through the same registrar. Returns bw_buffer_setup's result.
+ * bw's dma-buf buffer for the GPU the probe just tried, as a bw run sets it
+ * up: its side from bw's plan (ordinal, flags), then the buffer through the
+ * same registrar. Returns bw_buffer_setup's result.
  */
 static int bw_dmabuf_setup(const struct facts *f, size_t gi)
 {
-	unsigned long long flags = probe_dmabuf_flags(&f->gpus[gi], &f->probe.cuda_driver_version,
-						      NULL);
+	const struct bw_plan_opts o = { .gpu = -1, .buffer = BW_BUF_DMABUF, .gid_index = -1,
+					.ib_port = 1 };
 	struct ibv_device **list = ibv.get_device_list(NULL);
 	struct ibv_context *ctx = ibv.open_device(list[0]);
 	struct ibv_pd *pd = ibv.alloc_pd(ctx);
 	struct bw_buffer b;
+	struct bw_side side;
 	char err[256];
 	int r;
 
-	r = bw_buffer_setup(&b, BW_BUF_DMABUF, &ibv, &cuda,
-			    (int)f->gpus[gi].probe.cuda_index.v, flags, pd, 4096, err,
-			    sizeof(err));
+	assert_int_equal(bw_plan_side(f, &o, (int)gi, true, &side, err, sizeof(err)), 0);
+	r = bw_buffer_setup(&b, side.kind, &ibv, &cuda, side.cuda_ordinal, side.dmabuf_flags,
+			    pd, 4096, err, sizeof(err));
 	if (r >= 0)
 		bw_buffer_release(&b);
 	ibv.dealloc_pd(pd);

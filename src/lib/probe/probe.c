@@ -78,10 +78,13 @@ int probe_select(struct facts *f, const struct topo_report *topo,
 
 /* ------------------------------------------------------------ the probe */
 
-static int set_errno_attempt(struct probe_attempt *a, enum probe_outcome o,
-			     int e, const char *call)
+/* Both paths of a pair failed before either could be tried, for one reason. */
+static int pair_fail(struct probe_pair *pp, enum probe_outcome o, int e,
+		     const char *call, const char *why)
 {
-	return probe_attempt_set(a, o, e, call, strerror(e));
+	int r = probe_attempt_set(&pp->dmabuf, o, e, call, why);
+
+	return r < 0 ? r : probe_attempt_set(&pp->peermem, o, e, call, why);
 }
 
 /* The registrar's failure as an attempt's outcome. */
@@ -207,7 +210,7 @@ static int register_peermem(const struct facts *f, const struct ibv_table *t,
 					 host_peer_client(&f->host) ?
 						 "a peer-memory client is loaded but did not take this buffer (nvidia-peermem built against another ib_core?)" :
 						 "no peer-memory client");
-	return set_errno_attempt(a, PROBE_REFUSED, -r, "ibv_reg_mr");
+	return probe_attempt_set(a, PROBE_REFUSED, -r, "ibv_reg_mr", strerror(-r));
 }
 
 /* Both registrations of one pair on an open device. */
@@ -223,18 +226,13 @@ static int probe_pair_on(const struct facts *f, const struct ibv_table *t,
 	ctx = t->open_device(dev);
 	if (!ctx) {
 		e = errno ? errno : EIO;
-		r = set_errno_attempt(&pp->dmabuf, PROBE_ERROR, e, "ibv_open_device");
-		if (r >= 0)
-			r = set_errno_attempt(&pp->peermem, PROBE_ERROR, e, "ibv_open_device");
-		return r;
+		return pair_fail(pp, PROBE_ERROR, e, "ibv_open_device", strerror(e));
 	}
 	errno = 0;
 	pd = t->alloc_pd(ctx);
 	if (!pd) {
 		e = errno ? errno : EIO;
-		r = set_errno_attempt(&pp->dmabuf, PROBE_ERROR, e, "ibv_alloc_pd");
-		if (r >= 0)
-			r = set_errno_attempt(&pp->peermem, PROBE_ERROR, e, "ibv_alloc_pd");
+		r = pair_fail(pp, PROBE_ERROR, e, "ibv_alloc_pd", strerror(e));
 		(void)t->close_device(ctx);
 		return r;
 	}
@@ -252,15 +250,10 @@ static int fail_gpu_pairs(struct probe_facts *p, const char *bdf,
 {
 	int r = 0;
 
-	for (size_t i = 0; i < p->n_pairs && r >= 0; i++) {
-		if (strcmp(p->pairs[i].gpu, bdf))
-			continue;
-		r = probe_attempt_set(&p->pairs[i].dmabuf, why->outcome, why->err,
-				      why->call, why->detail);
-		if (r >= 0)
-			r = probe_attempt_set(&p->pairs[i].peermem, why->outcome,
-					      why->err, why->call, why->detail);
-	}
+	for (size_t i = 0; i < p->n_pairs && r >= 0; i++)
+		if (!strcmp(p->pairs[i].gpu, bdf))
+			r = pair_fail(&p->pairs[i], why->outcome, why->err, why->call,
+				      why->detail);
 	return r;
 }
 
@@ -300,31 +293,14 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 
 		if (strcmp(pp->gpu, g->bdf))
 			continue;
-		if (!ibv) {
-			const char *why = p->ibverbs.reason ? p->ibverbs.reason :
-							      "libibverbs is not usable";
-
-			r = probe_attempt_set(&pp->dmabuf, PROBE_ERROR,
-					      p->ibverbs.loaded.err,
-					      "dlopen(libibverbs.so.1)", why);
-			if (r >= 0)
-				r = probe_attempt_set(&pp->peermem, PROBE_ERROR,
-						      p->ibverbs.loaded.err,
-						      "dlopen(libibverbs.so.1)", why);
-			continue;
-		}
-		dev = find_device(ibv, list, n_dev, pp->nic);
-		if (!dev) {
-			r = probe_attempt_set(&pp->dmabuf, PROBE_ERROR, ENODEV,
-					      "ibv_get_device_list",
-					      "libibverbs does not list this device");
-			if (r >= 0)
-				r = probe_attempt_set(&pp->peermem, PROBE_ERROR,
-						      ENODEV, "ibv_get_device_list",
-						      "libibverbs does not list this device");
-			continue;
-		}
-		r = probe_pair_on(f, ibv, dev, &m, &exp, pp);
+		if (!ibv)
+			r = pair_fail(pp, PROBE_ERROR, p->ibverbs.loaded.err, "dlopen(libibverbs.so.1)",
+				      p->ibverbs.reason ? p->ibverbs.reason : "libibverbs is not usable");
+		else if (!(dev = find_device(ibv, list, n_dev, pp->nic)))
+			r = pair_fail(pp, PROBE_ERROR, ENODEV, "ibv_get_device_list",
+				      "libibverbs does not list this device");
+		else
+			r = probe_pair_on(f, ibv, dev, &m, &exp, pp);
 	}
 done:
 	/* No device memory: no registration could be tried, for the same reason. */

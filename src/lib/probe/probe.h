@@ -17,9 +17,9 @@
  * released on every path: dma-buf fd, MRs, PD, device context, device
  * memory, the primary CUDA context.
  *
- * Run collect_probe_cuda() (for the CUDA ordinals) and topo_analyse() (for
- * the nearest NIC) first. Results go to f->probe: gpus[].dmabuf_export and
- * pairs[].
+ * Collect with COLLECT_CUDA and COLLECT_VERBS (the CUDA ordinals, the
+ * libraries' state) and run topo_analyse() (for the nearest NICs) first.
+ * Results go to f->probe: gpus[].dmabuf_export and pairs[].
  */
 
 #define PROBE_DEFAULT_SIZE (2u << 20)
