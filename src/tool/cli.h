@@ -31,6 +31,8 @@ struct cli_input {
 	 * command table (main.c); COLLECT_POD adds what the container was given.
 	 */
 	unsigned needs;
+	/* COLLECT_LIBS: how they load, and the tables that did (collect-probe.h) */
+	struct collect_libs *libs;
 	bool nvml;  /* --nvml: add what NVML knows (live only) */
 	bool probe; /* --probe: add the live probe (NVML included) */
 	/*
@@ -108,6 +110,7 @@ int cli_no_operands(const char *cmd, int argc, char *const *argv);
 struct cli_analysis {
 	struct facts f;
 	struct topo_report topo;
+	bool have_topo;       /* computed: once per run */
 	struct check_opts copts;
 	struct check_ctx ctx; /* points into this struct: do not copy it */
 	struct report rep;
@@ -121,8 +124,9 @@ struct cli_analysis {
  */
 void cli_analysis_init(struct cli_analysis *a);
 /*
- * Topology, the checks of @gates (0: the topology only) and, for every gate,
- * the node summary. 0, or the exit status after an error line.
+ * Topology (unless already computed), the checks of @gates (0: the topology
+ * only) and, for every gate, the node summary. 0, or the exit status after
+ * an error line.
  */
 int cli_analysis_run(struct cli_analysis *a, unsigned gates);
 /*
@@ -159,20 +163,16 @@ int cmd_labels(int argc, char **argv, unsigned needs);
 int cmd_k8s(int argc, char **argv, unsigned needs);
 int cmd_pod(int argc, char **argv, unsigned needs);
 
-/*
- * --nvml: load libnvidia-ml and add what it knows (NVLink peers, C2C links,
- * architecture, BAR1, driver version) to live facts; never loads libcuda.
- * Warns and does nothing for --root/--facts input. 0 or EXIT_INPUT.
- */
-int cli_nvml_facts(struct facts *f);
-
 struct probe_opts;
+struct collect_libs;
 /*
- * The live probe (NVML, CUDA, verbs registrations) added to live facts:
- * what `gdrcheck probe` runs, and `check --probe`. 0, EXIT_USAGE (--gpu or
- * --nic names nothing) or EXIT_INPUT (the probe could not run).
+ * The live probe's registrations added to live facts collected with
+ * COLLECT_LIBS into @libs: what `gdrcheck probe` runs, and `check --probe`.
+ * 0, EXIT_USAGE (--gpu or --nic names nothing) or EXIT_INPUT (the probe
+ * could not run).
  */
-int cli_probe_facts(struct facts *f, const struct probe_opts *po);
+int cli_probe_facts(struct facts *f, const struct collect_libs *libs,
+		    const struct topo_report *topo, const struct probe_opts *po);
 void cli_probe_said(const struct facts *f);
 
 /* Output formats of topo --format and check --format. */

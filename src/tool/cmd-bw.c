@@ -9,12 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/bw/bw-plan.h"
 #include "../lib/bw/bw-report.h"
-#include "../lib/topo/nccl-gid.h"
+#include "../lib/bw/bw-run.h"
 #include "../lib/probe/probe.h"
 #include "../lib/render/render-bw.h"
 #include "../lib/render/render.h"
-#include "../lib/topo/topo.h"
 #include "../lib/util/strutil.h"
 
 #define DEFAULT_TIMEOUT_S 10
@@ -73,117 +73,37 @@ enum {
 	OPT_GBITS,
 };
 
-static int parse_uint(const char *s, uint64_t max, uint64_t *v)
+static const struct option bw_opts[] = {
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "sizes", required_argument, NULL, OPT_SIZES },
+	{ "size", required_argument, NULL, OPT_SIZES },
+	{ "iters", required_argument, NULL, OPT_ITERS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
+	{ "buffer", required_argument, NULL, OPT_BUFFER },
+	{ "gpu", required_argument, NULL, OPT_GPU },
+	{ "nic", required_argument, NULL, OPT_NIC },
+	{ "gid-index", required_argument, NULL, OPT_GID },
+	{ "ib-port", required_argument, NULL, OPT_IB_PORT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "report-gbits", no_argument, NULL, OPT_GBITS },
+	{ "report_gbits", no_argument, NULL, OPT_GBITS }, /* perftest's spelling */
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static void bw_cli_defaults(struct bw_cli *c, unsigned needs)
 {
-	return safe_atou64(s, v) < 0 || *v > max ? -EINVAL : 0;
-}
-
-static int parse_sizes(struct bw_cli *c, const char *arg)
-{
-	const char *colon = strchr(arg, ':');
-	char lo[32];
-
-	if (!colon)
-		return bw_size_parse(arg, &c->o.min_size) < 0 ? -EINVAL :
-		       (c->o.max_size = c->o.min_size, 0);
-	if ((size_t)(colon - arg) >= sizeof(lo))
-		return -EINVAL;
-	memcpy(lo, arg, (size_t)(colon - arg));
-	lo[colon - arg] = '\0';
-	if (bw_size_parse(lo, &c->o.min_size) < 0 ||
-	    bw_size_parse(colon + 1, &c->o.max_size) < 0 ||
-	    c->o.min_size > c->o.max_size ||
-	    (c->o.min_size & (c->o.min_size - 1)) || (c->o.max_size & (c->o.max_size - 1)))
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_buffer(const char *s)
-{
-	if (strcmp(s, "auto") == 0)
-		return BW_CHOOSE_AUTO;
-	for (int k = 0; k < BW_BUF_COUNT; k++)
-		if (strcmp(s, bw_buf_kind_name((enum bw_buf_kind)k)) == 0)
-			return k;
-	return -EINVAL - 1;
-}
-
-/* HOST, HOST:PORT, [V6]:PORT. */
-static int parse_target(struct bw_cli *c, const char *s)
-{
-	const char *port = NULL;
-	size_t n;
-	uint64_t v;
-
-	if (s[0] == '[') {
-		const char *end = strchr(s, ']');
-
-		if (!end)
-			return -EINVAL;
-		n = (size_t)(end - s - 1);
-		s++;
-		if (end[1] == ':')
-			port = end + 2;
-		else if (end[1])
-			return -EINVAL;
-	} else {
-		const char *colon = strrchr(s, ':');
-
-		/* One colon: HOST:PORT; more: a bare IPv6 address. */
-		if (colon && strchr(s, ':') == colon) {
-			port = colon + 1;
-			n = (size_t)(colon - s);
-		} else {
-			n = strlen(s);
-		}
-	}
-	if (!n || n >= sizeof(c->host))
-		return -EINVAL;
-	memcpy(c->host, s, n);
-	c->host[n] = '\0';
-	if (port) {
-		if (parse_uint(port, 65535, &v) < 0 || !v)
-			return -EINVAL;
-		c->port = (uint16_t)v;
-	}
-	return 0;
-}
-
-int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
-{
-	static const struct option opts[] = {
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "bind", required_argument, NULL, OPT_BIND },
-		{ "once", no_argument, NULL, OPT_ONCE },
-		{ "op", required_argument, NULL, OPT_OP },
-		{ "sizes", required_argument, NULL, OPT_SIZES },
-		{ "size", required_argument, NULL, OPT_SIZES },
-		{ "iters", required_argument, NULL, OPT_ITERS },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "bidir", no_argument, NULL, OPT_BIDIR },
-		{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
-		{ "buffer", required_argument, NULL, OPT_BUFFER },
-		{ "gpu", required_argument, NULL, OPT_GPU },
-		{ "nic", required_argument, NULL, OPT_NIC },
-		{ "gid-index", required_argument, NULL, OPT_GID },
-		{ "ib-port", required_argument, NULL, OPT_IB_PORT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "report-gbits", no_argument, NULL, OPT_GBITS },
-		{ "report_gbits", no_argument, NULL, OPT_GBITS }, /* perftest's spelling */
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	uint64_t v;
-	int ch, k;
-
 	memset(c, 0, sizeof(*c));
 	c->in.needs = needs;
-	c->gpu = -1;
-	c->buffer = BW_CHOOSE_AUTO;
-	c->gid_index = -1;
-	c->ib_port = 1;
+	c->plan = (struct bw_plan_opts){ .gpu = -1, .buffer = BW_CHOOSE_AUTO,
+					 .gid_index = -1, .ib_port = 1 };
 	c->timeout_ms = DEFAULT_TIMEOUT_S * 1000;
 	c->listen_fd = -1;
 	c->port = BW_OOB_DEFAULT_PORT;
@@ -191,6 +111,78 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 		.op = BW_OP_WRITE, .min_size = 2, .max_size = 8u << 20, .iters = 5000,
 		.tx_depth = BW_DEFAULT_TX_DEPTH, .cq_mod = BW_DEFAULT_CQ_MOD,
 	};
+}
+
+/* The numeric options: their bounds, and what a usage error says they need. */
+static const struct {
+	int ch;
+	uint64_t min, max;
+	const char *needs;
+} numbers[] = {
+	{ OPT_PORT, 0, 65535, "--port needs a TCP port" },
+	{ OPT_ITERS, 1, 1000000000, "--iters needs a positive count" },
+	{ OPT_DURATION, 1, 3600, "--duration needs seconds (1..3600)" },
+	{ OPT_TX_DEPTH, 1, 8192, "--tx-depth needs 1..8192" },
+	{ OPT_GID, 0, 255, "--gid-index needs 0..255" },
+	{ OPT_IB_PORT, 1, 255, "--ib-port needs 1..255" },
+	{ OPT_TIMEOUT, 1, 3600, "--timeout needs seconds (1..3600)" },
+};
+
+/* @arg of option @ch into *@v when @ch is numeric. 0, or EXIT_USAGE after a message. */
+static int parse_number(int ch, const char *arg, uint64_t *v)
+{
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (numbers[i].ch == ch &&
+		    (safe_atou64(arg, v) < 0 || *v < numbers[i].min || *v > numbers[i].max))
+			return cli_usage("bw", "%s, not '%s'", numbers[i].needs, arg);
+	return 0;
+}
+
+/* Option @ch with its argument (@v when numeric). 0, 1 when @ch is none of bw's, or EXIT_USAGE. */
+static int set_option(struct bw_cli *c, int ch, const char *arg, uint64_t v)
+{
+	int k;
+
+	switch (ch) {
+	case OPT_OP:
+		if ((k = bw_op_parse(arg)) < 0)
+			return cli_usage("bw", "--op is write, read or send, not '%s'", arg);
+		c->o.op = (enum bw_op)k;
+		break;
+	case OPT_SIZES:
+		if (bw_sizes_parse(arg, &c->o.min_size, &c->o.max_size) < 0)
+			return cli_usage("bw", "--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", arg);
+		break;
+	case OPT_BUFFER:
+		if ((c->plan.buffer = bw_plan_buffer_parse(arg)) < BW_CHOOSE_AUTO)
+			return cli_usage("bw", "--buffer is auto, host, cuda-dmabuf or cuda-peermem, not '%s'", arg);
+		break;
+	case OPT_ITERS: c->o.iters = v; break;
+	case OPT_DURATION: c->o.iters = 0; c->o.duration_ms = (uint32_t)v * 1000; break;
+	case OPT_TX_DEPTH: c->o.tx_depth = (uint32_t)v; break;
+	case OPT_BIDIR: c->o.bidir = true; break;
+	case OPT_GBITS: c->report_gbits = true; break;
+	case OPT_PORT: c->port = (uint16_t)v; break;
+	case OPT_BIND: c->bind = arg; break;
+	case OPT_ONCE: c->once = true; break;
+	case OPT_GPU: c->gpu_sel = arg; break;
+	case OPT_NIC: c->plan.nic = arg; break;
+	case OPT_GID: c->plan.gid_index = (int)v; break;
+	case OPT_IB_PORT: c->plan.ib_port = (uint8_t)v; break;
+	case OPT_TIMEOUT: c->timeout_ms = (int)v * 1000; break;
+	case OPT_ROOT: c->in.root = arg; break;
+	case 'j': c->json = true; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
+{
+	uint64_t v = 0;
+	int ch, r;
+
+	bw_cli_defaults(c, needs);
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		bw_help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_CLEAN;
@@ -202,92 +194,18 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 	argv++;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_PORT:
-			if (parse_uint(optarg, 65535, &v) < 0)
-				return cli_usage("bw", "--port needs a TCP port, not '%s'", optarg);
-			c->port = (uint16_t)v;
-			break;
-		case OPT_BIND:
-			c->bind = optarg;
-			break;
-		case OPT_ONCE:
-			c->once = true;
-			break;
-		case OPT_OP:
-			k = bw_op_parse(optarg);
-			if (k < 0)
-				return cli_usage("bw", "--op is write, read or send, not '%s'", optarg);
-			c->o.op = (enum bw_op)k;
-			break;
-		case OPT_SIZES:
-			if (parse_sizes(c, optarg) < 0)
-				return cli_usage("bw", "--sizes needs A:B (powers of two, e.g. 2:8M) or one size, up to 64M, not '%s'", optarg);
-			break;
-		case OPT_ITERS:
-			if (parse_uint(optarg, 1000000000, &v) < 0 || !v)
-				return cli_usage("bw", "--iters needs a positive count, not '%s'", optarg);
-			c->o.iters = v;
-			break;
-		case OPT_DURATION:
-			if (parse_uint(optarg, 3600, &v) < 0 || !v)
-				return cli_usage("bw", "--duration needs seconds (1..3600), not '%s'", optarg);
-			c->o.iters = 0;
-			c->o.duration_ms = (uint32_t)v * 1000;
-			break;
-		case OPT_BIDIR:
-			c->o.bidir = true;
-			break;
-		case OPT_GBITS:
-			c->report_gbits = true;
-			break;
-		case OPT_TX_DEPTH:
-			if (parse_uint(optarg, 8192, &v) < 0 || !v)
-				return cli_usage("bw", "--tx-depth needs 1..8192, not '%s'", optarg);
-			c->o.tx_depth = (uint32_t)v;
-			break;
-		case OPT_BUFFER:
-			c->buffer = parse_buffer(optarg);
-			if (c->buffer < BW_CHOOSE_AUTO)
-				return cli_usage("bw", "--buffer is auto, host, cuda-dmabuf or cuda-peermem, not '%s'", optarg);
-			break;
-		case OPT_GPU:
-			if (parse_uint(optarg, 4096, &v) == 0)
-				c->gpu = (int)v;
-			else
-				c->gpu_bdf = optarg;
-			break;
-		case OPT_NIC:
-			c->nic = optarg;
-			break;
-		case OPT_GID:
-			if (parse_uint(optarg, 255, &v) < 0)
-				return cli_usage("bw", "--gid-index needs 0..255, not '%s'", optarg);
-			c->gid_index = (int)v;
-			break;
-		case OPT_IB_PORT:
-			if (parse_uint(optarg, 255, &v) < 0 || !v)
-				return cli_usage("bw", "--ib-port needs 1..255, not '%s'", optarg);
-			c->ib_port = (uint8_t)v;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_uint(optarg, 3600, &v) < 0 || !v)
-				return cli_usage("bw", "--timeout needs seconds (1..3600), not '%s'", optarg);
-			c->timeout_ms = (int)v * 1000;
-			break;
-		case OPT_ROOT:
-			c->in.root = optarg;
-			break;
-		case 'j':
-			c->json = true;
-			break;
-		case 'h':
+	while ((ch = getopt_long(argc, argv, ":jh", bw_opts, NULL)) != -1) {
+		if (ch == 'h') {
 			bw_help(stdout);
 			return EXIT_CLEAN;
-		default:
-			return cli_usage_error("bw", ch, optopt, argv);
 		}
+		r = parse_number(ch, optarg, &v);
+		if (!r)
+			r = set_option(c, ch, optarg, v);
+		if (r == 1)
+			return cli_usage_error("bw", ch, optopt, argv);
+		if (r)
+			return r;
 	}
 	if (c->o.tx_depth < c->o.cq_mod)
 		c->o.cq_mod = c->o.tx_depth;
@@ -295,51 +213,44 @@ int bw_cli_parse(struct bw_cli *c, int argc, char **argv, unsigned needs)
 	if (!c->server) {
 		if (optind >= argc)
 			return cli_usage("bw", "bw client needs the server: %s", "HOST[:PORT]");
-		if (parse_target(c, argv[optind]) < 0)
+		if (bw_oob_target_parse(argv[optind], c->host, sizeof(c->host), &c->port) < 0)
 			return cli_usage("bw", "'%s' is not HOST, HOST:PORT or [IPV6]:PORT", argv[optind]);
 		optind++;
 	}
 	return cli_no_operands("bw", argc, argv) ? EXIT_USAGE : BW_CLI_GO;
 }
 
-/* ------------------------------------------------------------ pairing */
+/* ------------------------------------------------------------ the node */
 
 /* What a node knows for choosing its side: facts, nearest NICs, probe. */
 struct bw_node {
 	struct facts f;
-	const struct ibv_table *ibv;
-	const struct cuda_table *cuda;
-	bool probed;
+	struct collect_libs libs;
 };
 
-static int node_load(struct bw_node *n, const struct bw_cli *c)
+/* Facts, the plan's pairs, the libraries and, for --buffer auto, the probe. */
+static int node_load(struct bw_node *n, struct bw_cli *c)
 {
 	struct topo_report rep;
-	struct probe_opts po = { .gpu = -1, .nic = c->nic };
-	bool want_gpu = c->buffer != BW_BUF_HOST;
+	struct probe_opts po;
+	bool want_gpu = c->plan.buffer != BW_BUF_HOST;
 	int rc, r;
 
+	/* bw moves bytes on this node whatever tree --root describes. */
+	n->libs = (struct collect_libs){ .load = cli_bw_load, .any_root = true };
+	c->in.libs = &n->libs;
+	c->in.needs |= COLLECT_VERBS | (want_gpu ? COLLECT_CUDA : 0);
 	rc = cli_load_facts(&c->in, &n->f);
 	if (rc)
 		return rc;
-	if (c->gpu_bdf) {
-		po.gpu = cli_gpu_pick("bw", &n->f, c->gpu_bdf);
-		if (po.gpu < 0)
-			return EXIT_USAGE;
-	} else {
-		po.gpu = c->gpu;
-	}
-	r = topo_analyse(&n->f, &rep);
-	if (r >= 0 && n->f.n_nics)
-		r = probe_select(&n->f, &rep, &po);
-	topo_report_release(&rep);
-	if (r == -EINVAL) {
-		cli_error("--gpu %d: this node has %zu GPU%s", po.gpu, n->f.n_gpus,
-			  n->f.n_gpus == 1 ? "" : "s");
+	if (c->gpu_sel && (c->plan.gpu = cli_gpu_pick("bw", &n->f, c->gpu_sel)) < 0)
 		return EXIT_USAGE;
-	}
+	r = topo_analyse(&n->f, &rep);
+	if (r >= 0)
+		r = bw_plan_select(&n->f, &rep, &c->plan);
+	topo_report_release(&rep);
 	if (r == -ENXIO) {
-		cli_error("--nic '%s': no RDMA device of that name on this node", c->nic);
+		cli_error("--nic '%s': no RDMA device of that name on this node", c->plan.nic);
 		return EXIT_USAGE;
 	}
 	if (r < 0) {
@@ -350,137 +261,31 @@ static int node_load(struct bw_node *n, const struct bw_cli *c)
 		cli_error("no RDMA NIC on this node: `gdrcheck check` says why (gate 2); without RDMA hardware, Soft-RoCE tries host memory (docs/bw.md)");
 		return EXIT_INPUT;
 	}
-	r = cli_bw_tables(&n->f, want_gpu && n->f.n_gpus, &n->ibv, &n->cuda);
-	if (r < 0)
+	if (!n->libs.ibv) {
+		cli_error("libibverbs is not usable: %s",
+			  n->f.probe.ibverbs.reason ? n->f.probe.ibverbs.reason : "not loaded");
 		return EXIT_INPUT;
+	}
 	/* auto: register GPU memory on each pair the way probe does, once. */
-	if (want_gpu && c->buffer == BW_CHOOSE_AUTO && n->f.probe.n_pairs) {
-		r = probe_run(n->ibv, n->cuda, &n->f, &po);
+	if (want_gpu && c->plan.buffer == BW_CHOOSE_AUTO && n->f.probe.n_pairs) {
+		po = (struct probe_opts){ .gpu = c->plan.gpu, .nic = c->plan.nic };
+		r = probe_run(n->libs.ibv, n->libs.cuda, &n->f, &po);
 		if (r < 0) {
 			cli_error("probe failed: %s", strerror(-r));
 			return EXIT_INPUT;
 		}
-		n->probed = true;
 	}
-	return 0;
-}
-
-/* The probe pair of GPU @gi: the first of its nearest NICs. */
-static const struct probe_pair *pair_of(const struct bw_node *n, size_t gi)
-{
-	for (size_t i = 0; i < n->f.probe.n_pairs; i++)
-		if (strcmp(n->f.probe.pairs[i].gpu, n->f.gpus[gi].bdf) == 0)
-			return &n->f.probe.pairs[i];
-	return NULL;
-}
-
-static int gid_for(const struct bw_node *n, const struct bw_cli *c, const char *nic)
-{
-	const struct rdma_dev *d;
-	const struct rdma_port *p;
-	struct nccl_gid_env env;
-
-	if (c->gid_index >= 0)
-		return c->gid_index;
-	d = facts_nic_find(&n->f, nic);
-	p = d ? rdma_port_find(d, c->ib_port) : NULL;
-	if (!p || !fact_str_is(&p->link_layer, "Ethernet"))
-		return -1; /* InfiniBand, or not known: the device says at open */
-	nccl_gid_env_from_facts(&n->f, &env);
-	return (int)nccl_gid_pick(p, &env);
-}
-
-/* The buffer kind for GPU @gi; -1 with @why when none works. */
-static int gpu_kind(const struct bw_node *n, const struct bw_cli *c, size_t gi,
-		    char *why, size_t whylen)
-{
-	const struct probe_pair *p = pair_of(n, gi);
-
-	if (c->buffer != BW_CHOOSE_AUTO)
-		return c->buffer;
-	if (p && p->dmabuf.outcome == PROBE_WORKS)
-		return BW_BUF_DMABUF;
-	if (p && p->peermem.outcome == PROBE_WORKS)
-		return BW_BUF_PEERMEM;
-	snprintf(why, whylen, "no GPUDirect RDMA path works for GPU %zu: dma-buf: %s; peermem: %s",
-		 gi, p && p->dmabuf.detail ? p->dmabuf.detail : "not probed",
-		 p && p->peermem.detail ? p->peermem.detail : "not probed");
-	return -1;
-}
-
-static int cuda_ordinal(const struct bw_node *n, size_t gi)
-{
-	const struct gpu_probe *pg = &n->f.gpus[gi].probe;
-
-	return pg->cuda_index.state == FACT_OK ? (int)pg->cuda_index.v : -1;
-}
-
-/* A side for GPU @gi (or host memory when @gi < 0) on this node. */
-static int side_for(const struct bw_node *n, const struct bw_cli *c, int gi,
-		    bool gpu_buffer, struct bw_side *s, char *err, size_t errlen)
-{
-	const struct probe_pair *p = gi >= 0 ? pair_of(n, (size_t)gi) : NULL;
-	const char *nic = c->nic ? c->nic : p ? p->nic : n->f.nics[0].name;
-	int kind = BW_BUF_HOST;
-
-	memset(s, 0, sizeof(*s));
-	if (gpu_buffer) {
-		if (gi < 0 || (size_t)gi >= n->f.n_gpus) {
-			snprintf(err, errlen, "this node has no GPU %d (it has %zu)", gi, n->f.n_gpus);
-			return -ENODEV;
-		}
-		kind = gpu_kind(n, c, (size_t)gi, err, errlen);
-		if (kind < 0)
-			return -EOPNOTSUPP;
-		s->cuda_ordinal = cuda_ordinal(n, (size_t)gi);
-		/* Exported as the probe exports it: the PCIe mapping on C2C systems. */
-		s->dmabuf_flags = probe_dmabuf_flags(&n->f.gpus[gi], &n->f.probe.cuda_driver_version,
-						     NULL);
-		if (s->cuda_ordinal < 0) {
-			snprintf(err, errlen, "CUDA does not enumerate GPU %s (libcuda missing, or CUDA_VISIBLE_DEVICES)",
-				 n->f.gpus[gi].bdf);
-			return -ENODEV;
-		}
-	}
-	snprintf(s->nic, sizeof(s->nic), "%s", nic);
-	s->port = c->ib_port;
-	s->gid_index = gid_for(n, c, nic);
-	s->kind = (enum bw_buf_kind)kind;
 	return 0;
 }
 
 /* ------------------------------------------------------------- server */
 
-struct server_ctx {
-	struct bw_node *node;
-	const struct bw_cli *cli;
-};
-
 static int server_resolve(void *arg, const struct bw_msg_hello *h,
 			  struct bw_side *side, char *err, size_t errlen)
 {
-	struct server_ctx *s = arg;
-	int gi = h->gpu_index;
+	const struct bw_cli *c = arg;
 
-	/* The server's own --gpu wins: its pairing kept only that GPU. */
-	if (s->cli->gpu >= 0 || s->cli->gpu_bdf) {
-		gi = -1;
-		for (size_t i = 0; i < s->node->f.n_gpus && gi < 0; i++)
-			if (pair_of(s->node, i))
-				gi = (int)i;
-	}
-	/*
-	 * A server with no GPU (the storage node a GPU node's only RDMA peer
-	 * may be) or told --buffer host answers every leg from host memory:
-	 * the client's GPU memory to the peer's host memory and back is the
-	 * path GPUDirect Storage over RDMA takes.
-	 */
-	if (!s->node->f.n_gpus || s->cli->buffer == BW_BUF_HOST)
-		return side_for(s->node, s->cli, -1, false, side, err, errlen);
-	/* A host run for a GPU this node lacks: its first NIC. */
-	if (!h->gpu_side && (gi < 0 || (size_t)gi >= s->node->f.n_gpus))
-		gi = -1;
-	return side_for(s->node, s->cli, gi, h->gpu_side, side, err, errlen);
+	return bw_plan_serve(&c->node->f, &c->plan, h, side, err, errlen);
 }
 
 /* The server binds, then learns its node: a client may connect meanwhile. */
@@ -527,8 +332,7 @@ void bw_cli_release(struct bw_cli *c)
 static int run_server(struct bw_cli *c)
 {
 	struct bw_node *n = c->node;
-	struct server_ctx ctx = { n, c };
-	struct bw_env env = { n->ibv, n->cuda };
+	struct bw_env env = { n->libs.ibv, n->libs.cuda };
 	int last = 0;
 
 	for (;;) {
@@ -543,7 +347,7 @@ static int run_server(struct bw_cli *c)
 			last = EXIT_INPUT;
 			break;
 		}
-		r = bw_server_session(&env, &conn, server_resolve, &ctx, &tests, err, sizeof(err));
+		r = bw_server_session(&env, &conn, server_resolve, c, &tests, err, sizeof(err));
 		close(conn.fd);
 		if (r < 0)
 			fprintf(stderr, "gdrcheck bw server: client failed after %u test%s: %s\n",
@@ -561,7 +365,6 @@ static int run_server(struct bw_cli *c)
 /* ------------------------------------------------------------- client */
 
 struct progress {
-	bool on;
 	const char *what;
 };
 
@@ -573,48 +376,13 @@ static void show_progress(void *arg, size_t size, double elapsed, double gbps)
 	fflush(stderr);
 }
 
-static void run_leg(struct bw_conn *conn, struct bw_node *n, const struct bw_cli *c,
-		    struct bw_pair_report *p, bool gpu_buffer, struct bw_leg *leg,
-		    struct progress *pr)
+static void show_leg(void *arg, const char *what, bool starts)
 {
-	struct bw_client_opts o = c->o;
-	struct bw_env env = { n->ibv, n->cuda };
-	struct bw_side side;
-	int r;
+	struct progress *p = arg;
 
-	leg->kind = BW_BUF_HOST;
-	/* No libcuda: said once for the node (bw_report.gpu_error), not per GPU. */
-	if (gpu_buffer && !n->cuda) {
-		snprintf(leg->error, sizeof(leg->error), "libcuda is not usable (above)");
-		if (c->buffer != BW_CHOOSE_AUTO)
-			leg->err = -ENOENT; /* asked for: failed; auto: skipped */
-		return;
-	}
-	r = side_for(n, c, p->gpu, gpu_buffer, &side, leg->error, sizeof(leg->error));
-	if (r < 0) {
-		/* No GPU path (probe): a skipped leg, not a failed one. */
-		if (r != -EOPNOTSUPP)
-			leg->err = r;
-		return;
-	}
-	leg->kind = side.kind;
-	p->port = side.port;
-	p->gid_index = side.gid_index;
-	snprintf(p->nic, sizeof(p->nic), "%s", side.nic);
-	if (gpu_buffer)
-		p->cuda_ordinal = side.cuda_ordinal;
-	o.gpu_side = gpu_buffer;
-	o.gpu_index = p->gpu;
-	pr->what = gpu_buffer ? bw_buf_kind_name(side.kind) : "host";
-	if (pr->on) {
-		o.progress = show_progress;
-		o.progress_arg = pr;
-	}
-	r = bw_client_test(&env, conn, &o, &side, &leg->res, leg->error, sizeof(leg->error));
-	if (pr->on)
+	p->what = what;
+	if (!starts)
 		fprintf(stderr, "\r%60s\r", "");
-	leg->ran = r >= 0;
-	leg->err = r < 0 ? r : 0;
 }
 
 static int client_exit(const struct bw_report *r)
@@ -633,61 +401,28 @@ static int client_exit(const struct bw_report *r)
 	return bad ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-static int plan_pairs(struct bw_report *rep, const struct bw_node *n, const struct bw_cli *c)
-{
-	size_t want = 0;
-
-	for (size_t gi = 0; gi < n->f.n_gpus; gi++)
-		want += pair_of(n, gi) != NULL;
-	if (c->buffer == BW_BUF_HOST || !want)
-		want = 1; /* host memory only */
-	rep->pairs = calloc(want, sizeof(*rep->pairs));
-	if (!rep->pairs)
-		return -ENOMEM;
-	if (c->buffer == BW_BUF_HOST || !n->f.probe.n_pairs) {
-		rep->pairs[0].gpu = c->gpu >= 0 ? c->gpu : -1;
-		rep->pairs[0].gid_index = -1;
-		snprintf(rep->pairs[0].nic, sizeof(rep->pairs[0].nic), "%s",
-			 c->nic ? c->nic : n->f.nics[0].name);
-		rep->pairs[0].port = c->ib_port;
-		rep->n_pairs = 1;
-		return 0;
-	}
-	for (size_t gi = 0; gi < n->f.n_gpus; gi++) {
-		struct bw_pair_report *p;
-
-		if (!pair_of(n, gi))
-			continue;
-		p = &rep->pairs[rep->n_pairs++];
-		p->gpu = (int)gi;
-		p->gid_index = -1;
-		p->port = c->ib_port;
-		p->cuda_ordinal = cuda_ordinal(n, gi);
-		snprintf(p->gpu_bdf, sizeof(p->gpu_bdf), "%s", n->f.gpus[gi].bdf);
-		snprintf(p->nic, sizeof(p->nic), "%s", c->nic ? c->nic : pair_of(n, gi)->nic);
-	}
-	return 0;
-}
-
 static int run_client(struct bw_cli *c)
 {
 	struct bw_node n = { 0 };
 	struct bw_report rep = { 0 };
-	struct progress pr = { .on = !c->json && isatty(STDERR_FILENO) };
+	struct progress pr = { .what = !c->json && isatty(STDERR_FILENO) ? "" : NULL };
+	struct bw_run_hooks hooks = { show_leg, show_progress, &pr };
+	struct bw_env env;
 	struct bw_conn conn = { .listen_fd = -1, .timeout_ms = c->timeout_ms };
 	const char *why;
 	int rc = node_load(&n, c), r;
 
 	if (rc)
 		goto out;
+	env = (struct bw_env){ n.libs.ibv, n.libs.cuda };
 	c->o.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	rep.opts = c->o;
 	rep.report_gbits = c->report_gbits;
-	if (c->buffer != BW_BUF_HOST && n.f.n_gpus && !n.cuda)
+	if (c->plan.buffer != BW_BUF_HOST && n.f.n_gpus && !n.libs.cuda)
 		snprintf(rep.gpu_error, sizeof(rep.gpu_error), "libcuda is not usable: %s",
 			 n.f.probe.cuda.reason ? n.f.probe.cuda.reason : "not loaded");
 	snprintf(rep.server, sizeof(rep.server), "%.200s:%u", c->host, c->port);
-	if (plan_pairs(&rep, &n, c) < 0) {
+	if (bw_plan_pairs(&rep, &n.f, &c->plan) < 0) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
@@ -698,30 +433,7 @@ static int run_client(struct bw_cli *c)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	for (size_t i = 0; i < rep.n_pairs; i++) {
-		struct bw_pair_report *p = &rep.pairs[i];
-
-		run_leg(&conn, &n, c, p, false, &p->host, &pr);
-		/* No device of this node opens (bw_dev_open): say it once, stop. */
-		if (p->host.err == -ENOSYS) {
-			snprintf(rep.error, sizeof(rep.error), "%s", p->host.error);
-			for (size_t k = i; k < rep.n_pairs; k++)
-				rep.pairs[k].not_run = true;
-			break;
-		}
-		if (p->gpu >= 0 && c->buffer != BW_BUF_HOST)
-			run_leg(&conn, &n, c, p, true, &p->dev, &pr);
-		/* A lost connection ends the run: later pairs would fail the same way. */
-		if (p->host.err == -ECONNRESET || p->dev.err == -ECONNRESET ||
-		    p->host.err == -EBUSY || p->dev.err == -EBUSY) {
-			for (size_t k = i + 1; k < rep.n_pairs; k++) {
-				rep.pairs[k].host.err = -ECONNRESET;
-				snprintf(rep.pairs[k].host.error, sizeof(rep.pairs[k].host.error),
-					 "not run: the connection to the server was lost");
-			}
-			break;
-		}
-	}
+	bw_run_pairs(&env, &conn, &n.f, &c->plan, &c->o, pr.what ? &hooks : NULL, &rep);
 	close(conn.fd);
 	bw_report_judge(&rep);
 	if (c->json) {

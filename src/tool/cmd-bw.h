@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/bw/bw-plan.h"
+#include "../lib/collect/collect-probe.h"
 #include "../lib/bw/bw-session.h"
 #include "../lib/sys/cuda.h"
 #include "../lib/sys/ibv.h"
@@ -15,19 +17,13 @@
  * here, so a client started after it finds it), run.
  */
 
-enum bw_buffer_choice { BW_CHOOSE_AUTO = -1 }; /* else enum bw_buf_kind */
-
 struct bw_node;
 
 struct bw_cli {
 	bool server;
 	/* both ends */
-	const char *nic;
-	int gpu;                /* facts index, -1 every GPU (client) / as asked (server) */
-	const char *gpu_bdf;
-	int buffer;             /* enum bw_buf_kind or BW_CHOOSE_AUTO */
-	int gid_index;          /* -1: NCCL's choice */
-	uint8_t ib_port;
+	struct bw_plan_opts plan; /* its gpu: from gpu_sel once the facts are loaded */
+	const char *gpu_sel;    /* --gpu: index, BDF or short BDF (cli_gpu_pick) */
 	int timeout_ms;
 	struct cli_input in;
 	/* server */
@@ -56,10 +52,8 @@ int bw_cli_run(struct bw_cli *c);
 void bw_cli_release(struct bw_cli *c);
 
 /*
- * Load libibverbs and, when @want_cuda, libcuda (recording both in
- * f->probe and asking CUDA for its GPUs). gdrcheck loads the real
- * libraries (bw-tables.c); the end-to-end test links a fake instead.
- * 0 or -errno (a message printed).
+ * How bw loads its libraries (struct collect_libs.load): gdrcheck the
+ * system's (bw-tables.c); the end-to-end test links fakes instead.
  */
-int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ibv,
-		  const struct cuda_table **cuda);
+int cli_bw_load(struct collect_libs *l, enum collect_lib which, const struct facts *f,
+		const char **why, const char **where);

@@ -45,95 +45,18 @@ static void probe_help(FILE *out)
 		PROBE_DEFAULT_SIZE >> 20);
 }
 
-static int copy_notes(struct facts *f)
+int cli_probe_facts(struct facts *f, const struct collect_libs *libs,
+		    const struct topo_report *topo, const struct probe_opts *po)
 {
-	for (size_t i = 0; f->probe.notes && f->probe.notes[i]; i++)
-		if (facts_note(f, "%s", f->probe.notes[i]) < 0)
-			return -ENOMEM;
-	return 0;
-}
+	int r = probe_select(f, topo, po);
 
-int cli_nvml_facts(struct facts *f)
-{
-	const struct nvml_table *t = NULL;
-	const char *why = NULL;
-	int r;
-
-	if (f->source != SOURCE_LIVE) {
-		cli_error("--nvml asks the driver of this node; it does not apply to --root/--facts input, ignoring");
-		return 0;
-	}
-	r = nvml_table_load(&t, &why);
-	r = probe_lib_record(&f->probe.nvml, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
-	if (r >= 0)
-		r = collect_probe_nvml(t, f);
-	if (r >= 0)
-		r = copy_notes(f);
-	if (r < 0) {
-		cli_error("NVML collection failed: %s", strerror(-r));
-		return EXIT_INPUT;
-	}
-	return 0;
-}
-
-/* Load the three libraries and ask each what it knows. */
-static int collect_live(struct facts *f, const struct ibv_table **ibv,
-			const struct cuda_table **cuda)
-{
-	const struct nvml_table *nvml = NULL;
-	const char *why = NULL;
-	int r;
-
-	r = nvml_table_load(&nvml, &why);
-	r = probe_lib_record(&f->probe.nvml, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.nvml, nvml_table_where());
-	if (r >= 0)
-		r = collect_probe_nvml(nvml, f);
-	if (r < 0)
-		return r;
-	r = cuda_table_load(cuda, &why);
-	r = probe_lib_record(&f->probe.cuda, r, why);
-	if (r >= 0)
-		r = probe_lib_where(&f->probe.cuda, cuda_table_where());
-	if (r >= 0)
-		r = collect_probe_cuda(*cuda, f);
-	if (r < 0)
-		return r;
-	r = ibv_table_load(ibv, &why);
-	r = probe_lib_record(&f->probe.ibverbs, r, why);
-	if (r >= 0)
-		r = collect_probe_verbs(*ibv, f);
-	return r;
-}
-
-int cli_probe_facts(struct facts *f, const struct probe_opts *po)
-{
-	const struct ibv_table *ibv = NULL;
-	const struct cuda_table *cuda = NULL;
-	struct topo_report rep;
-	int r;
-
-	/* Choose the pairs from the PCI tree before loading any library. */
-	r = topo_analyse(f, &rep);
-	if (r >= 0)
-		r = probe_select(f, &rep, po);
-	topo_report_release(&rep);
-	if (r == -EINVAL || r == -ENXIO) {
-		if (r == -EINVAL)
-			cli_error("--gpu %d: this node has %zu GPU%s", po->gpu,
-				  f->n_gpus, f->n_gpus == 1 ? "" : "s");
-		else
-			cli_error("--nic '%s': no RDMA device of that name on this node",
-				  po->nic);
+	/* --gpu went through cli_gpu_pick: only --nic can name nothing. */
+	if (r == -ENXIO) {
+		cli_error("--nic '%s': no RDMA device of that name on this node", po->nic);
 		return EXIT_USAGE;
 	}
 	if (r >= 0)
-		r = collect_live(f, &ibv, &cuda);
-	if (r >= 0)
-		r = probe_run(ibv, cuda, f, po);
+		r = probe_run(libs->ibv, libs->cuda, f, po);
 	if (r < 0) {
 		cli_error("probe failed: %s", strerror(-r));
 		return EXIT_INPUT;
@@ -203,8 +126,9 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	};
 	struct probe_opts po = { .gpu = -1 };
 	const char *gpu_sel = NULL;
-	struct cli_input in = { .needs = needs };
-	struct facts f;
+	struct collect_libs libs = { 0 };
+	struct cli_input in = { .needs = needs | COLLECT_LIBS, .libs = &libs };
+	struct cli_analysis an;
 	bool json = false;
 	int c, rc, r;
 
@@ -231,30 +155,33 @@ int cmd_probe(int argc, char **argv, unsigned needs)
 	if (cli_no_operands("probe", argc, argv))
 		return EXIT_USAGE;
 
-	rc = cli_load_facts(&in, &f);
-	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &f, gpu_sel)) < 0)
+	cli_analysis_init(&an);
+	rc = cli_load_facts(&in, &an.f);
+	if (!rc && gpu_sel && (po.gpu = cli_gpu_pick("probe", &an.f, gpu_sel)) < 0)
 		rc = EXIT_USAGE;
 	if (!rc)
-		rc = cli_probe_facts(&f, &po);
+		rc = cli_analysis_run(&an, 0); /* the topology: each GPU's nearest NICs */
+	if (!rc)
+		rc = cli_probe_facts(&an.f, &libs, &an.topo, &po);
 	if (rc) {
-		facts_release(&f);
+		cli_analysis_release(&an);
 		return rc;
 	}
 	if (json) {
-		json_object *doc = render_probe_json(&f);
+		json_object *doc = render_probe_json(&an.f);
 
 		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
 		json_object_put(doc);
 	} else {
-		r = render_probe_text(stdout, &f);
+		r = render_probe_text(stdout, &an.f);
 	}
 	if (r < 0) {
 		cli_error("cannot write output: %s", strerror(-r));
-		facts_release(&f);
+		facts_release(&an.f);
 		return EXIT_INPUT;
 	}
 	fflush(stdout);
-	rc = probe_exit(&f);
-	facts_release(&f);
+	rc = probe_exit(&an.f);
+	facts_release(&an.f);
 	return rc;
 }

@@ -141,6 +141,7 @@ static int load_root(const struct cli_input *in, const char *dir,
 					 .record = in->record_netlink },
 				 .envp = environ,
 				 .wanted = in->needs,
+				 .libs = in->libs,
 			 }, f);
 	root_free(root);
 	if (r < 0) {

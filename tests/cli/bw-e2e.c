@@ -98,25 +98,27 @@ static void configure(const struct facts *f)
 	configured = true;
 }
 
-int cli_bw_tables(struct facts *f, bool want_cuda, const struct ibv_table **ret_ibv,
-		  const struct cuda_table **ret_cuda)
+int cli_bw_load(struct collect_libs *l, enum collect_lib which, const struct facts *f,
+		const char **why, const char **where)
 {
 	pthread_mutex_lock(&setup_lock);
 	configure(f);
 	pthread_mutex_unlock(&setup_lock);
-	*ret_ibv = &ibv;
-	*ret_cuda = NULL;
-	if (probe_lib_record(&f->probe.ibverbs, 0, "") < 0)
-		return -ENOMEM;
-	if (!want_cuda)
+	switch (which) {
+	case COLLECT_LIB_VERBS:
+		l->ibv = &ibv;
 		return 0;
-	if (knob("BW_E2E_NO_CUDA"))
-		return probe_lib_record(&f->probe.cuda, -ENOENT,
-					"libcuda.so.1: cannot open shared object file") < 0 ? -ENOMEM : 0;
-	*ret_cuda = &cuda;
-	if (probe_lib_record(&f->probe.cuda, 0, "") < 0)
-		return -ENOMEM;
-	return collect_probe_cuda(&cuda, f);
+	case COLLECT_LIB_CUDA:
+		if (knob("BW_E2E_NO_CUDA")) {
+			*why = "libcuda.so.1: cannot open shared object file";
+			return -ENOENT;
+		}
+		l->cuda = &cuda;
+		return 0;
+	default:
+		*why = "no NVML in this test";
+		return -ENOENT;
+	}
 }
 
 struct server {

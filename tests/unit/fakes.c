@@ -205,6 +205,11 @@ static struct ibv_mr *f_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 		errno = d->dmabuf_errno;
 		return NULL;
 	}
+	if (fake_cuda.c2c &&
+	    !(fake_cuda.export_flags & CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE)) {
+		errno = EFAULT;
+		return NULL;
+	}
 	return new_mr(pd);
 }
 

@@ -71,6 +71,11 @@ struct fake_cuda {
 	cu_result version_rc, init_rc, count_rc, get_rc, retain_rc, setcur_rc,
 		alloc_rc, export_rc;
 	bool export_bad_fd;     /* success without an fd */
+	/*
+	 * A C2C GPU (GH200): a dma-buf exported without the PCIe mapping is
+	 * mapped over C2C, which the NIC cannot reach (ibv_reg_dmabuf_mr: EFAULT).
+	 */
+	bool c2c;
 	bool errstr_unterminated;
 	/* outstanding */
 	int retained, allocs;

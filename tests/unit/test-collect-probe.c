@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../../src/lib/collect/collect-probe.h"
+#include "../../src/lib/util/root.h"
 #include "../../src/lib/util/strv.h"
 #include "fakes-assert.h"
 
@@ -565,6 +566,98 @@ static void test_verbs_nonsense(void **state)
 	facts_release(&f);
 }
 
+/* ------------------------------------------- rows of the collect table */
+
+static struct cuda_table row_cuda;
+static struct ibv_table row_ibv;
+static struct nvml_table row_nvml;
+static unsigned row_loads;
+static char row_bus[FAKE_MAX][16];
+
+/* The fake libraries, shaped after the facts collected before them. */
+static int row_load(struct collect_libs *l, enum collect_lib which, const struct facts *f,
+		    const char **why, const char **where)
+{
+	row_loads |= 1u << which;
+	switch (which) {
+	case COLLECT_LIB_NVML:
+		l->nvml = &row_nvml;
+		return 0;
+	case COLLECT_LIB_CUDA:
+		fake_cuda_reset(f->n_gpus < FAKE_MAX ? (int)f->n_gpus : FAKE_MAX);
+		for (int i = 0; i < fake_cuda.count; i++) {
+			snprintf(row_bus[i], sizeof(row_bus[i]), "%s", f->gpus[i].bdf);
+			fake_cuda.devs[i].bus_id = row_bus[i];
+		}
+		l->cuda = &row_cuda;
+		return 0;
+	default:
+		*why = "libibverbs.so.1: cannot open shared object file";
+		return -ENOENT;
+	}
+}
+
+static void collect_rows(struct facts *f, unsigned wanted, struct collect_libs *libs)
+{
+	static char *const env[] = { NULL };
+	struct gc_root *root = NULL;
+
+	assert_int_equal(root_open(FIXTURE_DIR "/hgx-h100-healthy/root", &root), 0);
+	facts_init(f);
+	assert_int_equal(collect_node(&(const struct collect_ctx){ .root = root, .envp = env,
+								   .wanted = wanted, .libs = libs }, f), 0);
+	root_free(root);
+}
+
+/*
+ * NVML, CUDA and verbs are rows of the collect table: asked for, they load
+ * their library once through the context and record it; under --root they
+ * record "not live" and load nothing, unless the caller says the libraries
+ * are this node's whatever tree describes it (bw).
+ */
+static void test_rows_live_only(void **state)
+{
+	struct collect_libs libs = { .load = row_load };
+	struct facts f;
+
+	fake_nvml_reset(0);
+	fake_nvml_table(&row_nvml);
+	fake_cuda_table(&row_cuda);
+	fake_ibv_table(&row_ibv);
+
+	/* Not asked: nothing loaded, nothing recorded. */
+	row_loads = 0;
+	collect_rows(&f, COLLECT_NODE, &libs);
+	assert_int_equal(row_loads, 0);
+	assert_int_equal(f.probe.cuda.loaded.state, FACT_UNSET);
+	facts_release(&f);
+
+	/* A fixture tree is not this node. */
+	collect_rows(&f, COLLECT_NODE | COLLECT_LIBS, &libs);
+	assert_int_equal(row_loads, 0);
+	assert_null(libs.cuda);
+	assert_int_equal(f.probe.nvml.loaded.state, FACT_UNSUPPORTED);
+	assert_non_null(strstr(f.probe.cuda.reason, "not live"));
+	assert_non_null(strstr(f.probe.ibverbs.reason, "not live"));
+	assert_int_equal(f.gpus[0].probe.cuda_index.state, FACT_UNSET);
+	facts_release(&f);
+
+	/* bw: loaded under --root too, each once, recorded, and asked. */
+	libs.any_root = true;
+	collect_rows(&f, COLLECT_CUDA | COLLECT_VERBS, &libs);
+	assert_int_equal(row_loads, 1u << COLLECT_LIB_CUDA | 1u << COLLECT_LIB_VERBS);
+	assert_ptr_equal(libs.cuda, &row_cuda);
+	assert_null(libs.ibv);
+	assert_fact(&f.probe.cuda.loaded, FACT_OK, 1);
+	assert_int_equal(f.probe.ibverbs.loaded.state, FACT_ABSENT);
+	assert_string_equal(f.probe.ibverbs.reason, "libibverbs.so.1: cannot open shared object file");
+	/* The CUDA row ran on the GPUs collected before it. */
+	assert_int_equal(f.n_gpus, 8);
+	for (size_t i = 0; i < f.n_gpus; i++)
+		assert_int_equal(f.gpus[i].probe.cuda_index.state, FACT_OK);
+	facts_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_verbs_old_rdma_core),
 		cmocka_unit_test(test_verbs_broken_provider),
 		cmocka_unit_test(test_verbs_nonsense),
+		cmocka_unit_test(test_rows_live_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "../../src/lib/bw/bw-buffer.h"
+#include "../../src/lib/bw/bw-plan.h"
 #include "../../src/lib/collect/collect-probe.h"
 #include "../../src/lib/probe/probe.h"
 #include "../../src/lib/render/render-probe.h"
@@ -538,6 +540,81 @@ static void test_dmabuf_flags(void **state)
 	assert_int_equal(probe_dmabuf_flags(&g, &v, NULL), CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
 }
 
+/*
+ * bw's dma-buf buffer for the GPU the probe just tried, as a bw run sets it
+ * up: its side from bw's plan (ordinal, flags), then the buffer through the
+ * same registrar. Returns bw_buffer_setup's result.
+ */
+static int bw_dmabuf_setup(const struct facts *f, size_t gi)
+{
+	const struct bw_plan_opts o = { .gpu = -1, .buffer = BW_BUF_DMABUF, .gid_index = -1,
+					.ib_port = 1 };
+	struct ibv_device **list = ibv.get_device_list(NULL);
+	struct ibv_context *ctx = ibv.open_device(list[0]);
+	struct ibv_pd *pd = ibv.alloc_pd(ctx);
+	struct bw_buffer b;
+	struct bw_side side;
+	char err[256];
+	int r;
+
+	assert_int_equal(bw_plan_side(f, &o, (int)gi, true, &side, err, sizeof(err)), 0);
+	r = bw_buffer_setup(&b, side.kind, &ibv, &cuda, side.cuda_ordinal, side.dmabuf_flags,
+			    pd, 4096, err, sizeof(err));
+	if (r >= 0)
+		bw_buffer_release(&b);
+	ibv.dealloc_pd(pd);
+	ibv.close_device(ctx);
+	ibv.free_device_list(list);
+	return r;
+}
+
+/*
+ * The probe and bw hand a C2C GPU's memory to the NIC the same way: the PCIe
+ * mapping reaches cuMemGetHandleForAddressRange from both, and both see the
+ * same outcome for the same GPU. The fake C2C GPU's dma-buf is unreachable
+ * for the NIC without that mapping, as on GH200.
+ */
+static void test_c2c_probe_and_bw_agree(void **state)
+{
+	static const struct {
+		bool c2c;
+		int driver;
+		unsigned long long flags;
+		bool works;
+	} cases[] = {
+		{ true, 12080, CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE, true },
+		{ true, 12040, 0, false },   /* the driver cannot be asked */
+		{ false, 13000, 0, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct probe_pair *pp;
+		struct facts f;
+		int r;
+
+		reset_fakes(1, 1);
+		fake_cuda.driver_version = cases[i].driver;
+		fake_cuda.c2c = cases[i].c2c;
+		setup_node(&f, 1, 1, &all);
+		f.gpus[0].coherent = cases[i].c2c;
+		assert_int_equal(probe_run(&ibv, &cuda, &f, &all), 0);
+		pp = &f.probe.pairs[0];
+		assert_int_equal(fake_cuda.export_flags, cases[i].flags);
+		assert_int_equal(pp->dmabuf.outcome == PROBE_WORKS, cases[i].works);
+
+		fake_cuda.export_flags = ~0ull;
+		r = bw_dmabuf_setup(&f, 0);
+		assert_int_equal(fake_cuda.export_flags, cases[i].flags);
+		assert_int_equal(r >= 0, cases[i].works);
+		if (!cases[i].works) {
+			assert_int_equal(pp->dmabuf.err, EFAULT);
+			assert_int_equal(r, -EFAULT);
+		}
+		assert_clean();
+		facts_release(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_export_refused),
 		cmocka_unit_test(test_export_unsupported),
 		cmocka_unit_test(test_c2c_pcie_mapping),
+		cmocka_unit_test(test_c2c_probe_and_bw_agree),
 		cmocka_unit_test(test_cuda_setup_fails),
 		cmocka_unit_test(test_cuda_unusable),
 		cmocka_unit_test(test_verbs_unusable),

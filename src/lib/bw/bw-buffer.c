@@ -7,95 +7,36 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../collect/collect-probe.h"
 #include "../util/cleanup.h"
 
 #define CHECK_SLOTS 16
 #define CHECK_PIECE 4096
 #define STAGE 65536
 
-static int cuda_err(const struct cuda_table *t, cu_result r, const char *call,
-		    char *err, size_t errlen)
+/* Device memory through the registrar, as the probe allocates and registers it. */
+static int gpu_setup(struct bw_buffer *b, int ordinal, unsigned long long flags,
+		     struct ibv_pd *pd, size_t len, char *err, size_t errlen)
 {
-	char s[160];
+	struct gpumem_err e;
+	int r;
 
-	snprintf(err, errlen, "%s: %s", call, cuda_strerror(t, r, s, sizeof(s)));
-	return -cuda_result_errno(r);
-}
-
-static int gpu_alloc(struct bw_buffer *b, int ordinal, size_t len, char *err,
-		     size_t errlen)
-{
-	const struct cuda_table *t = b->cuda;
-	struct cu_ctx *ctx = NULL;
-	cu_result r;
-
-	if (!t->cuMemcpyHtoD_v2 || !t->cuMemcpyDtoH_v2) {
+	if (!b->cuda) {
+		snprintf(err, errlen, "GPU buffers need libcuda, which is not usable");
+		return -ENOENT;
+	}
+	if (!b->cuda->cuMemcpyHtoD_v2 || !b->cuda->cuMemcpyDtoH_v2) {
 		snprintf(err, errlen, "libcuda lacks cuMemcpyHtoD_v2/cuMemcpyDtoH_v2");
 		return -ELIBBAD;
 	}
-	r = t->cuDeviceGet(&b->dev, ordinal);
-	if (r != CUDA_SUCCESS)
-		return cuda_err(t, r, "cuDeviceGet", err, errlen);
-	r = t->cuDevicePrimaryCtxRetain(&ctx, b->dev);
-	if (r != CUDA_SUCCESS)
-		return cuda_err(t, r, "cuDevicePrimaryCtxRetain", err, errlen);
-	b->retained = 1;
-	r = t->cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS)
-		return cuda_err(t, r, "cuCtxSetCurrent", err, errlen);
-	r = t->cuMemAlloc_v2(&b->dptr, len);
-	if (r != CUDA_SUCCESS || !b->dptr) {
-		b->dptr = 0;
-		return cuda_err(t, r ? r : CUDA_ERROR_UNKNOWN, "cuMemAlloc_v2", err,
-				errlen);
-	}
-	b->addr = b->dptr;
-	return 0;
-}
-
-static int register_dmabuf(struct bw_buffer *b, struct ibv_pd *pd, size_t len,
-			   unsigned long long flags, char *err, size_t errlen)
-{
-	const struct cuda_table *t = b->cuda;
-	long page = sysconf(_SC_PAGESIZE);
-	cu_deviceptr aligned;
-	uint64_t offset;
-	size_t span;
-	cu_result r;
-	int fd = -1;
-
-	if (page <= 0)
-		page = 4096;
-	if (!t->cuMemGetHandleForAddressRange || !b->ibv->reg_dmabuf_mr) {
-		snprintf(err, errlen, "%s",
-			 !b->ibv->reg_dmabuf_mr ?
-				 "libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)" :
-				 "libcuda has no cuMemGetHandleForAddressRange (driver older than CUDA 11.7)");
-		return -EOPNOTSUPP;
-	}
-	/* Export whole pages around the buffer, as perftest and the probe do. */
-	aligned = b->dptr & ~(cu_deviceptr)(page - 1);
-	offset = b->dptr - aligned;
-	span = (len + offset + (size_t)page - 1) & ~((size_t)page - 1);
-	r = t->cuMemGetHandleForAddressRange(&fd, aligned, span,
-					     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, flags);
-	if (r != CUDA_SUCCESS)
-		return cuda_err(t, r, "cuMemGetHandleForAddressRange", err, errlen);
-	if (fd < 0) {
-		snprintf(err, errlen, "cuMemGetHandleForAddressRange returned no fd");
-		return -EBADF;
-	}
-	b->dmabuf_fd = fd;
-	errno = 0;
-	b->mr = b->ibv->reg_dmabuf_mr(pd, offset, len, b->dptr, fd, BW_ACCESS);
-	if (!b->mr) {
-		int e = errno ? errno : EIO;
-
-		snprintf(err, errlen, "ibv_reg_dmabuf_mr: %s", strerror(e));
-		return -e;
-	}
-	return 0;
+	r = gpumem_alloc(&b->gpu, b->cuda, ordinal, len, &e);
+	if (r >= 0 && b->kind == BW_BUF_DMABUF)
+		r = gpumem_export(&b->gpu, flags, &e);
+	if (r >= 0)
+		r = gpumem_register(&b->gpu, b->ibv, pd, b->kind == BW_BUF_DMABUF, &b->mr, &e);
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", e.call, e.why);
+	b->addr = b->gpu.ptr;
+	return r;
 }
 
 int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
@@ -110,36 +51,22 @@ int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
 	b->kind = kind;
 	b->ibv = ibv;
 	b->cuda = cuda;
-	b->dmabuf_fd = -1;
+	b->gpu.fd = -1;
 	b->region = region;
-	if (kind == BW_BUF_HOST) {
+	if (kind != BW_BUF_HOST) {
+		r = gpu_setup(b, ordinal, dmabuf_flags, pd, len, err, errlen);
+	} else if (posix_memalign(&b->host, 4096, len)) {
 		/* Page-aligned, as NICs register whole pages anyway. */
-		if (posix_memalign(&b->host, 4096, len)) {
-			snprintf(err, errlen, "cannot allocate %zu bytes of host memory", len);
-			return -ENOMEM;
-		}
+		snprintf(err, errlen, "cannot allocate %zu bytes of host memory", len);
+		r = -ENOMEM;
+	} else {
 		memset(b->host, 0, len);
 		b->addr = (uint64_t)(uintptr_t)b->host;
-	} else {
-		if (!cuda) {
-			snprintf(err, errlen, "GPU buffers need libcuda, which is not usable");
-			return -ENOENT;
-		}
-		r = gpu_alloc(b, ordinal, len, err, errlen);
-	}
-	if (r >= 0 && kind == BW_BUF_DMABUF) {
-		r = register_dmabuf(b, pd, len, dmabuf_flags, err, errlen);
-	} else if (r >= 0) {
 		errno = 0;
-		b->mr = ibv->reg_mr(pd, (void *)(uintptr_t)b->addr, len, BW_ACCESS);
+		b->mr = ibv->reg_mr(pd, b->host, len, GPUMEM_ACCESS);
 		if (!b->mr) {
-			int e = errno ? errno : EIO;
-
-			snprintf(err, errlen, "ibv_reg_mr (%s memory): %s%s",
-				 kind == BW_BUF_HOST ? "host" : "GPU", strerror(e),
-				 kind == BW_BUF_PEERMEM && (e == EFAULT || e == EINVAL) ?
-					 " (no peer-memory client: load nvidia-peermem)" : "");
-			r = -e;
+			r = -(errno ? errno : EIO);
+			snprintf(err, errlen, "ibv_reg_mr (host memory): %s", strerror(-r));
 		}
 	}
 	if (r < 0)
@@ -152,17 +79,7 @@ void bw_buffer_release(struct bw_buffer *b)
 	if (b->mr)
 		(void)b->ibv->dereg_mr(b->mr);
 	b->mr = NULL;
-	if (b->dmabuf_fd >= 0)
-		close(b->dmabuf_fd);
-	b->dmabuf_fd = -1;
-	if (b->dptr)
-		(void)b->cuda->cuMemFree_v2(b->dptr);
-	b->dptr = 0;
-	if (b->retained) {
-		(void)b->cuda->cuCtxSetCurrent(NULL);
-		(void)b->cuda->cuDevicePrimaryCtxRelease_v2(b->dev);
-	}
-	b->retained = 0;
+	gpumem_release(&b->gpu);
 	free(b->host);
 	b->host = NULL;
 }
@@ -177,7 +94,7 @@ int bw_buffer_put(struct bw_buffer *b, size_t off, const void *src, size_t len)
 		memcpy((uint8_t *)b->host + off, src, len);
 		return 0;
 	}
-	r = b->cuda->cuMemcpyHtoD_v2(b->dptr + off, src, len);
+	r = b->cuda->cuMemcpyHtoD_v2(b->gpu.ptr + off, src, len);
 	return r == CUDA_SUCCESS ? 0 : -cuda_result_errno(r);
 }
 
@@ -191,7 +108,7 @@ int bw_buffer_get(struct bw_buffer *b, size_t off, void *dst, size_t len)
 		memcpy(dst, (const uint8_t *)b->host + off, len);
 		return 0;
 	}
-	r = b->cuda->cuMemcpyDtoH_v2(dst, b->dptr + off, len);
+	r = b->cuda->cuMemcpyDtoH_v2(dst, b->gpu.ptr + off, len);
 	return r == CUDA_SUCCESS ? 0 : -cuda_result_errno(r);
 }
 

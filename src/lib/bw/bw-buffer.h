@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "../sys/cuda.h"
+#include "../sys/gpumem.h"
 #include "../sys/ibv.h"
 #include "bw-oob.h"
 
@@ -21,18 +22,11 @@
  * region, so a bidirectional run never overwrites what it sends.
  */
 
-#define BW_ACCESS                                                              \
-	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
-	 IBV_ACCESS_REMOTE_READ)
-
 struct bw_buffer {
 	enum bw_buf_kind kind;
 	const struct cuda_table *cuda;
-	cu_device dev;
-	int retained;       /* primary context held */
 	void *host;         /* host kind */
-	cu_deviceptr dptr;  /* GPU kinds */
-	int dmabuf_fd;
+	struct gpumem gpu;  /* GPU kinds */
 	size_t region;      /* bytes of each of tx and rx */
 	uint64_t addr;      /* the buffer's start as the NIC addresses it */
 	struct ibv_mr *mr;
@@ -41,9 +35,10 @@ struct bw_buffer {
 
 /*
  * Allocate 2 x @region bytes of @kind (GPU kinds on CUDA ordinal @ordinal)
- * and register them on @pd; a dma-buf is exported with @dmabuf_flags (the
- * probe's, probe_dmabuf_flags: the PCIe mapping on C2C systems). On failure returns -errno with one line in
- * @err naming the call that failed; nothing is left allocated.
+ * and register them on @pd; GPU memory through the registrar (gpumem.h), a
+ * dma-buf exported with @dmabuf_flags (probe_dmabuf_flags: the PCIe mapping
+ * on C2C systems). On failure returns -errno with one line in @err naming
+ * the call that failed; nothing is left allocated.
  */
 int bw_buffer_setup(struct bw_buffer *b, enum bw_buf_kind kind,
 		    const struct ibv_table *ibv, const struct cuda_table *cuda,

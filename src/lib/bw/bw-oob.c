@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../util/cleanup.h"
+#include "../util/strutil.h"
 
 /* Bounds a peer's numbers must respect (the engine's own limits). */
 #define BW_WIRE_MAX_DEPTH 8192u
@@ -665,4 +666,43 @@ const char *bw_buf_kind_name(enum bw_buf_kind k)
 	};
 
 	return k < BW_BUF_COUNT ? names[k] : "unknown";
+}
+
+int bw_oob_target_parse(const char *s, char *host, size_t size, uint16_t *port)
+{
+	const char *p = NULL;
+	size_t n;
+	uint64_t v;
+
+	if (s[0] == '[') {
+		const char *end = strchr(s, ']');
+
+		if (!end)
+			return -EINVAL;
+		n = (size_t)(end - s - 1);
+		s++;
+		if (end[1] == ':')
+			p = end + 2;
+		else if (end[1])
+			return -EINVAL;
+	} else {
+		const char *colon = strrchr(s, ':');
+
+		/* One colon: HOST:PORT; more: a bare IPv6 address. */
+		if (colon && strchr(s, ':') == colon) {
+			p = colon + 1;
+			n = (size_t)(colon - s);
+		} else {
+			n = strlen(s);
+		}
+	}
+	if (!n || n >= size)
+		return -EINVAL;
+	if (p && (safe_atou64(p, &v) < 0 || !v || v > 65535))
+		return -EINVAL;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	if (p)
+		*port = (uint16_t)v;
+	return 0;
 }

@@ -164,6 +164,9 @@ int bw_oob_listen(const char *bind, uint16_t *port, const char **why);
 /* Accept one client within @timeout_ms (< 0: forever). Socket or -errno. */
 int bw_oob_accept(int listen_fd, int timeout_ms);
 
+/* HOST, HOST:PORT or [V6]:PORT into @host (and @port when given). -EINVAL otherwise. */
+int bw_oob_target_parse(const char *s, char *host, size_t size, uint16_t *port);
+
 /* Connect to @host:@port within @timeout_ms. Socket or -errno. */
 int bw_oob_connect(const char *host, uint16_t port, int timeout_ms,
 		   const char **why);

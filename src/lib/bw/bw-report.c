@@ -178,3 +178,20 @@ int bw_size_parse(const char *s, uint64_t *ret)
 	*ret = v * mul;
 	return 0;
 }
+
+int bw_sizes_parse(const char *arg, uint64_t *min, uint64_t *max)
+{
+	const char *colon = strchr(arg, ':');
+	char lo[32];
+
+	if (!colon)
+		return bw_size_parse(arg, min) < 0 ? -EINVAL : (*max = *min, 0);
+	if ((size_t)(colon - arg) >= sizeof(lo))
+		return -EINVAL;
+	memcpy(lo, arg, (size_t)(colon - arg));
+	lo[colon - arg] = '\0';
+	if (bw_size_parse(lo, min) < 0 || bw_size_parse(colon + 1, max) < 0 ||
+	    *min > *max || (*min & (*min - 1)) || (*max & (*max - 1)))
+		return -EINVAL;
+	return 0;
+}

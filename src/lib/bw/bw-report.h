@@ -77,3 +77,5 @@ const char *bw_report_unit(const struct bw_report *r);
 
 /* "8M" -> 8388608, "64K", "2", up to BW_MAX_MSG_SIZE. -EINVAL when not a size. */
 int bw_size_parse(const char *s, uint64_t *ret);
+/* --sizes: "A:B" (powers of two, A <= B) or one size "S" (min = max). */
+int bw_sizes_parse(const char *arg, uint64_t *min, uint64_t *max);

@@ -10,29 +10,6 @@
 
 /* CUDA: what libcuda says of the driver and of each GPU (no context). */
 
-int cuda_result_errno(cu_result r)
-{
-	switch (r) {
-	case CUDA_SUCCESS:
-		return 0;
-	case CUDA_ERROR_INVALID_VALUE:
-		return EINVAL;
-	case CUDA_ERROR_OUT_OF_MEMORY:
-		return ENOMEM;
-	case CUDA_ERROR_NO_DEVICE:
-	case CUDA_ERROR_INVALID_DEVICE:
-		return ENODEV;
-	case CUDA_ERROR_NOT_SUPPORTED:
-		return EOPNOTSUPP;
-	case CUDA_ERROR_INSUFFICIENT_DRIVER:
-	case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
-	case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-		return ELIBBAD;
-	default:
-		return EIO;
-	}
-}
-
 /* Attribute @attr into @out; drivers older than @since do not know it. */
 static void cuda_attr(const struct cuda_table *t, cu_device dev, int attr,
 		      int since, const struct fact_int *version,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
+#include "collect-probe.h"
 #include "collect-roce.h"
 
 #include <errno.h>
@@ -40,6 +41,10 @@ static const struct collector collectors[] = {
 	{ "platform", collect_platform, COLLECT_PLATFORM, COLLECT_HOST },
 	{ "storage", collect_storage, COLLECT_STORAGE, 0 },
 	{ "cni", collect_cni, COLLECT_CNI, 0 },
+	/* The vendor libraries (live only), about the GPUs and NICs above. */
+	{ "nvml", collect_nvml, COLLECT_NVML, COLLECT_GPUS },
+	{ "cuda", collect_cuda, COLLECT_CUDA, COLLECT_GPUS },
+	{ "verbs", collect_verbs, COLLECT_VERBS, COLLECT_NICS },
 };
 
 unsigned collect_closure(unsigned wanted)

@@ -30,6 +30,11 @@ enum collect_need {
 	/* Everything about the node (not the container it may run in). */
 	COLLECT_NODE = ((1u << 11) - 1) | COLLECT_PLATFORM | COLLECT_STORAGE,
 	COLLECT_CNI = 1u << 14,      /* pod networks: CNI configs, Multus, device plugins */
+	/* The vendor libraries, live only (collect-probe.h): never part of COLLECT_NODE. */
+	COLLECT_NVML = 1u << 15,     /* libnvidia-ml: NVLink, C2C, BAR1, driver version */
+	COLLECT_CUDA = 1u << 16,     /* libcuda: ordinals, attributes 116/124 (no context) */
+	COLLECT_VERBS = 1u << 17,    /* libibverbs: device attributes, ports, dma-buf support */
+	COLLECT_LIBS = COLLECT_NVML | COLLECT_CUDA | COLLECT_VERBS,
 };
 
 /*
@@ -42,12 +47,16 @@ struct collect_nl {
 	const char *record;
 };
 
+struct collect_libs;
+
 /* What every collector is given. */
 struct collect_ctx {
 	const struct gc_root *root;
 	struct collect_nl nl;
 	char *const *envp; /* the environment NCCL would see */
 	unsigned wanted;   /* COLLECT_* bits; what they depend on is added */
+	/* COLLECT_LIBS: how to load them, and the tables they loaded (collect-probe.h) */
+	struct collect_libs *libs;
 };
 
 /*

@@ -15,10 +15,6 @@
 /* Bounds: a node has at most a few dozen GPUs and NICs; never loop on more. */
 #define MAX_PAIRS 256
 
-#define MR_ACCESS                                                              \
-	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
-	 IBV_ACCESS_REMOTE_READ)
-
 static int add_pair(struct probe_facts *p, const struct gpu *g,
 		    const struct rdma_dev *n, int path)
 {
@@ -80,83 +76,22 @@ int probe_select(struct facts *f, const struct topo_report *topo,
 	return r;
 }
 
-/* --------------------------------------------------------- conclusions */
-
-static const char *dmabuf_refusal(int e)
-{
-	switch (e) {
-	case EOPNOTSUPP:
-		return "the NIC driver (kernel or provider) does not register dma-buf memory";
-	case EPROTONOSUPPORT:
-		return "the kernel's uverbs does not know dma-buf MRs (kernel < 5.12)";
-	case EINVAL:
-		return "the NIC driver rejected this dma-buf: it cannot map the GPU's pages (peer-to-peer topology, IOMMU) or the offset/iova alignment";
-	case EBADF:
-		return "the exported dma-buf fd was not valid at registration";
-	case EFAULT:
-		return "the NIC driver could not map the dma-buf's pages";
-	case ENOMEM:
-		return "out of memory or MR resources on the NIC";
-	case EPERM:
-	case EACCES:
-		return "not permitted: check access to /dev/infiniband/uverbsN";
-	default:
-		return NULL;
-	}
-}
-
-static int set_errno_attempt(struct probe_attempt *a, enum probe_outcome o,
-			     int e, const char *call, const char *why)
-{
-	char buf[256];
-
-	if (why)
-		return probe_attempt_set(a, o, e, call, why);
-	snprintf(buf, sizeof(buf), "%s", strerror(e));
-	return probe_attempt_set(a, o, e, call, buf);
-}
-
 /* ------------------------------------------------------------ the probe */
 
-struct gpu_mem {
-	const struct cuda_table *cuda;
-	cu_device dev;
-	bool retained, current;
-	cu_deviceptr ptr;   /* 0: none */
-	int fd;             /* dma-buf, -1: none */
-	uint64_t offset;    /* of ptr inside the exported, page-aligned range */
-	size_t size;
-};
-
-static void gpu_mem_release(struct gpu_mem *m)
+/* Both paths of a pair failed before either could be tried, for one reason. */
+static int pair_fail(struct probe_pair *pp, enum probe_outcome o, int e,
+		     const char *call, const char *why)
 {
-	if (m->fd >= 0)
-		close(m->fd);
-	m->fd = -1;
-	if (m->ptr)
-		(void)m->cuda->cuMemFree_v2(m->ptr);
-	m->ptr = 0;
-	/* Leave no context current on this thread once it is released. */
-	if (m->current)
-		(void)m->cuda->cuCtxSetCurrent(NULL);
-	m->current = false;
-	if (m->retained)
-		(void)m->cuda->cuDevicePrimaryCtxRelease_v2(m->dev);
-	m->retained = false;
+	int r = probe_attempt_set(&pp->dmabuf, o, e, call, why);
+
+	return r < 0 ? r : probe_attempt_set(&pp->peermem, o, e, call, why);
 }
 
-static int cuda_fail(struct probe_attempt *a, const struct cuda_table *t,
-		     enum probe_outcome o, cu_result r, const char *call,
-		     const char *why)
+/* The registrar's failure as an attempt's outcome. */
+static int gpumem_attempt(struct probe_attempt *a, enum probe_outcome o, int r,
+			  const struct gpumem_err *e)
 {
-	char err[256], buf[512];
-
-	cuda_strerror(t, r, err, sizeof(err));
-	if (why)
-		snprintf(buf, sizeof(buf), "%s: %s", err, why);
-	else
-		snprintf(buf, sizeof(buf), "%s", err);
-	return probe_attempt_set(a, o, cuda_result_errno(r), call, buf);
+	return probe_attempt_set(a, o, -r, e->call, e->why);
 }
 
 unsigned long long probe_dmabuf_flags(const struct gpu *g,
@@ -165,63 +100,30 @@ unsigned long long probe_dmabuf_flags(const struct gpu *g,
 {
 	bool c2c = g->coherent || (g->c2c_links.state == FACT_OK && g->c2c_links.v > 0);
 
-	if (old_driver)
-		*old_driver = false;
-	if (!c2c)
-		return 0;
-	if (cuda_driver_version->state == FACT_OK &&
-	    cuda_driver_version->v >= CUDA_VERSION_DMABUF_PCIE)
-		return CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE;
-	if (old_driver)
-		*old_driver = true;
-	return 0;
+	return gpumem_dmabuf_flags(c2c, cuda_driver_version->state == FACT_OK ?
+						cuda_driver_version->v : -1,
+				   old_driver);
 }
 
 /*
- * Allocate and export @m->size bytes on the GPU of CUDA ordinal @ordinal.
+ * Allocate and export @size bytes on the GPU of CUDA ordinal @ordinal.
  * The outcome of the export goes to @exp; on success m->fd is a dma-buf.
  * Returns -ENOMEM only; a failed step leaves exp set and m partly filled
- * (gpu_mem_release undoes it).
+ * (gpumem_release undoes it).
  */
-static int gpu_mem_setup(struct facts *f, const struct gpu *g, int ordinal,
-			 struct gpu_mem *m, struct probe_attempt *exp)
+static int gpu_mem_setup(struct facts *f, const struct cuda_table *t,
+			 const struct gpu *g, int ordinal, size_t size,
+			 struct gpumem *m, struct probe_attempt *exp)
 {
-	const struct cuda_table *t = m->cuda;
 	const struct fact_int *ver = &f->probe.cuda_driver_version;
-	struct cu_ctx *ctx = NULL;
-	unsigned long long flags = 0;
+	struct gpumem_err e;
 	bool old_driver = false;
-	long page = sysconf(_SC_PAGESIZE);
-	cu_deviceptr aligned;
-	size_t len;
-	int fd = -1;
-	cu_result r;
+	unsigned long long flags;
+	int r;
 
-	if (page <= 0)
-		page = 4096;
-	r = t->cuDeviceGet(&m->dev, ordinal);
-	if (r != CUDA_SUCCESS)
-		return cuda_fail(exp, t, PROBE_ERROR, r, "cuDeviceGet", NULL);
-	r = t->cuDevicePrimaryCtxRetain(&ctx, m->dev);
-	if (r != CUDA_SUCCESS)
-		return cuda_fail(exp, t, PROBE_ERROR, r, "cuDevicePrimaryCtxRetain", NULL);
-	m->retained = true;
-	r = t->cuCtxSetCurrent(ctx);
-	if (r != CUDA_SUCCESS)
-		return cuda_fail(exp, t, PROBE_ERROR, r, "cuCtxSetCurrent", NULL);
-	m->current = true;
-	r = t->cuMemAlloc_v2(&m->ptr, m->size);
-	if (r != CUDA_SUCCESS || !m->ptr) {
-		m->ptr = 0;
-		return cuda_fail(exp, t, PROBE_ERROR,
-				 r != CUDA_SUCCESS ? r : CUDA_ERROR_UNKNOWN,
-				 "cuMemAlloc_v2", NULL);
-	}
-
-	if (!t->cuMemGetHandleForAddressRange)
-		return probe_attempt_set(exp, PROBE_UNSUPPORTED, EOPNOTSUPP,
-					 "cuMemGetHandleForAddressRange",
-					 "libcuda has no cuMemGetHandleForAddressRange (driver older than CUDA 11.7)");
+	r = gpumem_alloc(m, t, ordinal, size, &e);
+	if (r < 0)
+		return gpumem_attempt(exp, PROBE_ERROR, r, &e);
 	if (ver->state == FACT_OK && ver->v < CUDA_VERSION_DMABUF)
 		return probe_attempt_set(exp, PROBE_UNSUPPORTED, EOPNOTSUPP,
 					 "cuDriverGetVersion",
@@ -235,24 +137,12 @@ static int gpu_mem_setup(struct facts *f, const struct gpu *g, int ordinal,
 	    probe_note(&f->probe, "GPU %s is C2C-coherent but the driver predates CUDA 12.8: exporting without the PCIe mapping flag",
 		       g->bdf) < 0)
 		return -ENOMEM;
-	/* Export whole host pages around the buffer, as perftest does. */
-	aligned = m->ptr & ~(cu_deviceptr)(page - 1);
-	m->offset = m->ptr - aligned;
-	len = (m->size + m->offset + (size_t)page - 1) & ~((size_t)page - 1);
-	r = t->cuMemGetHandleForAddressRange(&fd, aligned, len,
-					     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD,
-					     flags);
-	if (r != CUDA_SUCCESS)
-		return cuda_fail(exp, t, PROBE_REFUSED, r,
-				 "cuMemGetHandleForAddressRange",
-				 r == CUDA_ERROR_NOT_SUPPORTED ?
-					 "the GPU or driver cannot export dma-bufs (needs the open kernel modules)" :
-					 NULL);
-	if (fd < 0)
-		return probe_attempt_set(exp, PROBE_ERROR, EBADF,
-					 "cuMemGetHandleForAddressRange",
-					 "reported success but returned no fd");
-	m->fd = fd;
+	r = gpumem_export(m, flags, &e);
+	if (r < 0)
+		/* A refusal by CUDA; no entry point: unsupported; no fd: an error. */
+		return gpumem_attempt(exp, e.cu != CUDA_SUCCESS ? PROBE_REFUSED :
+					   r == -EBADF ? PROBE_ERROR : PROBE_UNSUPPORTED,
+				      r, &e);
 	return probe_attempt_set(exp, PROBE_WORKS, 0,
 				 "cuMemGetHandleForAddressRange",
 				 flags ? "exported as a dma-buf (PCIe mapping)" :
@@ -274,72 +164,58 @@ static struct ibv_device *find_device(const struct ibv_table *t,
 }
 
 static int register_dmabuf(const struct ibv_table *t, struct ibv_pd *pd,
-			   const struct gpu_mem *m,
+			   const struct gpumem *m,
 			   const struct probe_attempt *exp,
 			   struct probe_attempt *a, const char *nic)
 {
+	struct gpumem_err e;
 	struct ibv_mr *mr;
 	char buf[256];
-	int e;
+	int r;
 
 	/* No dma-buf to register: the export's outcome is this path's. */
 	if (exp->outcome != PROBE_WORKS)
 		return probe_attempt_set(a, exp->outcome, exp->err, exp->call,
 					 exp->detail);
-	if (!t->reg_dmabuf_mr)
-		return probe_attempt_set(a, PROBE_UNSUPPORTED, EOPNOTSUPP,
-					 "ibv_reg_dmabuf_mr",
-					 "libibverbs has no ibv_reg_dmabuf_mr@IBVERBS_1.12 (rdma-core < 34)");
-	errno = 0;
-	mr = t->reg_dmabuf_mr(pd, m->offset, m->size, (uint64_t)m->ptr, m->fd,
-			      MR_ACCESS);
-	e = errno;
-	if (mr) {
-		(void)t->dereg_mr(mr);
-		snprintf(buf, sizeof(buf),
-			 "GPU memory exported as a dma-buf and registered on %s",
-			 nic);
-		return probe_attempt_set(a, PROBE_WORKS, 0, "ibv_reg_dmabuf_mr",
-					 buf);
-	}
-	if (!e)
-		e = EIO;
-	return set_errno_attempt(a, e == EOPNOTSUPP || e == EPROTONOSUPPORT ?
-					    PROBE_UNSUPPORTED : PROBE_REFUSED,
-				 e, "ibv_reg_dmabuf_mr", dmabuf_refusal(e));
+	r = gpumem_register(m, t, pd, true, &mr, &e);
+	if (r < 0)
+		return gpumem_attempt(a, r == -EOPNOTSUPP || r == -EPROTONOSUPPORT ?
+					      PROBE_UNSUPPORTED : PROBE_REFUSED,
+				      r, &e);
+	(void)t->dereg_mr(mr);
+	snprintf(buf, sizeof(buf),
+		 "GPU memory exported as a dma-buf and registered on %s", nic);
+	return probe_attempt_set(a, PROBE_WORKS, 0, "ibv_reg_dmabuf_mr", buf);
 }
 
 static int register_peermem(const struct facts *f, const struct ibv_table *t,
-			    struct ibv_pd *pd, const struct gpu_mem *m,
+			    struct ibv_pd *pd, const struct gpumem *m,
 			    struct probe_attempt *a)
 {
+	struct gpumem_err e;
 	struct ibv_mr *mr;
-	int e;
+	int r;
 
 	if (!m->ptr)
 		return 0; /* no device memory: the export attempt says why */
-	errno = 0;
-	mr = t->reg_mr(pd, (void *)(uintptr_t)m->ptr, m->size, MR_ACCESS);
-	e = errno;
-	if (mr) {
+	r = gpumem_register(m, t, pd, false, &mr, &e);
+	if (r >= 0) {
 		(void)t->dereg_mr(mr);
 		return probe_attempt_set(a, PROBE_WORKS, 0, "ibv_reg_mr",
 					 "a peer-memory client pinned GPU memory for the NIC");
 	}
-	if (!e)
-		e = EIO;
 	/* Without a client ib_core tries to pin the address as host memory. */
-	if (e == EFAULT || e == EINVAL)
-		return probe_attempt_set(a, PROBE_REFUSED, e, "ibv_reg_mr",
+	if (r == -EFAULT || r == -EINVAL)
+		return probe_attempt_set(a, PROBE_REFUSED, -r, "ibv_reg_mr",
 					 host_peer_client(&f->host) ?
 						 "a peer-memory client is loaded but did not take this buffer (nvidia-peermem built against another ib_core?)" :
 						 "no peer-memory client");
-	return set_errno_attempt(a, PROBE_REFUSED, e, "ibv_reg_mr", NULL);
+	return probe_attempt_set(a, PROBE_REFUSED, -r, "ibv_reg_mr", strerror(-r));
 }
 
 /* Both registrations of one pair on an open device. */
 static int probe_pair_on(const struct facts *f, const struct ibv_table *t,
-			 struct ibv_device *dev, const struct gpu_mem *m,
+			 struct ibv_device *dev, const struct gpumem *m,
 			 const struct probe_attempt *exp, struct probe_pair *pp)
 {
 	struct ibv_context *ctx;
@@ -350,18 +226,13 @@ static int probe_pair_on(const struct facts *f, const struct ibv_table *t,
 	ctx = t->open_device(dev);
 	if (!ctx) {
 		e = errno ? errno : EIO;
-		r = set_errno_attempt(&pp->dmabuf, PROBE_ERROR, e, "ibv_open_device", NULL);
-		if (r >= 0)
-			r = set_errno_attempt(&pp->peermem, PROBE_ERROR, e, "ibv_open_device", NULL);
-		return r;
+		return pair_fail(pp, PROBE_ERROR, e, "ibv_open_device", strerror(e));
 	}
 	errno = 0;
 	pd = t->alloc_pd(ctx);
 	if (!pd) {
 		e = errno ? errno : EIO;
-		r = set_errno_attempt(&pp->dmabuf, PROBE_ERROR, e, "ibv_alloc_pd", NULL);
-		if (r >= 0)
-			r = set_errno_attempt(&pp->peermem, PROBE_ERROR, e, "ibv_alloc_pd", NULL);
+		r = pair_fail(pp, PROBE_ERROR, e, "ibv_alloc_pd", strerror(e));
 		(void)t->close_device(ctx);
 		return r;
 	}
@@ -379,15 +250,10 @@ static int fail_gpu_pairs(struct probe_facts *p, const char *bdf,
 {
 	int r = 0;
 
-	for (size_t i = 0; i < p->n_pairs && r >= 0; i++) {
-		if (strcmp(p->pairs[i].gpu, bdf))
-			continue;
-		r = probe_attempt_set(&p->pairs[i].dmabuf, why->outcome, why->err,
-				      why->call, why->detail);
-		if (r >= 0)
-			r = probe_attempt_set(&p->pairs[i].peermem, why->outcome,
-					      why->err, why->call, why->detail);
-	}
+	for (size_t i = 0; i < p->n_pairs && r >= 0; i++)
+		if (!strcmp(p->pairs[i].gpu, bdf))
+			r = pair_fail(&p->pairs[i], why->outcome, why->err, why->call,
+				      why->detail);
 	return r;
 }
 
@@ -397,7 +263,7 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 {
 	struct probe_facts *p = &f->probe;
 	struct gpu *g = &f->gpus[gi];
-	struct gpu_mem m = { .cuda = cuda, .fd = -1, .size = size };
+	struct gpumem m = { .fd = -1 };
 	struct probe_attempt exp = { 0 };
 	struct gpu_probe *pg = &g->probe;
 	int ordinal, r = 0;
@@ -417,7 +283,7 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 		goto done;
 	}
 	ordinal = (int)pg->cuda_index.v;
-	r = gpu_mem_setup(f, g, ordinal, &m, &exp);
+	r = gpu_mem_setup(f, cuda, g, ordinal, size, &m, &exp);
 	if (r < 0 || !m.ptr)
 		goto done;
 	/* The dma-buf is exported once; each nearest NIC registers it. */
@@ -427,37 +293,20 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 
 		if (strcmp(pp->gpu, g->bdf))
 			continue;
-		if (!ibv) {
-			const char *why = p->ibverbs.reason ? p->ibverbs.reason :
-							      "libibverbs is not usable";
-
-			r = probe_attempt_set(&pp->dmabuf, PROBE_ERROR,
-					      p->ibverbs.loaded.err,
-					      "dlopen(libibverbs.so.1)", why);
-			if (r >= 0)
-				r = probe_attempt_set(&pp->peermem, PROBE_ERROR,
-						      p->ibverbs.loaded.err,
-						      "dlopen(libibverbs.so.1)", why);
-			continue;
-		}
-		dev = find_device(ibv, list, n_dev, pp->nic);
-		if (!dev) {
-			r = probe_attempt_set(&pp->dmabuf, PROBE_ERROR, ENODEV,
-					      "ibv_get_device_list",
-					      "libibverbs does not list this device");
-			if (r >= 0)
-				r = probe_attempt_set(&pp->peermem, PROBE_ERROR,
-						      ENODEV, "ibv_get_device_list",
-						      "libibverbs does not list this device");
-			continue;
-		}
-		r = probe_pair_on(f, ibv, dev, &m, &exp, pp);
+		if (!ibv)
+			r = pair_fail(pp, PROBE_ERROR, p->ibverbs.loaded.err, "dlopen(libibverbs.so.1)",
+				      p->ibverbs.reason ? p->ibverbs.reason : "libibverbs is not usable");
+		else if (!(dev = find_device(ibv, list, n_dev, pp->nic)))
+			r = pair_fail(pp, PROBE_ERROR, ENODEV, "ibv_get_device_list",
+				      "libibverbs does not list this device");
+		else
+			r = probe_pair_on(f, ibv, dev, &m, &exp, pp);
 	}
 done:
 	/* No device memory: no registration could be tried, for the same reason. */
 	if (r >= 0 && !m.ptr)
 		r = fail_gpu_pairs(p, g->bdf, &exp);
-	gpu_mem_release(&m);
+	gpumem_release(&m);
 	probe_attempt_release(&pg->dmabuf_export);
 	pg->dmabuf_export = exp;
 	return r;

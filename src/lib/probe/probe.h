@@ -5,6 +5,7 @@
 
 #include "../model/facts.h"
 #include "../sys/cuda.h"
+#include "../sys/gpumem.h"
 #include "../sys/ibv.h"
 #include "../topo/topo.h"
 
@@ -16,9 +17,9 @@
  * released on every path: dma-buf fd, MRs, PD, device context, device
  * memory, the primary CUDA context.
  *
- * Run collect_probe_cuda() (for the CUDA ordinals) and topo_analyse() (for
- * the nearest NIC) first. Results go to f->probe: gpus[].dmabuf_export and
- * pairs[].
+ * Collect with COLLECT_CUDA and COLLECT_VERBS (the CUDA ordinals, the
+ * libraries' state) and run topo_analyse() (for the nearest NICs) first.
+ * Results go to f->probe: gpus[].dmabuf_export and pairs[].
  */
 
 #define PROBE_DEFAULT_SIZE (2u << 20)
@@ -44,11 +45,8 @@ int probe_run(const struct ibv_table *ibv, const struct cuda_table *cuda,
 int probe_pair_works(const struct probe_pair *p);
 
 /*
- * The flags cuMemGetHandleForAddressRange exports GPU @g's memory with, for
- * the probe and for bw alike: on NVLink-C2C systems (GH200/GB200/GB300) the
- * NIC must reach the memory over PCIe (BAR1), which the driver does only with
- * CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE (CUDA 12.8 and later).
- * *@old_driver is set when the GPU is C2C but the driver predates the flag.
+ * gpumem_dmabuf_flags for GPU @g of the facts, for the probe and for bw
+ * alike: C2C by the model table (coherent) or by NVML's active C2C links.
  */
 unsigned long long probe_dmabuf_flags(const struct gpu *g,
 				      const struct fact_int *cuda_driver_version,

@@ -89,3 +89,26 @@ const char *cuda_strerror(const struct cuda_table *t, cu_result r, char *buf,
 		snprintf(buf, size, "CUDA error %d", r);
 	return buf;
 }
+
+int cuda_result_errno(cu_result r)
+{
+	switch (r) {
+	case CUDA_SUCCESS:
+		return 0;
+	case CUDA_ERROR_INVALID_VALUE:
+		return EINVAL;
+	case CUDA_ERROR_OUT_OF_MEMORY:
+		return ENOMEM;
+	case CUDA_ERROR_NO_DEVICE:
+	case CUDA_ERROR_INVALID_DEVICE:
+		return ENODEV;
+	case CUDA_ERROR_NOT_SUPPORTED:
+		return EOPNOTSUPP;
+	case CUDA_ERROR_INSUFFICIENT_DRIVER:
+	case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+	case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+		return ELIBBAD;
+	default:
+		return EIO;
+	}
+}

@@ -105,3 +105,6 @@ const char *cuda_table_where(void);
  */
 const char *cuda_strerror(const struct cuda_table *t, cu_result r, char *buf,
 			  size_t size);
+
+/* The CUDA result as a positive errno (0 for CUDA_SUCCESS). */
+int cuda_result_errno(cu_result r);
