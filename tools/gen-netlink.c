@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <libmnl/libmnl.h>
 #include <linux/dcbnl.h>
+#include <linux/devlink.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -386,6 +387,75 @@ static void drvinfo(const char *set, const char *ifname, const char *bus,
 	close_file();
 }
 
+/* --------------------------------------------------------- devlink */
+
+/* What `devlink dev info pci/<bdf>` shows of one E810 PF (illustrative). */
+struct devlink_spec {
+	const char *serial; /* the PCIe DSN, as ice formats it ("%8phD") */
+	const char *nvm;    /* fw.psid.api: ice_info_nvm_ver, "%x.%02x" */
+	const char *stored_nvm; /* fw.psid.api in flash (a pending update) */
+	const char *eetrack; /* fw.bundle_id */
+	const char *mgmt;
+	const char *undi;
+	const char *app_name; /* fw.app.name; NULL in Safe Mode */
+	const char *app;
+};
+
+static void devlink_ver(struct nlmsghdr *nlh, uint16_t kind, const char *name,
+			const char *value)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, kind);
+
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, name);
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_VALUE, value);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/*
+ * The DEVLINK_CMD_INFO_GET reply (net/devlink/dev.c devlink_nl_info_fill)
+ * with ice's versions in the order of its ice_devlink_versions[], then the
+ * ACK.
+ */
+static void devlink_info(const char *set, const char *bdf,
+			 const struct devlink_spec *d)
+{
+	struct nlmsghdr *nlh = msg(31 /* the dynamic family id, any value */, 0);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	char name[64];
+
+	g->cmd = DEVLINK_CMD_INFO_GET;
+	g->version = DEVLINK_GENL_VERSION;
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, bdf);
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME, "ice");
+	mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_SERIAL_NUMBER, d->serial);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_FIXED, "board.id", "K91258-000");
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.mgmt", d->mgmt);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.mgmt.api", "1.5.1");
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.mgmt.build", "0x7d2a5a18");
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.undi", d->undi);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.undi", d->undi);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.psid.api", d->nvm);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.psid.api",
+		    d->stored_nvm ? d->stored_nvm : d->nvm);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.bundle_id", d->eetrack);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.bundle_id", d->eetrack);
+	if (d->app_name)
+		devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.app.name", d->app_name);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.app", d->app);
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.app.bundle_id", "0xc0000001");
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.netlist", "4.4.5000-2.15.0");
+	devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.netlist", "4.4.5000-2.15.0");
+	snprintf(name, sizeof(name), "devlink-info-%s.nl", bdf);
+	for (char *p = name; *p; p++)
+		if (*p == ':')
+			*p = '_';
+	open_file(set, name);
+	emit(nlh);
+	error_msg(0);
+	close_file();
+}
+
 /* ------------------------------------------------------------ sets */
 
 static void seed2(const char *set, bool bad)
@@ -489,7 +559,43 @@ static void seed2(const char *set, bool bad)
  */
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
 		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
-		     SEED2_SAFE_MODE };
+		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
+		     SEED2_DDP_RUNNING };
+
+/*
+ * The devlink answers (only these sets have them; the older ones were
+ * recorded before devlink was asked). NVM old (fixture e810-nvm-old): NVM
+ * 4.40 under Intel's ice 1.16.3, which DPDK 25.03's matching list pairs with
+ * NVM 4.7. NVM match (fixture e810-nvm-match): NVM 4.70, that pair. DDP
+ * running (fixture e810-ddp-running-no-file): the seed's NVM 4.80, and the
+ * device runs the ICE OS Default Package though the tree has no ice.pkg.
+ */
+static const struct devlink_spec *seed2_devlink(enum seed2_variant var)
+{
+	static const struct devlink_spec old = {
+		"b4-96-91-ff-ff-aa-bb-00", "4.40", NULL, "0x8001c967", "7.4.11",
+		"1.3534.0", "ICE OS Default Package", "1.3.43.0"
+	};
+	static const struct devlink_spec match = {
+		"b4-96-91-ff-ff-aa-bb-00", "4.70", NULL, "0x8001e8dc", "7.7.5",
+		"1.3682.0", "ICE OS Default Package", "1.3.43.0"
+	};
+	static const struct devlink_spec running = {
+		"b4-96-91-ff-ff-aa-bb-00", "4.80", NULL, "0x8001f6c4", "7.8.3",
+		"1.3755.0", "ICE OS Default Package", "1.3.43.0"
+	};
+
+	switch (var) {
+	case SEED2_NVM_OLD:
+		return &old;
+	case SEED2_NVM_MATCH:
+		return &match;
+	case SEED2_DDP_RUNNING:
+		return &running;
+	default:
+		return NULL;
+	}
+}
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
@@ -502,8 +608,9 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 					    "ens6f1np1" };
 	static const char *const bus[] = { "0000:19:00.0", "0000:19:00.1",
 					   "0000:9b:00.0", "0000:9b:00.1" };
-	static const struct drv_spec ice_oot = { "ice", "1.16.3",
-						 "4.80 0x8001f6c4 1.3755.0", 5 };
+	const struct devlink_spec *dl = seed2_devlink(var);
+	struct drv_spec ice_oot = { "ice", "1.16.3", "4.80 0x8001f6c4 1.3755.0", 5 };
+	char fw[64];
 	static const struct drv_spec bonding = { "bonding", "6.12.0-124.8.1.el10_1.x86_64",
 						 "2", 0 };
 	struct dcb_spec d = {
@@ -528,6 +635,12 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	/* The secondary port of the RDMA LAG has no RDMA device. */
 	bool has_rdma[] = { !safe, cross, !safe, !safe };
 	char name[64];
+
+	/* ethtool's firmware-version: NVM, EETRACK, option ROM (ice_nvm_version_str). */
+	if (dl) {
+		snprintf(fw, sizeof(fw), "%s %s %s", dl->nvm, dl->eetrack, dl->undi);
+		ice_oot.fw = fw;
+	}
 
 	open_file(set, "rdma-sys.nl");
 	rdma_sys(1);
@@ -574,6 +687,15 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		privflags(nets[i], bad);
 		close_file();
 		drvinfo(set, nets[i], bus[i], &ice_oot);
+		if (dl) {
+			struct devlink_spec port = *dl;
+			char serial[32];
+
+			/* One DSN per adapter: the second one ends in 01. */
+			snprintf(serial, sizeof(serial), "%.21s%02x", dl->serial, i / 2);
+			port.serial = serial;
+			devlink_info(set, bus[i], &port);
+		}
 	}
 	/* The bond has no dcbnl ops and no private flags. */
 	open_file(set, "dcb-bond1.nl");
@@ -713,6 +835,9 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-noncontig", SEED2_NONCONTIG);
 	seed2_fixture("seed2-fixture-dscp-default", SEED2_DSCP_DEFAULT);
 	seed2_fixture("seed2-fixture-safe-mode", SEED2_SAFE_MODE);
+	seed2_fixture("seed2-fixture-nvm-old", SEED2_NVM_OLD);
+	seed2_fixture("seed2-fixture-nvm-match", SEED2_NVM_MATCH);
+	seed2_fixture("seed2-fixture-ddp-running", SEED2_DDP_RUNNING);
 	malformed();
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "checks-internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,14 @@
  * registers no DCB netlink ops, and ice_set_safe_mode_caps clears the RDMA
  * capability, so irdma gets no device. A DCB answer from the port therefore
  * proves the package loaded; "not supported" proves Safe Mode.
+ *
+ * Stronger still is what the device runs: devlink info's fw.app.name and
+ * fw.app, the name and version of the active package (ice's devlink.c
+ * ice_info_ddp_pkg_name/_version; Documentation/networking/devlink/ice.rst).
+ * In Safe Mode the name is empty, which devlink leaves out, and the version
+ * reads 0.0.0.0. A running package outranks the file lookup: ice asks first
+ * for the device's own intel/ice/ddp/ice-<DSN>.pkg (ice_get_opt_fw_name),
+ * and the initramfs may hold the file it loaded at boot.
  */
 
 /* The port's DCB answer: the netdev ethtool says sits on @bdf. */
@@ -34,6 +43,42 @@ bool ice_safe_mode(const struct facts *f, const char *bdf)
 	return l && l->dcb.st.state == FACT_UNSUPPORTED;
 }
 
+/* The package @bdf's device runs ("ICE OS Default Package 1.3.43.0"). */
+static bool ddp_running(const struct facts *f, const char *bdf, char *buf,
+			size_t size)
+{
+	const char *name = roce_devlink_running(&f->roce, bdf, "fw.app.name");
+	const char *ver = roce_devlink_running(&f->roce, bdf, "fw.app");
+
+	if (!name || !*name || !ver || strcmp(ver, "0.0.0.0") == 0)
+		return false;
+	snprintf(buf, size, "%s %s", name, ver);
+	return true;
+}
+
+/* ice-<DSN>.pkg from devlink's serial "00-cc-bb-ff-ff-aa-05-68", or "". */
+static void dsn_pkg(const struct facts *f, const char *bdf, char *buf,
+		    size_t size)
+{
+	const struct roce_devlink *d = roce_devlink_find(&f->roce, bdf);
+	char hex[17];
+	size_t n = 0;
+
+	*buf = '\0';
+	if (!d || !fact_str_ok(&d->info.serial))
+		return;
+	for (const char *p = d->info.serial.v; *p; p++) {
+		if (*p == '-')
+			continue;
+		if (!isxdigit((unsigned char)*p) || n >= 16)
+			return;
+		hex[n++] = (char)tolower((unsigned char)*p);
+	}
+	hex[n] = '\0';
+	if (n == 16)
+		snprintf(buf, size, "ice-%s.pkg", hex);
+}
+
 static void ddp_fix(const struct facts *f, bool file, char *buf, size_t size)
 {
 	char why[192];
@@ -51,8 +96,8 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
 	bool file = fact_str_ok(&h->ice_ddp);
-	char fix[512], subj[96];
-	size_t n = 0;
+	char fix[512], subj[96], pkg[2 * DEVLINK_VER_MAX + 2];
+	size_t n = 0, n_running = 0;
 
 	for (size_t i = 0; i < f->n_pci; i++) {
 		const struct pci_dev *p = &f->pci[i];
@@ -66,7 +111,18 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 		st = l ? l->dcb.st.state : FACT_UNSET;
 		snprintf(subj, sizeof(subj), "%s%s%s%s", p->bdf, l ? " (" : "",
 			 l ? l->name : "", l ? ")" : "");
-		if (st == FACT_OK && h->ice_ddp.state == FACT_ABSENT) {
+		if (st != FACT_UNSUPPORTED && ddp_running(f, p->bdf, pkg, sizeof(pkg))) {
+			char dsn[40];
+
+			n_running++;
+			TRY(finding_item(out, subj, ST_PASS, NULL,
+					 "DDP package %s runs (devlink fw.app.name, fw.app): ice is not in Safe Mode", pkg));
+			if (h->ice_ddp.state != FACT_ABSENT)
+				continue;
+			dsn_pkg(f, p->bdf, dsn, sizeof(dsn));
+			TRY(finding_evidence(out, "%s: the package runs, but no intel/ice/ddp/ice.pkg is where the firmware loader looks: ice loaded it from the device's own intel/ice/ddp/%s (asked for first), a firmware_class.path directory or the initramfs; keep that file, or the next load of ice enters Safe Mode",
+					     p->bdf, *dsn ? dsn : "ice-<DSN>.pkg"));
+		} else if (st == FACT_OK && h->ice_ddp.state == FACT_ABSENT) {
 			ddp_fix(f, false, fix, sizeof(fix));
 			TRY(finding_item(out, subj, ST_WARN, fix,
 					 "DDP package loaded now (the port answers DCB), but no ice.pkg is in the firmware search path: the next load of ice (a new initramfs, a driver reload) enters Safe Mode, without RDMA or DCB"));
@@ -99,23 +155,9 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_evidence(out, "ice.pkg: not looked for (no collected host tree)"));
 	else
 		TRY(finding_evidence(out, "no intel/ice/ddp/ice.pkg (plain, .zst or .xz) under /lib/firmware/updates/<release>, /lib/firmware/updates, /lib/firmware/<release> or /lib/firmware"));
-	/*
-	 * The NVM is printed, never judged: Intel pairs NVM, ice and DDP
-	 * versions per release, and no such table is in the facts.
-	 */
-	for (size_t i = 0; i < f->roce.n_links; i++) {
-		const struct roce_link *l = &f->roce.links[i];
-		const struct kmod *ice = host_kmod(h, "ice");
-
-		if (!fact_str_is(&l->driver, "ice") || !fact_str_ok(&l->fw_version))
-			continue;
-		TRY(finding_evidence(out, "%s firmware (ethtool -i: NVM, EETRACK, option ROM) %s with ice %s%s%s: not judged; compare with the NVM the ice release lists in its README/release notes (Intel's E810 NVM update package and DPDK's ice guide, \"Kernel driver, DDP and Firmware Matching List\", give tested sets)",
-				     l->name, l->fw_version.v,
-				     ice && fact_str_ok(&ice->version) ? ice->version.v : "(no version: the kernel's)",
-				     fact_str_ok(&h->ice_ddp_target) ? " and DDP " : "",
-				     fact_str_ok(&h->ice_ddp_target) ? h->ice_ddp_target.v : ""));
-	}
-	TRY(finding_evidence(out, "the package ice loaded, by hand: devlink dev info pci/<bdf> (fw.app.name \"ICE OS Default Package\", fw.app its version), dmesg | grep -iE 'DDP package|Safe Mode'"));
+	/* The NVM against the ice release: nic.firmware. */
+	if (n_running < n)
+		TRY(finding_evidence(out, "the package ice loaded, by hand: devlink dev info pci/<bdf> (fw.app.name \"ICE OS Default Package\", fw.app its version), dmesg | grep -iE 'DDP package|Safe Mode'"));
 	if (out->status == ST_FAIL) {
 		TRY(finding_conclude(out, n, "DDP package loaded"));
 		return finding_fix_from_items(out, true);

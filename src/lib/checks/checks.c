@@ -36,6 +36,7 @@ static const struct check *const checks[] = {
 	&check_nic_present,
 	&check_nic_driver,
 	&check_nic_ddp,
+	&check_nic_firmware,
 	&check_rdma_device,
 	&check_rdma_port,
 	&check_rdma_userspace,

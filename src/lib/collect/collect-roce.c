@@ -220,6 +220,13 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	for (size_t i = 0; ret >= 0 && i < r->n_links; i++)
 		if (interesting(root, f, &r->links[i]))
 			ret = collect_link_extra(root, nl, &r->links[i]);
+	/* devlink info of each PCI function a link sits on (ethtool bus_info). */
+	for (size_t i = 0; ret >= 0 && nl->mode != NL_OFF && i < r->n_links; i++) {
+		const struct fact_str *bus = &r->links[i].bus_info;
+
+		if (fact_str_ok(bus) && bdf_valid(bus->v))
+			ret = devlink_collect(nl, bus->v, r);
+	}
 	if (ret >= 0)
 		ret = collect_bonds(root, r);
 	return ret;

@@ -125,6 +125,34 @@ static const struct json_field bond_fields[] = {
 #undef B
 static JSON_DESC(bond_desc, bond_fields, .init = NULL);
 
+static const struct json_field devlink_ver_fields[] = {
+	JFIELD("name", struct roce_devlink_ver, name, JK_STR,
+	       .flags = JF_REQUIRED | JF_NONEMPTY, .max = DEVLINK_VER_MAX),
+	JFIELD("value", struct roce_devlink_ver, value, JK_STR,
+	       .flags = JF_REQUIRED, .max = DEVLINK_VER_MAX),
+};
+static JSON_DESC(devlink_ver_desc, devlink_ver_fields, .init = NULL);
+
+#define I struct roce_devlink_info
+static const struct json_field devlink_info_fields[] = {
+	JFS("driver", I, driver),
+	JFS("serial", I, serial),
+	JARR("fixed", I, fixed, n_fixed, &devlink_ver_desc, .flags = 0),
+	JARR("running", I, running, n_running, &devlink_ver_desc, .flags = 0),
+	JARR("stored", I, stored, n_stored, &devlink_ver_desc, .flags = 0),
+};
+#undef I
+static JSON_DESC(devlink_info_desc, devlink_info_fields, .init = NULL);
+
+#define D struct roce_devlink
+static const struct json_field devlink_fields[] = {
+	JFIELD("dev", D, dev, JK_STR, .flags = JF_REQUIRED | JF_NONEMPTY),
+	JOBJ("info", D, info, &devlink_info_desc, .flags = JF_GATED,
+	     .gate = offsetof(D, info.st)),
+};
+#undef D
+static JSON_DESC(devlink_desc, devlink_fields, .init = NULL);
+
 #define R struct roce_facts
 static const struct json_field roce_fields[] = {
 	JFI("netns_shared", R, netns_shared),
@@ -135,6 +163,7 @@ static const struct json_field roce_fields[] = {
 	JFI("rtnetlink", R, rtnl),
 	JARR("links", R, links, n_links, &link_desc, .flags = 0),
 	JARR("bonds", R, bonds, n_bonds, &bond_desc, .flags = 0),
+	JARR("devlink", R, devlink, n_devlink, &devlink_desc, .flags = JF_OMIT_EMPTY),
 };
 #undef R
 JSON_DESC(facts_roce_desc, roce_fields, .init = NULL);

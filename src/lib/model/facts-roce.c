@@ -54,6 +54,28 @@ void roce_bond_release(struct roce_bond *b)
 	memset(b, 0, sizeof(*b));
 }
 
+static void devlink_vers_release(struct roce_devlink_ver *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+void roce_devlink_release(struct roce_devlink *d)
+{
+	struct roce_devlink_info *in = &d->info;
+
+	free(d->dev);
+	fact_str_release(&in->driver);
+	fact_str_release(&in->serial);
+	devlink_vers_release(in->fixed, in->n_fixed);
+	devlink_vers_release(in->running, in->n_running);
+	devlink_vers_release(in->stored, in->n_stored);
+	memset(d, 0, sizeof(*d));
+}
+
 void roce_facts_release(struct roce_facts *r)
 {
 	for (size_t i = 0; i < r->n_links; i++)
@@ -62,6 +84,9 @@ void roce_facts_release(struct roce_facts *r)
 	for (size_t i = 0; i < r->n_bonds; i++)
 		roce_bond_release(&r->bonds[i]);
 	free(r->bonds);
+	for (size_t i = 0; i < r->n_devlink; i++)
+		roce_devlink_release(&r->devlink[i]);
+	free(r->devlink);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -95,6 +120,76 @@ struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name)
 	}
 	b->name = s;
 	return b;
+}
+
+struct roce_devlink *roce_devlink_add(struct roce_facts *r, const char *dev)
+{
+	char *s = strdup(dev);
+	struct roce_devlink *d;
+
+	if (!s)
+		return NULL;
+	d = ARRAY_GROW(r->devlink, r->n_devlink);
+	if (!d) {
+		free(s);
+		return NULL;
+	}
+	d->dev = s;
+	return d;
+}
+
+int roce_devlink_ver_add(struct roce_devlink_ver **v, size_t *n,
+			 const char *name, const char *value)
+{
+	char *a = strdup(name), *b = strdup(value);
+	struct roce_devlink_ver *e = a && b ? ARRAY_GROW(*v, *n) : NULL;
+
+	if (!e) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	e->name = a;
+	e->value = b;
+	return 0;
+}
+
+const struct roce_devlink *roce_devlink_find(const struct roce_facts *r,
+					     const char *dev)
+{
+	for (size_t i = 0; dev && i < r->n_devlink; i++)
+		if (strcmp(r->devlink[i].dev, dev) == 0)
+			return &r->devlink[i];
+	return NULL;
+}
+
+static const char *ver_find(const struct roce_devlink_ver *v, size_t n,
+			    const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return v[i].value;
+	return NULL;
+}
+
+const char *roce_devlink_running(const struct roce_facts *r, const char *dev,
+				 const char *name)
+{
+	const struct roce_devlink *d = roce_devlink_find(r, dev);
+
+	if (!d || d->info.st.state != FACT_OK)
+		return NULL;
+	return ver_find(d->info.running, d->info.n_running, name);
+}
+
+const char *roce_devlink_stored(const struct roce_facts *r, const char *dev,
+				const char *name)
+{
+	const struct roce_devlink *d = roce_devlink_find(r, dev);
+
+	if (!d || d->info.st.state != FACT_OK)
+		return NULL;
+	return ver_find(d->info.stored, d->info.n_stored, name);
 }
 
 const struct roce_link *roce_link_find(const struct roce_facts *r,

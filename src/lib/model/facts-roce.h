@@ -122,6 +122,34 @@ struct roce_bond {
 	size_t n_slaves;
 };
 
+/* Longest version name or value kept (ice formats them in 128 bytes). */
+#define DEVLINK_VER_MAX 128
+/* Most versions kept of each kind. */
+#define DEVLINK_VERS_MAX 64
+
+/* One devlink info version: "fw.psid.api" = "4.80". */
+struct roce_devlink_ver {
+	char *name;
+	char *value;
+};
+
+/* DEVLINK_CMD_INFO_GET of one device, what `devlink dev info` prints. */
+struct roce_devlink_info {
+	/* The answer as a whole: ok (1), or why not (ENODEV: no devlink). */
+	struct fact_int st;
+	struct fact_str driver; /* DEVLINK_ATTR_INFO_DRIVER_NAME */
+	struct fact_str serial; /* DEVLINK_ATTR_INFO_SERIAL_NUMBER: ice's PCIe DSN */
+	/* DEVLINK_ATTR_INFO_VERSION_FIXED / _RUNNING / _STORED entries. */
+	struct roce_devlink_ver *fixed, *running, *stored;
+	size_t n_fixed, n_running, n_stored;
+};
+
+/* The devlink instance of one NIC's PCI function (bus "pci"). */
+struct roce_devlink {
+	char *dev; /* "0000:19:00.0" */
+	struct roce_devlink_info info;
+};
+
 struct roce_facts {
 	/* RDMA netlink SYS_GET: 1 shared, 0 exclusive. */
 	struct fact_int netns_shared;
@@ -136,15 +164,23 @@ struct roce_facts {
 	size_t n_links;
 	struct roce_bond *bonds;
 	size_t n_bonds;
+	/* devlink info of the PCI functions the links' ethtool bus_info names. */
+	struct roce_devlink *devlink;
+	size_t n_devlink;
 };
 
 void roce_facts_release(struct roce_facts *r);
 void roce_link_release(struct roce_link *l);
 void roce_bond_release(struct roce_bond *b);
+void roce_devlink_release(struct roce_devlink *d);
 
 /* Grow an array by one zeroed element; NULL on out-of-memory. */
 struct roce_link *roce_link_add(struct roce_facts *r, const char *name);
 struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name);
+struct roce_devlink *roce_devlink_add(struct roce_facts *r, const char *dev);
+/* Append one version to @v/@n; -ENOMEM. */
+int roce_devlink_ver_add(struct roce_devlink_ver **v, size_t *n,
+			 const char *name, const char *value);
 
 const struct roce_link *roce_link_find(const struct roce_facts *r,
 				       const char *name);
@@ -152,6 +188,14 @@ const struct roce_link *roce_link_by_index(const struct roce_facts *r,
 					   int ifindex);
 const struct roce_bond *roce_bond_find(const struct roce_facts *r,
 				       const char *name);
+const struct roce_devlink *roce_devlink_find(const struct roce_facts *r,
+					     const char *dev);
+/* The running version @name of PCI function @dev's devlink answer, or NULL. */
+const char *roce_devlink_running(const struct roce_facts *r, const char *dev,
+				 const char *name);
+/* The same among the stored (flashed, active after a reset) versions. */
+const char *roce_devlink_stored(const struct roce_facts *r, const char *dev,
+				const char *name);
 /* The value of a private flag: 1 on, 0 off, -ENOENT when not listed. */
 int roce_link_privflag(const struct roce_link *l, const char *name);
 

@@ -181,27 +181,29 @@ static void drvinfo(struct nl_src *s, struct roce_link *l)
 	}
 }
 
-static void resolve_family(struct nl_src *s)
+int genl_family_id(struct nl_src *s, const char *family, const char *key)
 {
 	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	int id = 0, r;
 
-	if (s->genl_ethtool)
-		return;
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = GENL_ID_CTRL;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = CTRL_CMD_GETFAMILY;
 	g->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	r = nl_query(s, NETLINK_GENERIC, "genl-ethtool", nlh,
-		     ethtool_family_reply_cb, &id);
-	/* ENOENT from the controller: a kernel without ethtool netlink. */
-	s->genl_ethtool = r < 0 ? (r == -ENOENT ? -EOPNOTSUPP : r)
-				: id ? id : -EOPNOTSUPP;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_family_reply_cb, &id);
+	/* ENOENT from the controller: a kernel without that family. */
+	return r < 0 ? (r == -ENOENT ? -EOPNOTSUPP : r) : id ? id : -EOPNOTSUPP;
+}
+
+static void resolve_family(struct nl_src *s)
+{
+	if (!s->genl_ethtool)
+		s->genl_ethtool = genl_family_id(s, ETHTOOL_GENL_NAME, "genl-ethtool");
 }
 
 int ethtool_collect(struct nl_src *s, struct roce_link *l)

@@ -28,9 +28,24 @@ int rtnl_collect(struct nl_src *s, struct roce_facts *r);
 int dcb_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_dcb */
 int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d);
 
+/*
+ * A generic netlink family's id from the controller (CTRL_CMD_GETFAMILY,
+ * recorded as @key): the id, -EOPNOTSUPP for a kernel without the family,
+ * or -errno. ethtool_family_reply_cb parses the answer of any family.
+ */
+int genl_family_id(struct nl_src *s, const char *family, const char *key);
+
 /* ethtool: driver info (ioctl) and private flags (ethtool netlink). */
 int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data); /* int */
 int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_link */
 /* struct ethtool_drvinfo bytes → driver, version, fw_version, bus_info. */
 int ethtool_drvinfo_parse(const void *buf, size_t len, struct roce_link *l);
 int ethtool_collect(struct nl_src *s, struct roce_link *l);
+
+/*
+ * devlink (generic netlink "devlink", DEVLINK_CMD_INFO_GET) of the PCI
+ * function @bdf, recorded as devlink-info-<bdf, ':' as '_'>.nl. A replay
+ * without that recording (made before devlink was asked) adds nothing.
+ */
+int devlink_info_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_devlink */
+int devlink_collect(struct nl_src *s, const char *bdf, struct roce_facts *r);

@@ -258,6 +258,19 @@ int nl_query(struct nl_src *s, int bus, const char *key, struct nlmsghdr *req,
 	return -EOPNOTSUPP;
 }
 
+bool nl_recorded(const struct nl_src *s, const char *key)
+{
+	_cleanup_free_ char *path = NULL;
+	struct stat st;
+
+	if (s->mode != NL_REPLAY)
+		return s->mode == NL_LIVE;
+	if (!key_ok(key))
+		return false;
+	path = xasprintf("%s/%s.nl", s->replay_dir, key);
+	return path && stat(path, &st) == 0;
+}
+
 int nl_blob_replay(const struct nl_src *s, const char *key, void *out,
 		   size_t size)
 {

@@ -32,6 +32,7 @@ struct nl_src {
 	int timeout_ms;         /* per receive; 0 → NL_TIMEOUT_MS */
 	unsigned seq;
 	int genl_ethtool;       /* ethtool genl family id; 0 unknown, -errno */
+	int genl_devlink;       /* devlink genl family id; the same */
 };
 
 #define NL_TIMEOUT_MS 2000
@@ -74,6 +75,9 @@ int nl_blob_replay(const struct nl_src *s, const char *key, void *buf,
 		   size_t size);
 void nl_blob_record(const struct nl_src *s, const char *key, int err,
 		    const void *buf, size_t len);
+
+/* Whether a replay holds the recording <key>.nl (always true live). */
+bool nl_recorded(const struct nl_src *s, const char *key);
 
 /* Read a whole recording file (for tests and replay): at most @max bytes. */
 int nl_read_file(const char *dir, const char *name, size_t max, char **ret,
