@@ -458,6 +458,12 @@ static void devlink_info(const char *set, const char *bdf,
 
 /* ------------------------------------------------------------ sets */
 
+/* The inbox seed's E810: NVM 4.80 with a 4.91 flashed, waiting for a power cycle. */
+static const struct devlink_spec inbox_devlink = {
+	"b4-96-91-ff-ff-aa-bb-00", "4.80", "4.91", "0x8001f6c4", "7.8.3",
+	"1.3755.0", "ICE OS Default Package", "1.3.36.0"
+};
+
 static void seed2(const char *set, bool bad)
 {
 	static const char *const devs[] = { "rocep23s0f0", "rocep23s0f1" };
@@ -519,6 +525,7 @@ static void seed2(const char *set, bool bad)
 		privflags(nets[i], bad);
 		close_file();
 		drvinfo(set, nets[i], bus[i], &ice_inbox);
+		devlink_info(set, bus[i], &inbox_devlink);
 	}
 	/* eno1 (onboard, no DCB) answers the way a driver without dcbnl does. */
 	open_file(set, "dcb-eno1.nl");
@@ -712,6 +719,7 @@ static void malformed(void)
 	const char *set = "malformed";
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
+	char longname[200];
 
 	/* A kernel without RDMA netlink, as the recorder writes it. */
 	open_file("nordma", "rdma-sys.nl");
@@ -786,6 +794,47 @@ static void malformed(void)
 	}
 	emit(nlh);
 	error_msg(0);
+	close_file();
+
+	/*
+	 * devlink: another device's answer first, then ours with a driver name
+	 * without its NUL, a version without a value, one with a control
+	 * character, one with a name too long, and one good stored version.
+	 */
+	open_file(set, "devlink-info-0000_17_00.0.nl");
+	nlh = msg(31, 0);
+	{
+		struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+		g->cmd = DEVLINK_CMD_INFO_GET;
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, "0000:18:00.0");
+		devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.psid.api", "9.99");
+	}
+	emit(nlh);
+	nlh = msg(31, 0);
+	{
+		struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+		g->cmd = DEVLINK_CMD_INFO_GET;
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, "0000:17:00.0");
+		mnl_attr_put(nlh, DEVLINK_ATTR_INFO_DRIVER_NAME, 3, "ice");
+		nest = mnl_attr_nest_start(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING);
+		mnl_attr_put_strz(nlh, DEVLINK_ATTR_INFO_VERSION_NAME, "fw.app");
+		mnl_attr_nest_end(nlh, nest);
+		devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_RUNNING, "fw.app.name", "ICE\x01Package");
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_FIXED, longname, "1");
+		devlink_ver(nlh, DEVLINK_ATTR_INFO_VERSION_STORED, "fw.psid.api", "4.80");
+	}
+	emit(nlh);
+	error_msg(0);
+	close_file();
+	/* A PCI function without devlink. */
+	open_file(set, "devlink-info-0000_00_1f.6.nl");
+	error_msg(-ENODEV);
 	close_file();
 
 	/* rtnetlink: a name too long, an 8-byte MTU, garbage in LINKINFO. */

@@ -173,6 +173,67 @@ static void ethtool_seed2(void **state)
 	roce_facts_release(&r);
 }
 
+/* devlink dev info of the seed's E810 ports; none for a function not recorded. */
+static void devlink_seed2(void **state)
+{
+	struct nl_src s = replay("seed2");
+	struct roce_facts r = { 0 };
+	const struct roce_devlink *d;
+
+	(void)state;
+	assert_int_equal(devlink_collect(&s, "0000:17:00.0", &r), 0);
+	assert_int_equal(r.n_devlink, 1);
+	d = &r.devlink[0];
+	assert_int_equal(d->info.st.state, FACT_OK);
+	assert_string_equal(d->info.driver.v, "ice");
+	assert_string_equal(d->info.serial.v, "b4-96-91-ff-ff-aa-bb-00");
+	assert_int_equal(d->info.n_fixed, 1);
+	assert_string_equal(roce_devlink_running(&r, "0000:17:00.0", "fw.psid.api"), "4.80");
+	assert_string_equal(roce_devlink_stored(&r, "0000:17:00.0", "fw.psid.api"), "4.91");
+	assert_string_equal(roce_devlink_running(&r, "0000:17:00.0", "fw.app.name"),
+			    "ICE OS Default Package");
+	assert_string_equal(roce_devlink_running(&r, "0000:17:00.0", "fw.app"), "1.3.36.0");
+	assert_string_equal(roce_devlink_running(&r, "0000:17:00.0", "fw.bundle_id"), "0x8001f6c4");
+	assert_null(roce_devlink_running(&r, "0000:17:00.0", "fw.app.name.x"));
+	/* Asked twice: one entry. */
+	assert_int_equal(devlink_collect(&s, "0000:17:00.0", &r), 0);
+	assert_int_equal(r.n_devlink, 1);
+	/* A replay made before devlink was asked: nothing added, nothing said. */
+	assert_int_equal(devlink_collect(&s, "0000:99:00.0", &r), 0);
+	assert_int_equal(r.n_devlink, 1);
+	assert_null(roce_devlink_running(&r, "0000:99:00.0", "fw.psid.api"));
+	roce_facts_release(&r);
+}
+
+/* Another device's answer is ignored; bad entries are left out, one by one. */
+static void malformed_devlink(void **state)
+{
+	struct nl_src s = replay("malformed");
+	struct roce_facts r = { 0 };
+	const struct roce_devlink *d;
+
+	(void)state;
+	assert_int_equal(devlink_collect(&s, "0000:17:00.0", &r), 0);
+	d = roce_devlink_find(&r, "0000:17:00.0");
+	assert_non_null(d);
+	assert_int_equal(d->info.st.state, FACT_OK);
+	assert_int_equal(d->info.driver.state, FACT_INVALID);
+	assert_int_equal(d->info.serial.state, FACT_ABSENT);
+	/* 9.99 was the other device's; no value, a control character, a long name. */
+	assert_int_equal(d->info.n_running, 0);
+	assert_int_equal(d->info.n_fixed, 0);
+	assert_int_equal(d->info.n_stored, 1);
+	assert_string_equal(roce_devlink_stored(&r, "0000:17:00.0", "fw.psid.api"), "4.80");
+	/* No devlink on that function: the errno is kept. */
+	assert_int_equal(devlink_collect(&s, "0000:00:1f.6", &r), 0);
+	d = roce_devlink_find(&r, "0000:00:1f.6");
+	assert_non_null(d);
+	assert_int_not_equal(d->info.st.state, FACT_OK);
+	assert_int_equal(d->info.st.err, ENODEV);
+	assert_null(roce_devlink_running(&r, "0000:00:1f.6", "fw.psid.api"));
+	roce_facts_release(&r);
+}
+
 /* Real replies recorded from a veth pair and a bridge (test-roce-live). */
 static void recorded_veth(void **state)
 {
@@ -313,6 +374,7 @@ static void every_truncation(void **state)
 	static const mnl_cb_t cbs[] = {
 		rdma_sys_reply_cb, rdma_dev_reply_cb, rdma_port_reply_cb,
 		rtnl_link_reply_cb, dcb_reply_cb, ethtool_privflags_reply_cb,
+		devlink_info_reply_cb,
 	};
 	size_t runs = 0;
 
@@ -338,11 +400,13 @@ static void every_truncation(void **state)
 				for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
 					struct facts f;
 					struct roce_link *l;
+					struct roce_devlink *dl;
 					void *data = &f.roce;
 					char *copy = malloc(cut ? cut : 1);
 
 					facts_init(&f);
 					l = roce_link_add(&f.roce, "t0");
+					dl = roce_devlink_add(&f.roce, "0000:17:00.0");
 					tb_nic_on(&f, "rocep23s0f0", "");
 					tb_nic_on(&f, "bad0", "");
 					memcpy(copy, buf, cut);
@@ -350,6 +414,8 @@ static void every_truncation(void **state)
 						data = &l->dcb;
 					else if (cbs[c] == ethtool_privflags_reply_cb)
 						data = l;
+					else if (cbs[c] == devlink_info_reply_cb)
+						data = dl;
 					else if (cbs[c] == rdma_sys_reply_cb ||
 						 cbs[c] == rdma_dev_reply_cb ||
 						 cbs[c] == rdma_port_reply_cb)
@@ -445,6 +511,8 @@ static void json_round_trip(void **state)
 		b = roce_json(&back.roce);
 		assert_string_equal(a, b);
 		assert_non_null(strstr(a, "\"fw-lldp-agent\""));
+		/* devlink info of both ports, versions and all. */
+		assert_non_null(strstr(a, "\"fw.psid.api\""));
 		json_object_put(doc);
 		free(a);
 		free(b);
@@ -566,6 +634,8 @@ int main(void)
 		cmocka_unit_test(rtnl_seed2),
 		cmocka_unit_test(dcb_seed2),
 		cmocka_unit_test(ethtool_seed2),
+		cmocka_unit_test(devlink_seed2),
+		cmocka_unit_test(malformed_devlink),
 		cmocka_unit_test(recorded_veth),
 		cmocka_unit_test(no_rdma_netlink),
 		cmocka_unit_test(malformed_rdma),
