@@ -738,9 +738,9 @@ static void ddp_states(void **state)
 	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_PASS);
 	assert_true(strv_contains(out.evidence,
 				  "firmware search path: /lib/firmware/intel/ice/ddp/ice.pkg.xz -> ice-1.3.36.0.pkg.xz"));
-	/* The NVM is printed with where to compare it, never judged. */
-	assert_non_null(strstr(out.evidence[1], "4.80 0x8001f6c4 1.3755.0"));
-	assert_non_null(strstr(out.evidence[1], "not judged"));
+	/* The NVM is nic.firmware's now. */
+	for (size_t i = 0; out.evidence[i]; i++)
+		assert_null(strstr(out.evidence[i], "4.80 0x8001f6c4"));
 	finding_release(&out);
 	facts_release(&f);
 
@@ -775,6 +775,163 @@ static void ddp_states(void **state)
 	/* No ice function: skip. */
 	facts_init(&f);
 	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_SKIP);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* devlink info of @bdf: the NVM and the package it runs (NULL: none). */
+static void add_devlink(struct facts *f, const char *bdf, const char *nvm,
+			const char *stored, const char *app_name, const char *app)
+{
+	struct roce_devlink *d = roce_devlink_add(&f->roce, bdf);
+
+	assert_non_null(d);
+	fact_int_set(&d->info.st, 1);
+	fact_str_set(&d->info.serial, "b4-96-91-ff-ff-aa-bb-00");
+	if (nvm)
+		assert_int_equal(roce_devlink_ver_add(&d->info.running, &d->info.n_running,
+						      "fw.psid.api", nvm), 0);
+	if (stored)
+		assert_int_equal(roce_devlink_ver_add(&d->info.stored, &d->info.n_stored,
+						      "fw.psid.api", stored), 0);
+	if (app_name)
+		assert_int_equal(roce_devlink_ver_add(&d->info.running, &d->info.n_running,
+						      "fw.app.name", app_name), 0);
+	if (app)
+		assert_int_equal(roce_devlink_ver_add(&d->info.running, &d->info.n_running,
+						      "fw.app", app), 0);
+}
+
+/* The package the device runs outranks the file lookup, never Safe Mode. */
+static void ddp_running(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	/* Running, no file where the loader looks: pass, and where it came from. */
+	ddp_node(&f, FACT_OK, FACT_ABSENT);
+	add_devlink(&f, "0000:19:00.0", "4.80", NULL, "ICE OS Default Package", "1.3.43.0");
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_PASS);
+	assert_non_null(strstr(out.items[0].verdict, "ICE OS Default Package 1.3.43.0 runs"));
+	assert_non_null(strstr(out.evidence[0], "intel/ice/ddp/ice-b49691ffffaabb00.pkg"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No DCB answer, but devlink shows the package: pass. */
+	ddp_node(&f, FACT_UNSET, FACT_OK);
+	add_devlink(&f, "0000:19:00.0", "4.80", NULL, "ICE COMMS Package", "1.3.55.0");
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_PASS);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Safe Mode from DCB wins over whatever devlink says. */
+	ddp_node(&f, FACT_UNSUPPORTED, FACT_ABSENT);
+	add_devlink(&f, "0000:19:00.0", "4.80", NULL, "ICE OS Default Package", "1.3.43.0");
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_FAIL);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Safe Mode in devlink (no name, 0.0.0.0): today's verdict stays. */
+	ddp_node(&f, FACT_OK, FACT_ABSENT);
+	add_devlink(&f, "0000:19:00.0", "4.80", NULL, NULL, "0.0.0.0");
+	assert_int_equal(run(&check_nic_ddp, &f, &out), ST_WARN);
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* ice @version out of tree (taint OE), or the kernel's with @version NULL. */
+static void firmware_node(struct facts *f, const char *version,
+			  const char *ethtool_fw)
+{
+	ddp_node(f, FACT_OK, FACT_OK);
+	add_mod(f, "ice", version ? "OE" : "");
+	if (version)
+		fact_str_set(&f->host.mods[f->host.n_mods - 1].version, version);
+	if (ethtool_fw)
+		fact_str_set(&f->roce.links[0].fw_version, ethtool_fw);
+	else
+		fact_str_fail(&f->roce.links[0].fw_version, -ENOENT);
+}
+
+static void firmware_states(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	/* ice 1.16.3 (DPDK 25.03: NVM 4.7) on NVM 4.40: warn, NVM update + power cycle. */
+	firmware_node(&f, "1.16.3", "4.40 0x8001c967 1.3534.0");
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.verdict, "NVM 4.40 (ethtool -i firmware-version) is older than 4.70"));
+	assert_non_null(strstr(out.verdict, "DPDK 25.03"));
+	assert_true(has_fix(&out, "NVM Update Utility"));
+	assert_true(has_fix(&out, "power-cycle"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* devlink's fw.psid.api outranks ethtool's first word. */
+	firmware_node(&f, "1.16.3", "4.40 0x8001c967 1.3534.0");
+	add_devlink(&f, "0000:19:00.0", "4.70", NULL, NULL, NULL);
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_PASS);
+	assert_non_null(strstr(out.items[0].verdict, "NVM 4.70 (devlink fw.psid.api) is at or above 4.70"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* A newer NVM flashed but not active: the fix is only the power cycle. */
+	firmware_node(&f, "2.3.14", NULL);
+	add_devlink(&f, "0000:19:00.0", "4.80", "4.91", NULL, NULL);
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_WARN);
+	assert_true(has_fix(&out, "NVM 4.91 is flashed but not active"));
+	assert_false(has_fix(&out, "NVM Update Utility"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Newer than the pair, two-digit minor against one: 4.91 >= 4.9. */
+	firmware_node(&f, "2.3.14", "4.91 0x80020543 1.3805.0");
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_PASS);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* A suffix after the release number still finds its row. */
+	firmware_node(&f, "1.13.7-k", "4.30 0x80019da8 1.3415.0");
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.verdict, "older than 4.40"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* A release the list does not name: info with where to compare. */
+	firmware_node(&f, "1.99.1", "4.40 0x8001c967 1.3534.0");
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "does not name"));
+	assert_non_null(strstr(out.verdict, "Matching List"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* The kernel's ice: info, never a warning. */
+	firmware_node(&f, NULL, "4.40 0x8001c967 1.3534.0");
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "kernel's ice"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No NVM read at all: info. */
+	firmware_node(&f, "1.16.3", NULL);
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "not collected"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Not an E810 (E823-C 0x188a): the list's NVM is not its. */
+	firmware_node(&f, "1.16.3", "4.40 0x8001c967 1.3534.0");
+	fact_int_set(&f.pci[0].device, 0x188a);
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_INFO);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* No ice function: skip. */
+	facts_init(&f);
+	assert_int_equal(run(&check_nic_firmware, &f, &out), ST_SKIP);
 	finding_release(&out);
 	facts_release(&f);
 }
@@ -822,6 +979,8 @@ int main(void)
 		cmocka_unit_test(nccl_gid_rule),
 		cmocka_unit_test(gid_index_override_fails),
 		cmocka_unit_test(ddp_states),
+		cmocka_unit_test(ddp_running),
+		cmocka_unit_test(firmware_states),
 		cmocka_unit_test(switch_checklist),
 	};
 
