@@ -55,6 +55,12 @@ static void place_device(struct pci_dev *p, const char *path)
 		bdf_normalize(prev, p->parent, sizeof(p->parent));
 }
 
+/* Class 0x0604: a PCI-to-PCI bridge (a root port, a switch port). */
+static bool pci_is_bridge(const struct pci_dev *p)
+{
+	return p->class_code.state == FACT_OK && (p->class_code.v >> 8) == 0x0604;
+}
+
 /*
  * The function's directory, opened once: its uevent first, which names the
  * class, the IDs and the bound driver in one read (every PCI function has
@@ -94,6 +100,13 @@ static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 	read_speed(d, "max_link_speed", &p->max_speed);
 	if (p->driver.state == FACT_UNSET)
 		read_link_name_at(d, "driver", &p->driver);
+	/*
+	 * A PCI-to-PCI bridge is never a VF, and only the IOMMU groups and
+	 * CPU lists of GPUs and NICs are asked for (collect-iommu.c, the
+	 * topology's CPU column): of a bridge, these stay unread.
+	 */
+	if (pci_is_bridge(p))
+		return;
 	read_link_name_at(d, "physfn", &p->physfn);
 	read_link_name_at(d, "iommu_group", &p->iommu_group);
 	read_str_fact_at(d, "local_cpulist", &p->local_cpulist);
