@@ -106,7 +106,6 @@ int devlink_collect(struct nl_src *s, const char *bdf, struct roce_facts *r)
 	char buf[NL_REQ_SIZE] = { 0 }, key[96];
 	struct roce_devlink *d;
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	int ret;
 
 	if (s->mode == NL_OFF || roce_devlink_find(r, bdf))
@@ -126,12 +125,7 @@ int devlink_collect(struct nl_src *s, const char *bdf, struct roce_facts *r)
 		nl_fact_fail(&d->info.st, s->genl_devlink);
 		return 0;
 	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = (uint16_t)(s->genl_devlink > 0 ? s->genl_devlink : 0);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = DEVLINK_CMD_INFO_GET;
-	g->version = DEVLINK_GENL_VERSION;
+	nlh = genl_request(buf, s->genl_devlink, DEVLINK_CMD_INFO_GET, DEVLINK_GENL_VERSION);
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, bdf);
 	ret = nl_query(s, NETLINK_GENERIC, key, nlh, devlink_info_reply_cb, d);

@@ -181,19 +181,25 @@ static void drvinfo(struct nl_src *s, struct roce_link *l)
 	}
 }
 
+struct nlmsghdr *genl_request(char *buf, int type, uint8_t cmd, uint8_t version)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = (uint16_t)(type > 0 ? type : 0);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
+}
+
 int genl_family_id(struct nl_src *s, const char *family, const char *key)
 {
 	char buf[NL_REQ_SIZE] = { 0 };
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh = genl_request(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
 	int id = 0, r;
 
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
 	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_family_reply_cb, &id);
 	/* ENOENT from the controller: a kernel without that family. */
@@ -210,7 +216,6 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 {
 	char buf[NL_REQ_SIZE] = { 0 }, key[64];
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
 	struct nlattr *nest;
 	int r;
 
@@ -224,12 +229,7 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 			return 0;
 		}
 	}
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = (uint16_t)(s->genl_ethtool > 0 ? s->genl_ethtool : 0);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = ETHTOOL_MSG_PRIVFLAGS_GET;
-	g->version = ETHTOOL_GENL_VERSION;
+	nlh = genl_request(buf, s->genl_ethtool, ETHTOOL_MSG_PRIVFLAGS_GET, ETHTOOL_GENL_VERSION);
 	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_HEADER);
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, l->name);
 	mnl_attr_nest_end(nlh, nest);

@@ -34,6 +34,11 @@ int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d);
  * or -errno. ethtool_family_reply_cb parses the answer of any family.
  */
 int genl_family_id(struct nl_src *s, const char *family, const char *key);
+/*
+ * The header of a generic netlink request in @buf (NL_REQ_SIZE bytes,
+ * zeroed): to family @type (0 when a replay needs no id), @cmd, @version.
+ */
+struct nlmsghdr *genl_request(char *buf, int type, uint8_t cmd, uint8_t version);
 
 /* ethtool: driver info (ioctl) and private flags (ethtool netlink). */
 int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data); /* int */
