@@ -145,7 +145,7 @@ static void test_uevent_unbound_and_damaged(void **state)
 {
 	char unbound[] = "PCI_CLASS=60400\nPCI_ID=10B5:C030\nPCI_SUBSYS_ID=10B5:A064\n";
 	char damaged[] = "DRIVER=../x\nPCI_CLASS=1000000\nPCI_ID=10DE:2335\nPCI_SUBSYS_ID=10de\n";
-	char not_pci[] = "DRIVER=nvidia\nPCI_CLASS=30200\nPCI_ID=10DE\n";
+	char not_pci[] = "DRIVER=nvidia\nPCI_CLASS=30200\nPCI_SUBSYS_ID=10DE:18BE\nPCI_ID=10DE\n";
 	struct pci_dev p = { 0 }, q = { 0 }, r = { 0 };
 
 	(void)state;
@@ -164,6 +164,8 @@ static void test_uevent_unbound_and_damaged(void **state)
 	assert_false(pci_parse_uevent(not_pci, &r));
 	assert_int_equal(r.driver.state, FACT_UNSET);
 	assert_int_equal(r.vendor.state, FACT_UNSET);
+	assert_int_equal(r.class_code.state, FACT_UNSET);
+	assert_int_equal(r.subsys_vendor.state, FACT_UNSET);
 }
 
 /*

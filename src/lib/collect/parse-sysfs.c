@@ -2,7 +2,6 @@
 #include "parse-sysfs.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -202,7 +201,6 @@ void nvidia_parse_information(char *buf, struct gpu *g)
 		fact_int_fail(&g->minor, -EINVAL);
 }
 
-
 /* "%04X" of a register no wider than @max: hex digits only, nothing after. */
 static bool uevent_hex(const char *s, size_t len, int64_t max, struct fact_int *f)
 {
@@ -245,6 +243,7 @@ static bool uevent_id_pair(const char *s, struct fact_int *a, struct fact_int *b
 
 bool pci_parse_uevent(char *buf, struct pci_dev *p)
 {
+	struct fact_int cls = { 0 }, ven = { 0 }, dev = { 0 }, sven = { 0 }, sdev = { 0 };
 	const char *driver = NULL;
 	bool pci = false;
 	char *save = NULL;
@@ -257,16 +256,25 @@ bool pci_parse_uevent(char *buf, struct pci_dev *p)
 			continue;
 		*eq++ = '\0';
 		if (strcmp(line, "PCI_ID") == 0)
-			pci = uevent_id_pair(eq, &p->vendor, &p->device);
+			pci = uevent_id_pair(eq, &ven, &dev);
 		else if (strcmp(line, "PCI_SUBSYS_ID") == 0)
-			uevent_id_pair(eq, &p->subsys_vendor, &p->subsys_device);
+			uevent_id_pair(eq, &sven, &sdev);
 		else if (strcmp(line, "PCI_CLASS") == 0)
-			uevent_hex(eq, strlen(eq), 0xffffff, &p->class_code);
+			uevent_hex(eq, strlen(eq), 0xffffff, &cls);
 		else if (strcmp(line, "DRIVER") == 0)
 			driver = eq;
 	}
+	/* Nothing of a uevent that does not prove it is a PCI function's. */
 	if (!pci)
 		return false;
+	p->vendor = ven;
+	p->device = dev;
+	if (cls.state == FACT_OK)
+		p->class_code = cls;
+	if (sven.state == FACT_OK) {
+		p->subsys_vendor = sven;
+		p->subsys_device = sdev;
+	}
 	/*
 	 * A driver's name is one directory name under /sys/bus/pci/drivers;
 	 * anything else stays UNSET and the driver link is read instead.
