@@ -223,6 +223,22 @@ static void test_c2c_flags(void **state)
 	facts_release(&f);
 }
 
+/* A node without an RDMA NIC has no side to plan, GPU memory or not. */
+static void test_no_nic(void **state)
+{
+	struct bw_side s;
+	struct facts f;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(load(&f, "v100-nouveau-no-nic", &defaults), 0);
+	assert_int_equal(f.n_nics, 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, false, &s, err, sizeof(err)), -ENODEV);
+	assert_non_null(strstr(err, "no RDMA NIC"));
+	assert_int_equal(bw_plan_side(&f, &defaults, 5, true, &s, err, sizeof(err)), -ENODEV);
+	facts_release(&f);
+}
+
 static void test_buffer_parse(void **state)
 {
 	assert_int_equal(bw_plan_buffer_parse("auto"), BW_CHOOSE_AUTO);
@@ -240,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_storage_server),
 		cmocka_unit_test(test_roce_gid),
 		cmocka_unit_test(test_c2c_flags),
+		cmocka_unit_test(test_no_nic),
 		cmocka_unit_test(test_buffer_parse),
 	};
 

@@ -29,6 +29,8 @@ int bw_plan_select(struct facts *f, const struct topo_report *topo,
 
 const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi)
 {
+	if (gi >= f->n_gpus)
+		return NULL;
 	for (size_t i = 0; i < f->probe.n_pairs; i++)
 		if (strcmp(f->probe.pairs[i].gpu, f->gpus[gi].bdf) == 0)
 			return &f->probe.pairs[i];
@@ -80,10 +82,14 @@ int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
 		 bool gpu_buffer, struct bw_side *s, char *err, size_t errlen)
 {
 	const struct probe_pair *p = gi >= 0 ? bw_plan_pair(f, (size_t)gi) : NULL;
-	const char *nic = o->nic ? o->nic : p ? p->nic : f->nics[0].name;
+	const char *nic = o->nic ? o->nic : p ? p->nic : f->n_nics ? f->nics[0].name : NULL;
 	int kind = BW_BUF_HOST;
 
 	memset(s, 0, sizeof(*s));
+	if (!nic) {
+		snprintf(err, errlen, "no RDMA NIC on this node");
+		return -ENODEV;
+	}
 	if (gpu_buffer) {
 		if (gi < 0 || (size_t)gi >= f->n_gpus) {
 			snprintf(err, errlen, "this node has no GPU %d (it has %zu)", gi, f->n_gpus);

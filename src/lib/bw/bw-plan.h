@@ -40,7 +40,7 @@ int bw_plan_buffer_parse(const char *s);
 int bw_plan_select(struct facts *f, const struct topo_report *topo,
 		   const struct bw_plan_opts *o);
 
-/* The first pair of GPU @gi, or NULL when it has none. */
+/* The first pair of GPU @gi, or NULL when it has none or @gi is no GPU of @f. */
 const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi);
 
 /* GPU @gi's CUDA ordinal, -1 when CUDA did not enumerate it. */
