@@ -226,6 +226,7 @@ static void test_c2c_flags(void **state)
 /* A node without an RDMA NIC has no side to plan, GPU memory or not. */
 static void test_no_nic(void **state)
 {
+	struct bw_report rep = { 0 };
 	struct bw_side s;
 	struct facts f;
 	char err[256];
@@ -236,6 +237,8 @@ static void test_no_nic(void **state)
 	assert_int_equal(bw_plan_side(&f, &defaults, 0, false, &s, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no RDMA NIC"));
 	assert_int_equal(bw_plan_side(&f, &defaults, 5, true, &s, err, sizeof(err)), -ENODEV);
+	assert_int_equal(bw_plan_pairs(&rep, &f, &defaults), -ENODEV);
+	assert_null(rep.pairs);
 	facts_release(&f);
 }
 

@@ -146,15 +146,17 @@ int bw_plan_pairs(struct bw_report *rep, const struct facts *f,
 		  const struct bw_plan_opts *o)
 {
 	size_t want = 0;
+	bool host_only;
 
 	for (size_t gi = 0; gi < f->n_gpus; gi++)
 		want += bw_plan_pair(f, gi) != NULL;
-	if (o->buffer == BW_BUF_HOST || !want)
-		want = 1; /* host memory only */
-	rep->pairs = calloc(want, sizeof(*rep->pairs));
+	host_only = o->buffer == BW_BUF_HOST || !want;
+	if (host_only && !o->nic && !f->n_nics)
+		return -ENODEV; /* no NIC to run on */
+	rep->pairs = calloc(host_only ? 1 : want, sizeof(*rep->pairs));
 	if (!rep->pairs)
 		return -ENOMEM;
-	if (o->buffer == BW_BUF_HOST || !f->probe.n_pairs) {
+	if (host_only) {
 		rep->pairs[0].gpu = o->gpu >= 0 ? o->gpu : -1;
 		rep->pairs[0].gid_index = -1;
 		snprintf(rep->pairs[0].nic, sizeof(rep->pairs[0].nic), "%s",

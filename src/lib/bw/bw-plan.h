@@ -63,6 +63,9 @@ int bw_plan_serve(const struct facts *f, const struct bw_plan_opts *o,
 		  const struct bw_msg_hello *h, struct bw_side *s, char *err,
 		  size_t errlen);
 
-/* The client's pairs into @rep->pairs (one host-only pair when no GPU pairs). */
+/*
+ * The client's pairs into @rep->pairs (one host-only pair when no GPU pairs);
+ * -ENODEV when the node has no NIC to run on.
+ */
 int bw_plan_pairs(struct bw_report *rep, const struct facts *f,
 		  const struct bw_plan_opts *o);
