@@ -8,6 +8,7 @@
  *
  *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma,
  *                       DIR/seed2-fixture, DIR/seed2-fixture-bad, DIR/seed2-fixture-untuned
+ *                       and the other seed2-fixture-* sets (one per fixture)
  *
  * The files are committed: the first four under tests/data/netlink/, the
  * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/,
@@ -242,6 +243,8 @@ struct dcb_spec {
 	 */
 	bool noncontig;
 	bool ice; /* the ice driver's DSCP-mode read-back */
+	/* XOFF frames sent/received on priority 3 (0: 1200/3400). */
+	uint64_t req3, ind3;
 };
 
 /*
@@ -297,8 +300,8 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 	memset(&pfc, 0, sizeof(pfc));
 	pfc.pfc_cap = 8;
 	pfc.pfc_en = s->pfc_en;
-	pfc.requests[3] = 1200;
-	pfc.indications[3] = 3400;
+	pfc.requests[3] = s->req3 ? s->req3 : 1200;
+	pfc.indications[3] = s->ind3 ? s->ind3 : 3400;
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
 	if (s->peer_pfc) {
 		pfc.pfc_en = 0x08;
@@ -567,7 +570,7 @@ static void seed2(const char *set, bool bad)
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
 		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
 		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
-		     SEED2_DDP_RUNNING };
+		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM };
 
 /*
  * The devlink answers (only these sets have them; the older ones were
@@ -602,6 +605,81 @@ static const struct devlink_spec *seed2_devlink(enum seed2_variant var)
 	default:
 		return NULL;
 	}
+}
+
+/* RTM_NEWLINK of one link with its IFLA_STATS64 byte counters, then the ACK. */
+static void link_stats(int ifindex, const char *ifname, uint64_t rx, uint64_t tx)
+{
+	struct nlmsghdr *nlh = msg(RTM_NEWLINK, 0);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	struct rtnl_link_stats64 st;
+
+	ifi->ifi_index = ifindex;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	memset(&st, 0, sizeof(st));
+	st.rx_bytes = rx;
+	st.tx_bytes = tx;
+	st.rx_packets = rx / 4000;
+	st.tx_packets = tx / 4000;
+	mnl_attr_put(nlh, IFLA_STATS64, sizeof(st), &st);
+	emit(nlh);
+	error_msg(0);
+}
+
+/*
+ * Pause storm (fixture e810-pause-storm): the seed's good QoS and a
+ * recorded 'check --pause-sample 10' (10.012 s between the readings) on
+ * 100 Gb/s ports, where one XOFF frame pauses at most 65535 * 512 bit
+ * times = 335.5 us. ens5f0np0 carries RoCE (48 Gb/s in, 44 out) with some
+ * pausing (1,800 sent, 2,600 received: at most 6.7 % and 9.7 % of the
+ * sample); ens5f1np1 is the bond's quiet second port; ens6f0np0 sends XOFF
+ * at the refresh rate of a port that never drains (59,610: two per quanta,
+ * 20 s of pause in 10 s) while it receives only LLDP; ens6f1np1 is held
+ * paused the same way by the switch while it has nothing to send.
+ */
+static void pause_sample(const char *set, const char *const *nets,
+			 const struct dcb_spec *good)
+{
+	static const struct {
+		uint64_t req, ind, rx0, tx0, rx1, tx1;
+	} port[4] = {
+		{ 1800, 2600, 910000000000ull, 880000000000ull,
+		  970000000000ull, 935000000000ull },
+		{ 0, 0, 120000000000ull, 118000000000ull,
+		  140000000000ull, 138000000000ull },
+		{ 59610, 0, 45000000000ull, 47000000000ull,
+		  45000001520ull, 47000003000ull },
+		{ 0, 59610, 33000000000ull, 31000000000ull,
+		  33000001000ull, 31000002000ull },
+	};
+	unsigned char ms[8] = { 0, 0, 0, 0, 0x1c, 0x27, 0, 0 }; /* errno 0, 10012 */
+	char name[64];
+
+	for (int i = 0; i < 4; i++) {
+		struct dcb_spec d = *good;
+
+		snprintf(name, sizeof(name), "pause0-dcb-%s.nl", nets[i]);
+		open_file(set, name);
+		dcb(nets[i], &d);
+		close_file();
+		d.req3 = 1200 + port[i].req;
+		d.ind3 = 3400 + port[i].ind;
+		snprintf(name, sizeof(name), "pause1-dcb-%s.nl", nets[i]);
+		open_file(set, name);
+		dcb(nets[i], &d);
+		close_file();
+		snprintf(name, sizeof(name), "pause0-link-%s.nl", nets[i]);
+		open_file(set, name);
+		link_stats(2 + i, nets[i], port[i].rx0, port[i].tx0);
+		close_file();
+		snprintf(name, sizeof(name), "pause1-link-%s.nl", nets[i]);
+		open_file(set, name);
+		link_stats(2 + i, nets[i], port[i].rx1, port[i].tx1);
+		close_file();
+	}
+	open_file(set, "pause-interval.bin");
+	fwrite(ms, 1, sizeof(ms), out);
+	close_file();
 }
 
 static void seed2_fixture(const char *set, enum seed2_variant var)
@@ -712,6 +790,8 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	error_msg(-EOPNOTSUPP);
 	close_file();
 	drvinfo(set, "bond1", "", &bonding);
+	if (var == SEED2_PAUSE_STORM)
+		pause_sample(set, nets, &d);
 }
 
 static void malformed(void)
@@ -887,6 +967,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-nvm-old", SEED2_NVM_OLD);
 	seed2_fixture("seed2-fixture-nvm-match", SEED2_NVM_MATCH);
 	seed2_fixture("seed2-fixture-ddp-running", SEED2_DDP_RUNNING);
+	seed2_fixture("seed2-fixture-pause-storm", SEED2_PAUSE_STORM);
 	malformed();
 	return 0;
 }

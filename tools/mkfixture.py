@@ -409,6 +409,8 @@ class Builder:
                 self.t.line(nd + "/address", addr)
                 self.t.line(nd + "/mtu", mtu)
                 self.t.line(nd + "/operstate", f.get("operstate", "up"))
+                if "speed_mbps" in f:
+                    self.t.line(nd + "/speed", f["speed_mbps"])
                 self.t.link(nd + "/device", path)
                 self.t.link("sys/class/net/" + ifname, nd)
                 self.netdevs[ifname] = nd

@@ -41,6 +41,8 @@ struct cli_input {
 	 * namespace): files come from root, netlink from the live kernel.
 	 */
 	bool host_root;
+	/* --pause-sample SECONDS (check, collect): as given, checked on load */
+	const char *pause_sample;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */
@@ -52,6 +54,7 @@ enum {
 	OPT_NVML,
 	OPT_NETLINK_REPLAY,
 	OPT_RECORD_NETLINK,
+	OPT_PAUSE_SAMPLE, /* only the commands that list it */
 	OPT_FIRST_COMMAND_OPT = 1100,
 };
 
@@ -71,6 +74,15 @@ enum {
 	"      --hwloc-xml FILE  analyse an hwloc XML (lstopo topo.xml)\n" \
 	"      --netlink-replay DIR  with --root: read netlink answers (RDMA, DCB,\n" \
 	"                        links, ethtool) recorded in DIR instead of asking the kernel\n"
+
+/* The option and help of the commands that take --pause-sample. */
+#define CLI_PAUSE_SAMPLE_OPTION                                                \
+	{ "pause-sample", required_argument, NULL, OPT_PAUSE_SAMPLE }
+#define CLI_PAUSE_SAMPLE_HELP                                                  \
+	"      --pause-sample S  read every RoCE port's PFC pause and byte counters\n" \
+	"                        twice, S seconds apart (3-300), so roce.pause-storm\n" \
+	"                        can tell a pause storm; the command waits S seconds.\n" \
+	"                        Live, or --root with --netlink-replay (no wait)\n"
 
 /* Handle one of the input options; returns true if @opt was one. */
 bool cli_input_option(struct cli_input *in, int opt, const char *arg);

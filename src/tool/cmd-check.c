@@ -31,7 +31,8 @@ static void check_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe]\n"
-		"                [--k8s-version V] [--gpu-operator-version V] [--storage P] [INPUT]\n"
+		"                [--k8s-version V] [--gpu-operator-version V] [--storage P]\n"
+		"                [--pause-sample S] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
 		"open module, device nodes, BAR1, CUDA), 2 RDMA (NIC drivers, RDMA devices,\n"
@@ -77,6 +78,7 @@ static void check_help(FILE *out)
 		"                        with --json), as 'gdrcheck pod --spec-patch'\n"
 		"      --container NAME  with --gate pod: the container the spec patches name\n"
 		"                        (default '<container>')\n"
+		CLI_PAUSE_SAMPLE_HELP
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -128,6 +130,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		{ "help", no_argument, NULL, 'h' },
 		{ "spec-patch", no_argument, NULL, OPT_SPEC_PATCH },
 		{ "container", required_argument, NULL, OPT_CONTAINER },
+		CLI_PAUSE_SAMPLE_OPTION,
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};

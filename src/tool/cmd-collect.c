@@ -15,7 +15,7 @@
 static void collect_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: gdrcheck collect [-o FILE|-] [--pod] [INPUT]\n"
+		"Usage: gdrcheck collect [-o FILE|-] [--pod] [--pause-sample S] [INPUT]\n"
 		"\n"
 		"Save every fact gdrcheck gathers about this node (PCI tree, GPUs, RDMA\n"
 		"devices, NUMA nodes, host and driver facts, NCCL settings) as one JSON\n"
@@ -31,6 +31,7 @@ static void collect_help(FILE *out)
 		"      --pod             inside a container: add what it was given (section\n"
 		"                        \"pod\", for 'gdrcheck pod --facts FILE'); live, this\n"
 		"                        locks 64 MiB once and opens each RDMA and GPU device file\n"
+		CLI_PAUSE_SAMPLE_HELP
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"  (with --nccl-xml or --hwloc-xml, collect converts that file to facts)\n"
@@ -67,6 +68,7 @@ int cmd_collect(int argc, char **argv, unsigned needs)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pod", no_argument, NULL, OPT_FIRST_COMMAND_OPT },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_PAUSE_SAMPLE_OPTION,
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};

@@ -97,18 +97,47 @@ bool cli_input_option(struct cli_input *in, int opt, const char *arg)
 		/* Hidden: writes the live node's replies for a fixture. */
 		in->record_netlink = arg;
 		return true;
+	case OPT_PAUSE_SAMPLE:
+		in->pause_sample = arg;
+		return true;
 	default:
 		return false;
 	}
+}
+
+/*
+ * --pause-sample: seconds (3-300) in ms, 0 without it, -1 after a message.
+ * A sample reads counters twice: the live kernel or a netlink replay.
+ */
+static int64_t pause_sample_ms(const struct cli_input *in)
+{
+	int64_t s;
+
+	if (!in->pause_sample)
+		return 0;
+	if (safe_atoi64(in->pause_sample, &s) < 0 || s < 3 || s > 300) {
+		cli_error("--pause-sample takes seconds from 3 to 300, not '%s'",
+			  in->pause_sample);
+		return -1;
+	}
+	if (in->facts || in->nccl_xml || in->hwloc_xml ||
+	    (in->root && !in->host_root && !in->netlink_replay)) {
+		cli_error("--pause-sample reads the live node's counters (or, with --root, a --netlink-replay that recorded a sample)");
+		return -1;
+	}
+	return s * 1000;
 }
 
 static int load_root(const struct cli_input *in, const char *dir,
 		     struct facts *f)
 {
 	struct gc_root *root = NULL;
+	int64_t pause_ms = pause_sample_ms(in);
 	struct stat st;
 	int r;
 
+	if (pause_ms < 0)
+		return EXIT_USAGE;
 	r = root_open(dir, &root);
 	if (r < 0) {
 		cli_error("cannot use '%s' as root: %s", dir, strerror(-r));
@@ -142,6 +171,7 @@ static int load_root(const struct cli_input *in, const char *dir,
 				 .envp = environ,
 				 .wanted = in->needs,
 				 .libs = in->libs,
+				 .pause_sample_ms = (unsigned)pause_ms,
 			 }, f);
 	root_free(root);
 	if (r < 0) {
@@ -205,7 +235,11 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		return EXIT_USAGE;
 	}
 	if (in->facts || in->nccl_xml || in->hwloc_xml) {
-		int r = load_file(in, f);
+		int r;
+
+		if (pause_sample_ms(in) < 0)
+			return EXIT_USAGE;
+		r = load_file(in, f);
 
 		if (!r && (in->needs & COLLECT_POD) && f->pod.collected.state == FACT_UNSET) {
 			cli_error("'%s' holds no pod facts: write it inside the container with 'gdrcheck collect --pod'",

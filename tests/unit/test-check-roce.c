@@ -963,6 +963,95 @@ static void switch_checklist(void **state)
 	facts_release(&f);
 }
 
+/* ------------------------------------------------------ pause storm */
+
+/* A sampled 25 Gb/s port: one XOFF frame pauses at most 1.342 ms. */
+static struct roce_link *pause_node(struct facts *f, int64_t ms)
+{
+	struct roce_link *l;
+
+	facts_init(f);
+	l = mk_link(f, "eth2", 2, "ice");
+	mk_dev(f, "irdma0", "eth2");
+	fact_int_set(&l->dcb.st, 1);
+	fact_int_set(&l->dcb.pfc.st, 1);
+	l->dcb.pfc.en = 0x08;
+	fact_int_set(&l->speed_mbps, 25000);
+	fact_int_set(&l->pause.st, 1);
+	fact_int_set(&l->pause.ms, ms);
+	l->pause.first.xoff_tx[3] = 100;
+	l->pause.last.xoff_tx[3] = 100;
+	l->pause.first.rx_bytes = 1000;
+	l->pause.last.rx_bytes = 1000;
+	return l;
+}
+
+static void pause_storm(void **state)
+{
+	struct facts f;
+	struct finding out;
+	struct roce_link *l;
+
+	(void)state;
+	/* No sample: info, and how to take one. */
+	l = pause_node(&f, 10000);
+	l->pause.st.state = FACT_UNSET;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "--pause-sample"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/*
+	 * 10 s sampled, bound held against 9 s: 9 / 1.342 ms = 6,706 frames
+	 * could pause the switch all along. 6,700 could not: pass.
+	 */
+	l = pause_node(&f, 10000);
+	l->pause.last.xoff_tx[3] = 100 + 6700;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_PASS);
+	assert_non_null(strstr(out.items[0].verdict, "no pause storm in the 10 s sample: pause could have held the switch at most 99% of it"));
+	finding_release(&out);
+	/* 6,707 could, while the port received nothing: a storm. */
+	l->pause.last.xoff_tx[3] = 100 + 6707;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.items[0].verdict, "pause storm, this host's receive path is not draining"));
+	assert_true(has_fix(&out, "PFC watchdog"));
+	finding_release(&out);
+	/* The same while 10 Gb/s flows in: a slow receiver, not an idle one. */
+	l->pause.last.rx_bytes = 1000 + 12500000000ull;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.items[0].verdict, "drains slower than the link"));
+	finding_release(&out);
+	/* Paused by the switch while sending nothing: the fabric's storm. */
+	l->pause.last.xoff_tx[3] = 100;
+	l->pause.first.xoff_rx[5] = 7;
+	l->pause.last.xoff_rx[5] = 7 + 20000;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.items[0].verdict, "priority 5"));
+	assert_non_null(strstr(out.items[0].verdict, "PFC deadlock in the fabric"));
+	finding_release(&out);
+	/* Counters that went backwards (a driver reload): unknown, never a pass. */
+	l->pause.last.xoff_rx[5] = 3;
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Too short a sample, no speed, a failed reading: unknown. */
+	pause_node(&f, 2500);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	facts_release(&f);
+	l = pause_node(&f, 10000);
+	fact_int_set(&l->speed_mbps, -1);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
+	assert_non_null(strstr(out.items[0].verdict, "link speed unknown"));
+	finding_release(&out);
+	fact_int_set(&l->speed_mbps, 25000);
+	fact_int_fail(&l->pause.st, -EOPNOTSUPP);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
+	finding_release(&out);
+	facts_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -982,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(ddp_running),
 		cmocka_unit_test(firmware_states),
 		cmocka_unit_test(switch_checklist),
+		cmocka_unit_test(pause_storm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,11 +55,11 @@ static void test_seed2(void **state)
 			continue;
 		/*
 		 * Info without a DCB answer: whether ice loaded its DDP package,
-		 * the NVM (no devlink or ethtool answer), and the switch
-		 * checklist, printed without the host's QoS.
+		 * the NVM (no devlink or ethtool answer), the switch checklist,
+		 * printed without the host's QoS, and the pause storm (opt-in).
 		 */
 		if (strcmp(x->id, "nic.ddp") == 0 || strcmp(x->id, "nic.firmware") == 0 ||
-		    strcmp(x->id, "roce.switch") == 0)
+		    strcmp(x->id, "roce.switch") == 0 || strcmp(x->id, "roce.pause-storm") == 0)
 			assert_int_equal(x->status, ST_INFO);
 		else if (strncmp(x->id, "roce.", 5) == 0 || strcmp(x->id, "net.bond") == 0)
 			assert_int_equal(x->status, ST_UNKNOWN);
@@ -702,7 +702,7 @@ static void test_json_shape(void **state)
 	assert_int_equal(json_object_array_length(gates), 4);
 	v = json_object_array_get_idx(gates, 1);
 	assert_true(json_object_object_get_ex(v, "summary", &c));
-	assert_string_equal(json_object_get_string(c), "fail (2 of 21; 16 info or skip)");
+	assert_string_equal(json_object_get_string(c), "fail (2 of 22; 17 info or skip)");
 	assert_true(json_object_object_get_ex(doc, "checks", &checks));
 	assert_int_equal(json_object_array_length(checks), run.r.n_findings);
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -757,7 +757,7 @@ static void test_text(void **state)
 	assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
 	fclose(mf);
 	assert_non_null(strstr(buf, "Gate 1 GPU: warn (1 of 10; 2 info or skip)\n"));
-	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 21; 16 info or skip)\n"));
+	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 22; 17 info or skip)\n"));
 	assert_non_null(strstr(buf, "Gate 3 Direct: "));
 	assert_non_null(strstr(buf, ", blocked by gate 2 (fix it first"));
 	assert_non_null(strstr(buf, "\n  2. [gate 2, fail] modprobe irdma (nic.driver, rdma.device)\n"));

@@ -537,6 +537,65 @@ static void json_round_trip(void **state)
 	}
 }
 
+/*
+ * check --pause-sample replayed: the fixture e810-pause-storm recorded two
+ * readings per port and the interval; a replay without them says so.
+ */
+static void pause_sample_replay(void **state)
+{
+	static const char *const dirs[] = { "e810-pause-storm", "seed2-b300-e810" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char root[512], nl[512];
+		struct gc_root *g = NULL;
+		const struct roce_link *l;
+		struct facts f, back;
+		json_object *doc;
+		char *a, *b;
+
+		snprintf(root, sizeof(root), TEST_DATA "/../fixtures/%s/root", dirs[i]);
+		snprintf(nl, sizeof(nl), TEST_DATA "/../fixtures/%s/netlink", dirs[i]);
+		assert_int_equal(root_open(root, &g), 0);
+		facts_init(&f);
+		assert_int_equal(collect_node(&(const struct collect_ctx){ .root = g, .nl.replay = nl, .wanted = COLLECT_ROCE, .pause_sample_ms = 10000 }, &f), 0);
+		root_free(g);
+		l = roce_link_find(&f.roce, "ens6f0np0");
+		assert_non_null(l);
+		if (i == 1) {
+			/* Recorded before samples were asked: absent, not zero. */
+			assert_int_equal(l->pause.st.state, FACT_ABSENT);
+			assert_int_equal(roce_link_find(&f.roce, "bond1")->pause.st.state, FACT_UNSET);
+			facts_release(&f);
+			continue;
+		}
+		assert_true(fact_ok(&l->pause.st));
+		assert_int_equal(l->pause.ms.v, 10012);
+		assert_int_equal(l->speed_mbps.v, 100000);
+		assert_true(l->pause.first.xoff_tx[3] == 1200);
+		assert_true(l->pause.last.xoff_tx[3] == 1200 + 59610);
+		assert_true(l->pause.first.rx_bytes == 45000000000ull);
+		assert_true(l->pause.last.rx_bytes == 45000001520ull);
+		assert_true(l->pause.last.tx_bytes == 47000003000ull);
+		/* The bond has no DCB answer: nothing to sample. */
+		assert_int_equal(roce_link_find(&f.roce, "bond1")->pause.st.state, FACT_UNSET);
+		/* The sample survives the facts file. */
+		a = roce_json(&f.roce);
+		assert_non_null(strstr(a, "\"pause_sample\""));
+		doc = json_tokener_parse(a);
+		assert_non_null(doc);
+		facts_init(&back);
+		assert_int_equal(facts_json_load_roce(doc, &back.roce), 0);
+		b = roce_json(&back.roce);
+		assert_string_equal(a, b);
+		json_object_put(doc);
+		free(a);
+		free(b);
+		facts_release(&back);
+		facts_release(&f);
+	}
+}
+
 static void json_rejects_garbage(void **state)
 {
 	static const char *const bad[] = {
@@ -644,6 +703,7 @@ int main(void)
 		cmocka_unit_test(every_truncation),
 		cmocka_unit_test(replay_rules),
 		cmocka_unit_test(json_round_trip),
+		cmocka_unit_test(pause_sample_replay),
 		cmocka_unit_test(json_rejects_garbage),
 		cmocka_unit_test(bonding_procfs),
 	};

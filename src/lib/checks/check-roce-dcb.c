@@ -362,12 +362,12 @@ static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
 	/*
 	 * requests/indications are the XOFF pause frames sent and received
 	 * (ice_dcbnl_getpfc, i40e likewise: priority_xoff_tx/rx); a snapshot
-	 * cannot tell a storm, their rate while RoCE is idle can.
+	 * cannot tell a storm, their rate can (roce.pause-storm).
 	 */
-	finding_evidence(out, "dcb pfc %s: pfc_en 0x%02x (priorities %s), XOFF pause frames on %d sent/received: %llu/%llu (a count that keeps climbing while RoCE is idle is a pause storm: watch ethtool -S %s | grep 'priority_%d_xoff')",
+	finding_evidence(out, "dcb pfc %s: pfc_en 0x%02x (priorities %s), XOFF pause frames on %d sent/received: %llu/%llu (totals since the driver loaded; roce.pause-storm judges their rate over 'check --pause-sample 10')",
 			 l->name, p->en, *list ? list : "none", prio,
 			 (unsigned long long)p->requests[prio],
-			 (unsigned long long)p->indications[prio], l->name, prio);
+			 (unsigned long long)p->indications[prio]);
 	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc all:off %d:on", l->name, prio);
 	snprintf(verdict, sizeof(verdict), "PFC on priority %d only", prio);
 	if (!(p->en & (1u << prio))) {

@@ -10,6 +10,7 @@
 extern const struct check check_roce_dscp_map;
 extern const struct check check_roce_trust;
 extern const struct check check_roce_pfc;
+extern const struct check check_roce_pause_storm;
 extern const struct check check_roce_ets;
 extern const struct check check_roce_ecn;
 extern const struct check check_roce_tos;

@@ -53,6 +53,7 @@ static const struct check *const checks[] = {
 	&check_roce_trust,
 	&check_roce_dscp_map,
 	&check_roce_pfc,
+	&check_roce_pause_storm,
 	&check_roce_ets,
 	/* After the four it gathers: a bonded E810's QoS as one procedure. */
 	&check_roce_lag_qos,

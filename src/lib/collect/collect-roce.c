@@ -148,6 +148,8 @@ static int collect_link_extra(const struct gc_root *root, struct nl_src *nl,
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/sriov_numvfs",
 		 l->name);
 	read_int_fact(root, path, &l->sriov_numvfs);
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", l->name);
+	read_int_fact(root, path, &l->speed_mbps);
 	return 0;
 }
 
@@ -268,5 +270,8 @@ int collect_roce(const struct collect_ctx *c, struct facts *f)
 		nl.mode = NL_LIVE;
 		nl.record_dir = c->nl.record;
 	}
-	return collect_roce_nl(c->root, &nl, f);
+	r = collect_roce_nl(c->root, &nl, f);
+	if (r >= 0)
+		r = collect_pause_sample(&nl, &f->roce, c->pause_sample_ms);
+	return r;
 }

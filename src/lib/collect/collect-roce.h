@@ -17,6 +17,12 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 		    struct facts *f);
 
 /*
+ * Read every port's PFC XOFF and byte counters twice, @ms apart (live: one
+ * sleep; replay: the recorded interval): facts->roce.links[].pause. 0.
+ */
+int collect_pause_sample(struct nl_src *nl, struct roce_facts *r, unsigned ms);
+
+/*
  * Parse the text of /proc/net/bonding/<bond> into @b (name already set).
  * Pure; unknown lines are ignored. Returns 0 or -ENOMEM.
  */

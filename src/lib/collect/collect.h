@@ -57,6 +57,8 @@ struct collect_ctx {
 	unsigned wanted;   /* COLLECT_* bits; what they depend on is added */
 	/* COLLECT_LIBS: how to load them, and the tables they loaded (collect-probe.h) */
 	struct collect_libs *libs;
+	/* check --pause-sample: read the PFC counters twice, this far apart. */
+	unsigned pause_sample_ms;
 };
 
 /*

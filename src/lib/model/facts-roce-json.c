@@ -60,6 +60,25 @@ static const struct json_field privflag_fields[] = {
 };
 static JSON_DESC(privflag_desc, privflag_fields, .init = NULL);
 
+#define R struct roce_pause_reading
+static const struct json_field pause_reading_fields[] = {
+	JVEC("xoff_tx", R, xoff_tx, JK_U64, .flags = JF_REQUIRED),
+	JVEC("xoff_rx", R, xoff_rx, JK_U64, .flags = JF_REQUIRED),
+	JFIELD("rx_bytes", R, rx_bytes, JK_U64, .flags = JF_REQUIRED),
+	JFIELD("tx_bytes", R, tx_bytes, JK_U64, .flags = JF_REQUIRED),
+};
+#undef R
+static JSON_DESC(pause_reading_desc, pause_reading_fields, .init = NULL);
+
+#define P struct roce_pause_sample
+static const struct json_field pause_fields[] = {
+	JFI("ms", P, ms),
+	JOBJ("first", P, first, &pause_reading_desc, .flags = JF_REQUIRED),
+	JOBJ("last", P, last, &pause_reading_desc, .flags = JF_REQUIRED),
+};
+#undef P
+static JSON_DESC(pause_desc, pause_fields, .init = NULL);
+
 #define L struct roce_link
 static const struct json_field link_fields[] = {
 	JFIELD("name", L, name, JK_STR, .flags = JF_REQUIRED | JF_NONEMPTY),
@@ -85,6 +104,9 @@ static const struct json_field link_fields[] = {
 	JFS("bus_info", L, bus_info),
 	JFS("qos_trust", L, qos_trust),
 	JFI("sriov_numvfs", L, sriov_numvfs),
+	JFI("speed_mbps", L, speed_mbps),
+	JOBJ("pause_sample", L, pause, &pause_desc, .flags = JF_GATED | JF_OMIT_EMPTY,
+	     .gate = offsetof(L, pause.st)),
 	JFIELD("addrs", L, addrs, JK_STRV, .flags = JF_OMIT_NULL),
 	JARR("privflags", L, privflags, n_privflags, &privflag_desc,
 	     .flags = JF_GATED, .gate = offsetof(L, privflags_st)),

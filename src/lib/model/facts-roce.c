@@ -9,7 +9,7 @@
 #include "../util/array.h"
 #include "../util/strv.h"
 
-static void dcb_release(struct roce_dcb *d)
+void roce_dcb_release(struct roce_dcb *d)
 {
 	free(d->apps);
 	memset(d, 0, sizeof(*d));
@@ -29,7 +29,7 @@ void roce_link_release(struct roce_link *l)
 	for (size_t i = 0; i < l->n_privflags; i++)
 		free(l->privflags[i].name);
 	free(l->privflags);
-	dcb_release(&l->dcb);
+	roce_dcb_release(&l->dcb);
 	fact_str_release(&l->qos_trust);
 	memset(l, 0, sizeof(*l));
 }

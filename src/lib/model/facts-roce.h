@@ -64,6 +64,25 @@ struct roce_privflag {
 	bool on;
 };
 
+/* The counters one reading of a pause sample takes of a port. */
+struct roce_pause_reading {
+	/* The DCB PFC answer's requests/indications: XOFF frames sent/received. */
+	uint64_t xoff_tx[ROCE_NPRIO], xoff_rx[ROCE_NPRIO];
+	/* IFLA_STATS64 of the netdev. */
+	uint64_t rx_bytes, tx_bytes;
+};
+
+/*
+ * check --pause-sample: a port's counters read twice, `ms` apart (opt-in:
+ * a storm is a rate, and one snapshot has none). st: ok (1) when both
+ * readings came, otherwise why not; unset when no sample was asked.
+ */
+struct roce_pause_sample {
+	struct fact_int st;
+	struct fact_int ms;
+	struct roce_pause_reading first, last;
+};
+
 /* One network interface (rtnetlink link + what else is known about it). */
 struct roce_link {
 	char *name;
@@ -93,6 +112,8 @@ struct roce_link {
 	struct fact_int ecn_np[ROCE_NPRIO], ecn_rp[ROCE_NPRIO];
 	struct fact_str qos_trust;
 	struct fact_int sriov_numvfs; /* device/sriov_numvfs */
+	struct fact_int speed_mbps;   /* /sys/class/net/<if>/speed */
+	struct roce_pause_sample pause;
 };
 
 /* /proc/net/bonding/<bond>: one slave block. */
@@ -171,6 +192,7 @@ struct roce_facts {
 
 void roce_facts_release(struct roce_facts *r);
 void roce_link_release(struct roce_link *l);
+void roce_dcb_release(struct roce_dcb *d);
 void roce_bond_release(struct roce_bond *b);
 void roce_devlink_release(struct roce_devlink *d);
 

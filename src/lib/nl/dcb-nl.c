@@ -145,9 +145,10 @@ int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)
+int dcb_query(struct nl_src *s, const char *ifname, const char *key,
+	      struct roce_dcb *d)
 {
-	char buf[NL_REQ_SIZE] = { 0 }, key[64];
+	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	struct dcbmsg *m;
 	int ret;
@@ -159,7 +160,6 @@ int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)
 	m->dcb_family = AF_UNSPEC;
 	m->cmd = DCB_CMD_IEEE_GET;
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
-	snprintf(key, sizeof(key), "dcb-%s", ifname);
 	ret = nl_query(s, NETLINK_ROUTE, key, nlh, dcb_reply_cb, d);
 	if (ret == -ENOMEM)
 		return ret;
@@ -168,4 +168,12 @@ int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)
 	else if (d->st.state == FACT_UNSET)
 		fact_int_fail(&d->st, -ENODATA); /* an ACK and no answer */
 	return 0;
+}
+
+int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "dcb-%s", ifname);
+	return dcb_query(s, ifname, key, d);
 }
