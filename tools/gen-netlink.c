@@ -8,7 +8,7 @@
  *
  *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma,
  *                       DIR/seed2-fixture, DIR/seed2-fixture-bad, DIR/seed2-fixture-untuned
- *                       and the other seed2-fixture-* sets (one per fixture)
+ *                       and the other seed2-fixture-* sets (one per fixture), DIR/mlx5-pause
  *
  * The files are committed: the first four under tests/data/netlink/, the
  * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/,
@@ -607,6 +607,58 @@ static const struct devlink_spec *seed2_devlink(enum seed2_variant var)
 	}
 }
 
+/*
+ * ETHTOOL_MSG_PAUSE_GET_REPLY with ETHTOOL_FLAG_STATS: the pause frames and,
+ * when @storms >= 0, the device-detected storms (kernel 7.0's
+ * ETHTOOL_A_PAUSE_STAT_TX_PAUSE_STORM_EVENTS, 4); @stats false: a driver
+ * without get_pause_stats (no nest).
+ */
+static void pause_reply(const char *ifname, bool stats, uint64_t tx, uint64_t rx,
+			long long storms)
+{
+	struct nlmsghdr *nlh = msg(30, 0);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *nest;
+
+	g->cmd = ETHTOOL_MSG_PAUSE_GET_REPLY;
+	g->version = ETHTOOL_GENL_VERSION;
+	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
+	mnl_attr_nest_end(nlh, nest);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_AUTONEG, 0);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 0);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_TX, 0);
+	if (stats) {
+		nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+		mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, tx);
+		mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, rx);
+		if (storms >= 0)
+			mnl_attr_put_u64(nlh, 4, (uint64_t)storms);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	emit(nlh);
+	error_msg(0);
+}
+
+/*
+ * mlx5 on a kernel with pause storm events (tests/data/netlink/mlx5-pause):
+ * eth2's ConnectX stopped 3 storms (its stall watermark fired; mlx5 sums the
+ * per-priority device_stall_critical_watermark_cnt), eth3 counted none, eth4
+ * answers without statistics (a driver without get_pause_stats).
+ */
+static void mlx5_pause(void)
+{
+	open_file("mlx5-pause", "ethtool-pause-eth2.nl");
+	pause_reply("eth2", true, 759657, 0, 3);
+	close_file();
+	open_file("mlx5-pause", "ethtool-pause-eth3.nl");
+	pause_reply("eth3", true, 12, 40, 0);
+	close_file();
+	open_file("mlx5-pause", "ethtool-pause-eth4.nl");
+	pause_reply("eth4", false, 0, 0, -1);
+	close_file();
+}
+
 /* RTM_NEWLINK of one link with its IFLA_STATS64 byte counters, then the ACK. */
 static void link_stats(int ifindex, const char *ifname, uint64_t rx, uint64_t tx)
 {
@@ -658,6 +710,11 @@ static void pause_sample(const char *set, const char *const *nets,
 	for (int i = 0; i < 4; i++) {
 		struct dcb_spec d = *good;
 
+		/* ice fills only the link-level frames (ice_get_pause_stats): none under PFC. */
+		snprintf(name, sizeof(name), "ethtool-pause-%s.nl", nets[i]);
+		open_file(set, name);
+		pause_reply(nets[i], true, 0, 0, -1);
+		close_file();
 		snprintf(name, sizeof(name), "pause0-dcb-%s.nl", nets[i]);
 		open_file(set, name);
 		dcb(nets[i], &d);
@@ -969,5 +1026,6 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-ddp-running", SEED2_DDP_RUNNING);
 	seed2_fixture("seed2-fixture-pause-storm", SEED2_PAUSE_STORM);
 	malformed();
+	mlx5_pause();
 	return 0;
 }

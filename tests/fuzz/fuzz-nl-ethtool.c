@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ethtool: the genetlink family lookup and the private-flags answer as raw
- * netlink bytes, and the ETHTOOL_GDRVINFO ioctl answer; the first byte
- * picks which.
+ * ethtool: the genetlink family lookup, the private-flags and pause
+ * (statistics) answers as raw netlink bytes, and the ETHTOOL_GDRVINFO ioctl
+ * answer; the first byte picks which (0xff: pause).
  */
 #include "fuzz.h"
 #include "nl/nl-roce.h"
@@ -21,6 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!l)
 		return 0;
 	buf = fuzz_aligned(data + 1, size - 1);
+	if (data[0] == 0xff) {
+		nl_run(buf, size - 1, ethtool_pause_reply_cb, &l->pause_stats);
+		goto out;
+	}
 	switch (data[0] % 3) {
 	case 0:
 		nl_run(buf, size - 1, ethtool_family_reply_cb, &family);
@@ -32,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ethtool_drvinfo_parse(buf, size - 1, l);
 		break;
 	}
+out:
 	roce_facts_release(&r);
 	free(buf);
 	return 0;

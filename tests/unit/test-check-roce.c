@@ -1035,6 +1035,28 @@ static void pause_storm(void **state)
 	finding_release(&out);
 	facts_release(&f);
 
+	/*
+	 * A NIC that counts storms itself (mlx5, fbnic; kernel 7.0): a count
+	 * warns without a sample, none is info when nothing was sampled.
+	 */
+	l = pause_node(&f, 10000);
+	l->pause.st.state = FACT_UNSET;
+	fact_int_set(&l->pause_stats.st, 1);
+	fact_int_set(&l->pause_stats.storm_events, 0);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_INFO);
+	assert_non_null(strstr(out.verdict, "counted none"));
+	finding_release(&out);
+	fact_int_set(&l->pause_stats.storm_events, 3);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
+	assert_non_null(strstr(out.items[0].verdict, "detected 3 pause storms"));
+	assert_true(has_fix(&out, "pfc-prevention-tout"));
+	finding_release(&out);
+	/* The device's count wins over a quiet sample. */
+	fact_int_set(&l->pause.st, 1);
+	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
+	finding_release(&out);
+	facts_release(&f);
+
 	/* Too short a sample, no speed, a failed reading: unknown. */
 	pause_node(&f, 2500);
 	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);

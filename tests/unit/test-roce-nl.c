@@ -565,11 +565,15 @@ static void pause_sample_replay(void **state)
 		if (i == 1) {
 			/* Recorded before samples were asked: absent, not zero. */
 			assert_int_equal(l->pause.st.state, FACT_ABSENT);
+			/* Nor was PAUSE_GET: unset, not a failure. */
+			assert_int_equal(l->pause_stats.st.state, FACT_UNSET);
 			assert_int_equal(roce_link_find(&f.roce, "bond1")->pause.st.state, FACT_UNSET);
 			facts_release(&f);
 			continue;
 		}
 		assert_true(fact_ok(&l->pause.st));
+		assert_true(fact_ok(&l->pause_stats.st));
+		assert_int_equal(l->pause_stats.storm_events.state, FACT_ABSENT);
 		assert_int_equal(l->pause.ms.v, 10012);
 		assert_int_equal(l->speed_mbps.v, 100000);
 		assert_true(l->pause.first.xoff_tx[3] == 1200);
@@ -593,6 +597,39 @@ static void pause_sample_replay(void **state)
 		free(b);
 		facts_release(&back);
 		facts_release(&f);
+	}
+}
+
+/* ethtool pause statistics, with and without kernel 7.0's storm events. */
+static void pause_stats_parse(void **state)
+{
+	static const struct {
+		const char *dir, *file;
+		enum fact_state st, storms;
+		long long tx, events;
+	} cases[] = {
+		{ NL_DIR "/mlx5-pause", "ethtool-pause-eth2.nl", FACT_OK, FACT_OK, 759657, 3 },
+		{ NL_DIR "/mlx5-pause", "ethtool-pause-eth3.nl", FACT_OK, FACT_OK, 12, 0 },
+		{ NL_DIR "/mlx5-pause", "ethtool-pause-eth4.nl", FACT_UNSUPPORTED, FACT_UNSET, 0, 0 },
+		/* ice: link-level frames, no storm counter. */
+		{ TEST_DATA "/../fixtures/e810-pause-storm/netlink", "ethtool-pause-ens6f0np0.nl",
+		  FACT_OK, FACT_ABSENT, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct roce_pause_stats p = { 0 };
+		size_t len;
+		char *buf = slurp(cases[i].dir, cases[i].file, &len);
+
+		assert_int_equal(nl_run(buf, len, ethtool_pause_reply_cb, &p), 0);
+		assert_int_equal(p.st.state, cases[i].st);
+		assert_int_equal(p.storm_events.state, cases[i].storms);
+		if (cases[i].st == FACT_OK)
+			assert_int_equal(p.tx_frames.v, cases[i].tx);
+		if (cases[i].storms == FACT_OK)
+			assert_int_equal(p.storm_events.v, cases[i].events);
+		free(buf);
 	}
 }
 
@@ -704,6 +741,7 @@ int main(void)
 		cmocka_unit_test(replay_rules),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(pause_sample_replay),
+		cmocka_unit_test(pause_stats_parse),
 		cmocka_unit_test(json_rejects_garbage),
 		cmocka_unit_test(bonding_procfs),
 	};

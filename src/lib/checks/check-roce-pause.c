@@ -13,8 +13,9 @@
  * roce.pause-storm: a pause storm is a port that keeps its peer paused, a
  * receive path that no longer drains (a hung host or driver) pausing the
  * switch for ever, which spreads through the fabric. It is a rate: one
- * snapshot of the counters has none, so the check judges only a timed
- * sample (check --pause-sample S: the DCB PFC counters read twice).
+ * snapshot of the counters has none, so the check judges a timed sample
+ * (check --pause-sample S: the DCB PFC counters read twice), or the count
+ * of a NIC that detects storms itself (below).
  *
  * The arithmetic is a bound, never a guess. A PFC frame pauses a priority
  * for at most 65535 quanta of 512 bit times (IEEE 802.3 Annex 31B, the
@@ -28,6 +29,13 @@
  * counters may lag by a driver's refresh (ice: once a second, the service
  * task's serv_tmr_period = HZ), so the bound is held against the sample
  * less one second.
+ *
+ * A device that detects storms itself says so without a sample: kernel
+ * 7.0's ethtool pause statistics carry tx_pause_storm_events, "the device
+ * has temporarily disabled its own Pause TX function ... should never
+ * increment under normal overload conditions; it indicates catastrophic
+ * failure like an OS crash" (Documentation/netlink/specs/ethtool.yaml);
+ * mlx5 and fbnic fill it, ice does not (ice_get_pause_stats).
  */
 
 #define QUANTA_BITS (65535.0 * 512.0)
@@ -87,6 +95,35 @@ static bool went_back(const struct roce_pause_reading *a,
 	return b->rx_bytes < a->rx_bytes || b->tx_bytes < a->tx_bytes;
 }
 
+/* "1234", or the state of a counter the driver does not report ("absent"). */
+static const char *count_text(const struct fact_int *f, char *buf, size_t size)
+{
+	if (fact_ok(f))
+		snprintf(buf, size, "%lld", (long long)f->v);
+	else
+		snprintf(buf, size, "%s", fact_state_name(f->state));
+	return buf;
+}
+
+/* The storms the NIC counted itself, or -1 when it does not count them. */
+static long long device_storms(const struct roce_link *l)
+{
+	const struct roce_pause_stats *p = &l->pause_stats;
+
+	return fact_ok(&p->st) && fact_ok(&p->storm_events) ? (long long)p->storm_events.v : -1;
+}
+
+static int device_storm_item(const struct roce_link *l, struct finding *out)
+{
+	char fix[320];
+
+	snprintf(fix, sizeof(fix), "find when and why %s's receive path stalled (journalctl -k: hung tasks, driver resets, PCIe AER, GPU faults); keep the NIC's storm prevention on (ethtool --get-tunable %s pfc-prevention-tout) and the switch's PFC watchdog",
+		 l->name, l->name);
+	return finding_item(out, l->name, ST_WARN, fix,
+			    "the NIC detected %lld pause storms since its counters began and stopped sending pause each time (tx_pause_storm_events): its receive path stalled, which this counter reports only for failures such as a hung host or driver",
+			    device_storms(l));
+}
+
 static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 		      struct finding *out)
 {
@@ -97,6 +134,23 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 	char got[32], sent[32], txt[48], rxt[48], fix[320];
 
 	(void)ctx;
+	if (fact_ok(&l->pause_stats.st)) {
+		char t[24], r[24], e[24];
+
+		if (l->pause_stats.storm_events.state == FACT_ABSENT)
+			snprintf(e, sizeof(e), "not reported");
+		else
+			count_text(&l->pause_stats.storm_events, e, sizeof(e));
+		TRY(finding_evidence(out, "ethtool pause statistics %s: link pause frames sent %s, received %s; storms the NIC detected: %s",
+				     l->name, count_text(&l->pause_stats.tx_frames, t, sizeof(t)),
+				     count_text(&l->pause_stats.rx_frames, r, sizeof(r)), e));
+	}
+	if (device_storms(l) > 0)
+		return device_storm_item(l, out);
+	if (s->st.state == FACT_UNSET)
+		return finding_item(out, l->name, ST_INFO, NULL, "%s",
+				    device_storms(l) == 0 ? "the NIC's storm detector counted none (it counts only while its storm prevention is on); not sampled"
+							  : "not sampled; the NIC counts no storms itself");
 	if (!fact_ok(&s->st))
 		return finding_item(out, l->name, ST_UNKNOWN, NULL,
 				    "pause sample %s",
@@ -165,17 +219,19 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 static int run_pause_storm(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct roce_link **v = roce_dcb_links(ctx->f);
-	bool sampled = false;
+	bool sampled = false, counted = false;
 	size_t n = 0;
 	int r = 0;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; v[i]; i++)
+	for (size_t i = 0; v[i]; i++) {
 		sampled = sampled || v[i]->pause.st.state != FACT_UNSET;
-	for (; sampled && v[n] && r >= 0; n++)
+		counted = counted || device_storms(v[i]) >= 0;
+	}
+	for (; (sampled || counted) && v[n] && r >= 0; n++)
 		r = pause_link(ctx, v[n], out);
-	if (!sampled)
+	if (!sampled && !counted)
 		while (v[n])
 			n++;
 	free(v);
@@ -185,9 +241,10 @@ static int run_pause_storm(const struct check_ctx *ctx, struct finding *out)
 	if (n == 0 && (sampled || (r = roce_no_targets(ctx, out)) < 0 ||
 		       out->status == ST_SKIP))
 		return sampled ? roce_no_targets(ctx, out) : r;
-	if (!sampled)
+	if (!sampled && out->status != ST_WARN)
 		return finding_set(out, ST_INFO,
-				   "not sampled: a pause storm is a rate, one snapshot has none; 'gdrcheck check --pause-sample 10' reads the PFC counters twice (while RoCE is idle, any sustained pausing is a storm)");
+				   "not sampled: a pause storm is a rate, one snapshot has none; 'gdrcheck check --pause-sample 10' reads the PFC and byte counters twice and judges the rate%s",
+				   counted ? " (the NICs that detect storms themselves counted none)" : "");
 	return finding_conclude(out, n, "no pause storm in the sample");
 }
 

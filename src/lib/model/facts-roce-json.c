@@ -60,6 +60,15 @@ static const struct json_field privflag_fields[] = {
 };
 static JSON_DESC(privflag_desc, privflag_fields, .init = NULL);
 
+#define S struct roce_pause_stats
+static const struct json_field pause_stats_fields[] = {
+	JFI("tx_frames", S, tx_frames),
+	JFI("rx_frames", S, rx_frames),
+	JFI("storm_events", S, storm_events),
+};
+#undef S
+static JSON_DESC(pause_stats_desc, pause_stats_fields, .init = NULL);
+
 #define R struct roce_pause_reading
 static const struct json_field pause_reading_fields[] = {
 	JVEC("xoff_tx", R, xoff_tx, JK_U64, .flags = JF_REQUIRED),
@@ -105,7 +114,9 @@ static const struct json_field link_fields[] = {
 	JFS("qos_trust", L, qos_trust),
 	JFI("sriov_numvfs", L, sriov_numvfs),
 	JFI("speed_mbps", L, speed_mbps),
-	JOBJ("pause_sample", L, pause, &pause_desc, .flags = JF_GATED | JF_OMIT_EMPTY,
+	JOBJ("pause_stats", L, pause_stats, &pause_stats_desc, .flags = JF_GATED,
+	     .gate = offsetof(L, pause_stats.st)),
+	JOBJ("pause_sample", L, pause, &pause_desc, .flags = JF_GATED,
 	     .gate = offsetof(L, pause.st)),
 	JFIELD("addrs", L, addrs, JK_STRV, .flags = JF_OMIT_NULL),
 	JARR("privflags", L, privflags, n_privflags, &privflag_desc,

@@ -64,6 +64,18 @@ struct roce_privflag {
 	bool on;
 };
 
+/*
+ * ethtool PAUSE_GET with ETHTOOL_FLAG_STATS: the IEEE 802.3 pause frames
+ * (link-level; ice counts XON and XOFF, ice_get_pause_stats) and, from
+ * kernel 7.0, the pause storms the device itself detected and stopped
+ * (tx_pause_storm_events: mlx5 and fbnic fill it). A counter the driver
+ * does not fill is absent from the answer: FACT_ABSENT.
+ */
+struct roce_pause_stats {
+	struct fact_int st;
+	struct fact_int tx_frames, rx_frames, storm_events;
+};
+
 /* The counters one reading of a pause sample takes of a port. */
 struct roce_pause_reading {
 	/* The DCB PFC answer's requests/indications: XOFF frames sent/received. */
@@ -113,6 +125,7 @@ struct roce_link {
 	struct fact_str qos_trust;
 	struct fact_int sriov_numvfs; /* device/sriov_numvfs */
 	struct fact_int speed_mbps;   /* /sys/class/net/<if>/speed */
+	struct roce_pause_stats pause_stats;
 	struct roce_pause_sample pause;
 };
 

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "nl-compat.h"
 #include "../util/cleanup.h"
 
 #define PRIVFLAGS_MAX 64
@@ -99,6 +100,63 @@ int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	}
 	return MNL_CB_OK;
+}
+
+int ethtool_pause_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ETHTOOL_A_PAUSE_MAX + 1];
+	const struct nlattr *st[GC_ETHTOOL_A_PAUSE_STAT_LAST + 1];
+	struct roce_pause_stats *p = data;
+	const struct genlmsghdr *g;
+
+	if (nl_parse(nlh, sizeof(*g), tb, ETHTOOL_A_PAUSE_MAX) < 0)
+		return MNL_CB_OK;
+	g = mnl_nlmsg_get_payload(nlh);
+	if (g->cmd != ETHTOOL_MSG_PAUSE_GET_REPLY)
+		return MNL_CB_OK;
+	if (!tb[ETHTOOL_A_PAUSE_STATS] ||
+	    nl_parse_nested(tb[ETHTOOL_A_PAUSE_STATS], st,
+			    GC_ETHTOOL_A_PAUSE_STAT_LAST) < 0) {
+		/* A driver without get_pause_stats answers without the nest. */
+		fact_int_fail(&p->st, -EOPNOTSUPP);
+		return MNL_CB_OK;
+	}
+	fact_int_set(&p->st, 1);
+	nl_fact_u64(st[ETHTOOL_A_PAUSE_STAT_TX_FRAMES], &p->tx_frames);
+	nl_fact_u64(st[ETHTOOL_A_PAUSE_STAT_RX_FRAMES], &p->rx_frames);
+	nl_fact_u64(st[GC_ETHTOOL_A_PAUSE_STAT_TX_PAUSE_STORM_EVENTS],
+		    &p->storm_events);
+	return MNL_CB_OK;
+}
+
+/*
+ * PAUSE_GET with the statistics flag, recorded as ethtool-pause-<if>; a
+ * replay recorded before it was asked leaves the facts unset.
+ */
+static int pause_stats(struct nl_src *s, struct roce_link *l)
+{
+	char buf[NL_REQ_SIZE] = { 0 }, key[64];
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int r;
+
+	snprintf(key, sizeof(key), "ethtool-pause-%s", l->name);
+	if (!nl_recorded(s, key))
+		return 0;
+	nlh = genl_request(buf, s->genl_ethtool, ETHTOOL_MSG_PAUSE_GET, ETHTOOL_GENL_VERSION);
+	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, l->name);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
+	mnl_attr_nest_end(nlh, nest);
+	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_pause_reply_cb,
+		     &l->pause_stats);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		nl_fact_fail(&l->pause_stats.st, r);
+	else if (l->pause_stats.st.state == FACT_UNSET)
+		fact_int_fail(&l->pause_stats.st, -ENODATA);
+	return 0;
 }
 
 /* struct ethtool_drvinfo: cmd, then four 32-byte strings we want. */
@@ -243,5 +301,5 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 	} else if (l->privflags_st.state == FACT_UNSET) {
 		fact_int_fail(&l->privflags_st, -ENODATA);
 	}
-	return 0;
+	return pause_stats(s, l);
 }

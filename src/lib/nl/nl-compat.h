@@ -20,3 +20,11 @@
 /* enum ieee_attrs_app: non-IEEE selectors (PCP) in the APP table. */
 #define GC_DCB_ATTR_DCB_APP 2
 #define GC_DCB_APP_SEL_PCP 255
+
+/*
+ * ethtool pause statistics: TX_PAUSE_STORM_EVENTS follows RX_FRAMES (3) in
+ * include/uapi/linux/ethtool_netlink_generated.h from kernel 7.0 ("net:
+ * ethtool: Track TX pause storm"); older headers stop at RX_FRAMES.
+ */
+#define GC_ETHTOOL_A_PAUSE_STAT_TX_PAUSE_STORM_EVENTS 4
+#define GC_ETHTOOL_A_PAUSE_STAT_LAST 8

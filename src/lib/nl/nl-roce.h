@@ -60,6 +60,7 @@ struct nlmsghdr *genl_request(char *buf, int type, uint8_t cmd, uint8_t version)
 /* ethtool: driver info (ioctl) and private flags (ethtool netlink). */
 int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data); /* int */
 int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_link */
+int ethtool_pause_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_pause_stats */
 /* struct ethtool_drvinfo bytes → driver, version, fw_version, bus_info. */
 int ethtool_drvinfo_parse(const void *buf, size_t len, struct roce_link *l);
 int ethtool_collect(struct nl_src *s, struct roce_link *l);
