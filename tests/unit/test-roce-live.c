@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "collect/collect-roce.h"
 #include "model/facts-json.h"
 #include "nl/nl-roce.h"
 #include "util/strv.h"
@@ -142,6 +143,46 @@ static void dcb_and_ethtool_on_veth(void **state)
 	roce_facts_release(&r);
 }
 
+/*
+ * A pause sample on the live kernel: the one-link RTM_GETLINK ends on its
+ * ACK (no timeout) with IFLA_STATS64; the sampler waits, measures and
+ * records the interval; veth answers DCB with EOPNOTSUPP, which the sample
+ * keeps as its state.
+ */
+static void pause_sample_live(void **state)
+{
+	char tmp[] = "/tmp/gdrcheck-pause-XXXXXX";
+	const char *dir = mkdtemp(tmp);
+	struct nl_src s = { .mode = NL_LIVE, .record_dir = dir };
+	struct nl_src rep = { .mode = NL_REPLAY, .replay_dir = dir };
+	struct roce_pause_reading rd = { 0 };
+	struct roce_facts r = { 0 }, back = { 0 };
+	struct roce_link *l = roce_link_add(&r, "gdrc-v1");
+	char cmd[600];
+
+	(void)state;
+	NEED_NETNS();
+	assert_non_null(dir);
+	assert_int_equal(rtnl_link_stats(&s, "gdrc-v1", "stats-gdrc-v1", &rd), 0);
+	assert_int_equal(rtnl_link_stats(&s, "gdrc-none", "stats-gdrc-none", &rd) < 0, 1);
+	/* As if it had DCB: the sample asks and keeps why it could not read. */
+	fact_int_set(&l->dcb.st, 1);
+	fact_int_set(&l->dcb.pfc.st, 1);
+	assert_int_equal(collect_pause_sample(&s, &r, 3000), 0);
+	assert_int_equal(l->pause.st.state, FACT_UNSUPPORTED);
+	/* The replay reads the same state back, without waiting. */
+	l = roce_link_add(&back, "gdrc-v1");
+	fact_int_set(&l->dcb.st, 1);
+	fact_int_set(&l->dcb.pfc.st, 1);
+	assert_int_equal(collect_pause_sample(&rep, &back, 3000), 0);
+	assert_int_equal(l->pause.st.state, FACT_UNSUPPORTED);
+	snprintf(cmd, sizeof(cmd), "test $(od -An -tu4 -j4 -N4 '%s/pause-interval.bin') -ge 3000 && rm -rf '%s'",
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
+	roce_facts_release(&r);
+	roce_facts_release(&back);
+}
+
 static int collect_all(struct nl_src *s, struct facts *f)
 {
 	struct roce_facts *r = &f->roce;
@@ -208,6 +249,7 @@ int main(void)
 		cmocka_unit_test(links_and_addresses),
 		cmocka_unit_test(dcb_and_ethtool_on_veth),
 		cmocka_unit_test(record_then_replay),
+		cmocka_unit_test(pause_sample_live),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

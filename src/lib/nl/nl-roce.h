@@ -42,6 +42,9 @@ struct link_stats {
 	bool got;
 };
 int link_stats_reply_cb(const struct nlmsghdr *nlh, void *data); /* link_stats */
+/* RTM_GETLINK of @ifname recorded as @key: its byte counters; 0 or -errno. */
+int rtnl_link_stats(struct nl_src *s, const char *ifname, const char *key,
+		    struct roce_pause_reading *out);
 int pause_read(struct nl_src *s, const char *ifname, int k,
 	       struct roce_pause_reading *out);
 

@@ -46,8 +46,8 @@ int link_stats_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int link_stats(struct nl_src *s, const char *ifname, const char *key,
-		      struct roce_pause_reading *out)
+int rtnl_link_stats(struct nl_src *s, const char *ifname, const char *key,
+		    struct roce_pause_reading *out)
 {
 	char buf[NL_REQ_SIZE] = { 0 };
 	struct link_stats ls = { .out = out, .ifname = ifname };
@@ -90,5 +90,5 @@ int pause_read(struct nl_src *s, const char *ifname, int k,
 	if (r < 0)
 		return r;
 	snprintf(key, sizeof(key), "pause%d-link-%s", k, ifname);
-	return link_stats(s, ifname, key, out);
+	return rtnl_link_stats(s, ifname, key, out);
 }
