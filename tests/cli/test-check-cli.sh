@@ -101,4 +101,16 @@ if command -v strace >/dev/null; then
 	! grep -q 'system/node/node0' "$tmp/text.trace" || fail "check --gate 1 read the NUMA nodes"
 	grep -q 'system/node/node0/cpulist' "$tmp/html.trace" || fail "check --format html read no NUMA node"
 fi
+# --pause-sample: seconds 3-300, and only where counters can be read twice.
+pst="$fixtures/e810-pause-storm"
+expect 2 "--pause-sample 2" -- "$bin" check --pause-sample 2 --root "$pst/root" --netlink-replay "$pst/netlink"
+grep -q "from 3 to 300" "$tmp/err" || fail "--pause-sample 2: no range in the message"
+expect 2 "--pause-sample on a tree without replies" -- "$bin" check --pause-sample 10 --root "$pst/root"
+expect 2 "--pause-sample on a facts file" -- "$bin" check --pause-sample 10 --facts "$fixtures/seed2-b300-e810/nvml-facts.json"
+expect 0 "--pause-sample replayed" -- "$bin" check --json --gate 2 --pause-sample 10 --root "$pst/root" --netlink-replay "$pst/netlink"
+json '[c for c in d["checks"] if c["id"] == "roce.pause-storm"][0]["status"] == "warn"'
+"$bin" collect --pause-sample 10 --root "$pst/root" --netlink-replay "$pst/netlink" -o "$tmp/f.json" ||
+	fail "collect --pause-sample: exit $?"
+expect 0 "a recorded sample analysed from the facts file" -- "$bin" check --json --gate 2 --facts "$tmp/f.json"
+json '[c for c in d["checks"] if c["id"] == "roce.pause-storm"][0]["status"] == "warn"'
 echo ok

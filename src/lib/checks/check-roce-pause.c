@@ -151,6 +151,9 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_INFO, NULL, "%s",
 				    device_storms(l) == 0 ? "the NIC's storm detector counted none (it counts only while its storm prevention is on); not sampled"
 							  : "not sampled; the NIC counts no storms itself");
+	if (s->st.state == FACT_ABSENT)
+		return finding_item(out, l->name, ST_UNKNOWN, NULL,
+				    "no pause sample in the netlink recordings (recorded without --pause-sample)");
 	if (!fact_ok(&s->st))
 		return finding_item(out, l->name, ST_UNKNOWN, NULL,
 				    "pause sample %s",
