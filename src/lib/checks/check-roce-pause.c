@@ -120,8 +120,8 @@ static int device_storm_item(const struct roce_link *l, struct finding *out)
 	snprintf(fix, sizeof(fix), "find when and why %s's receive path stalled (journalctl -k: hung tasks, driver resets, PCIe AER, GPU faults); keep the NIC's storm prevention on (ethtool --get-tunable %s pfc-prevention-tout) and the switch's PFC watchdog",
 		 l->name, l->name);
 	return finding_item(out, l->name, ST_WARN, fix,
-			    "the NIC detected %lld pause storms since its counters began and stopped sending pause each time (tx_pause_storm_events): its receive path stalled, which this counter reports only for failures such as a hung host or driver",
-			    device_storms(l));
+			    "the NIC detected %lld pause storm%s since its counters began and stopped sending pause each time (tx_pause_storm_events): its receive path stalled, which this counter reports only for failures such as a hung host or driver",
+			    device_storms(l), device_storms(l) == 1 ? "" : "s");
 }
 
 static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
