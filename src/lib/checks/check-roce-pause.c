@@ -194,7 +194,8 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 			snprintf(why, sizeof(why), "the receiver drains slower than the link, or priority %d's queue is stuck while other traffic flows",
 				 tx.prio);
 
-		snprintf(fix, sizeof(fix), "find what stops %s's receive path from draining (dmesg: driver errors, hung tasks, PCIe AER; GPU memory faults) and enable the PFC watchdog on the switch port facing %s so that a storm stays on that port",
+		/* Diagnosis first: no "on the switch", which the plan ranks with switch settings. */
+		snprintf(fix, sizeof(fix), "find what stops %s's receive path from draining (dmesg: driver errors, hung tasks, PCIe AER; GPU memory faults), and have the switch's PFC watchdog guard the port facing %s so that a storm stays on that port",
 			 l->name, l->name);
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "sent %llu PFC pause frames on priority %d in %.0f s (%.0f/s): enough to hold the switch paused all along, while receiving %s: %s",
