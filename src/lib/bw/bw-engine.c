@@ -73,13 +73,7 @@ int bw_dev_open(struct bw_dev *d, const struct ibv_table *ibv,
 		snprintf(err, errlen, "cannot list RDMA devices (ibv_get_device_list: %s)", strerror(e));
 		return -ENOSYS;
 	}
-	for (int i = 0; i < n && i < 1024 && list[i]; i++) {
-		const char *s = ibv->get_device_name(list[i]);
-
-		if (s && strnlen(s, sizeof(d->name)) < sizeof(d->name) &&
-		    strcmp(s, name) == 0)
-			dev = list[i];
-	}
+	dev = ibv_table_find_device(ibv, list, n, name);
 	if (dev) {
 		errno = 0;
 		d->ctx = ibv->open_device(dev);

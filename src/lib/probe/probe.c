@@ -149,20 +149,6 @@ static int gpu_mem_setup(struct facts *f, const struct cuda_table *t,
 					 "exported as a dma-buf");
 }
 
-static struct ibv_device *find_device(const struct ibv_table *t,
-				      struct ibv_device **list, int n,
-				      const char *name)
-{
-	for (int i = 0; list && i < n && list[i]; i++) {
-		const char *s = t->get_device_name(list[i]);
-
-		if (s && strnlen(s, PROBE_NAME_LEN) < PROBE_NAME_LEN &&
-		    strcmp(s, name) == 0)
-			return list[i];
-	}
-	return NULL;
-}
-
 static int register_dmabuf(const struct ibv_table *t, struct ibv_pd *pd,
 			   const struct gpumem *m,
 			   const struct probe_attempt *exp,
@@ -296,7 +282,7 @@ static int probe_gpu(const struct ibv_table *ibv, const struct cuda_table *cuda,
 		if (!ibv)
 			r = pair_fail(pp, PROBE_ERROR, p->ibverbs.loaded.err, "dlopen(libibverbs.so.1)",
 				      p->ibverbs.reason ? p->ibverbs.reason : "libibverbs is not usable");
-		else if (!(dev = find_device(ibv, list, n_dev, pp->nic)))
+		else if (!(dev = ibv_table_find_device(ibv, list, n_dev, pp->nic)))
 			r = pair_fail(pp, PROBE_ERROR, ENODEV, "ibv_get_device_list",
 				      "libibverbs does not list this device");
 		else

@@ -55,3 +55,16 @@ int ibv_table_query_port(const struct ibv_table *t, struct ibv_context *ctx,
 	memset(attr, 0, sizeof(*attr));
 	return t->query_port(ctx, port, (struct _compat_ibv_port_attr *)attr);
 }
+
+struct ibv_device *ibv_table_find_device(const struct ibv_table *t,
+					 struct ibv_device **list, int n,
+					 const char *name)
+{
+	for (int i = 0; list && i < n && i < 1024 && list[i]; i++) {
+		const char *s = t->get_device_name(list[i]);
+
+		if (s && strnlen(s, 64) < 64 && strcmp(s, name) == 0)
+			return list[i];
+	}
+	return NULL;
+}

@@ -80,3 +80,12 @@ int ibv_table_load(const struct ibv_table **ret, const char **reason);
  */
 int ibv_table_query_port(const struct ibv_table *t, struct ibv_context *ctx,
 			 uint8_t port, struct ibv_port_attr *attr);
+
+/*
+ * The device named @name in @list (@n entries from get_device_list), or
+ * NULL. A name of 64 bytes or more (IBV_SYSFS_NAME_MAX) is nobody's, and at
+ * most 1024 entries are looked at: a provider's list is not trusted.
+ */
+struct ibv_device *ibv_table_find_device(const struct ibv_table *t,
+					 struct ibv_device **list, int n,
+					 const char *name);
