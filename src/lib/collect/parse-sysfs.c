@@ -5,22 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/le.h"
 #include "../util/strutil.h"
 
 #define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
 #define PCI_EXT_CAP_START 0x100
 #define PCI_EXT_CAP_ID_ACS 0x000d
-
-static uint32_t le32(const uint8_t *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[3] << 24;
-}
-
-static uint16_t le16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] | b[1] << 8);
-}
 
 static void acs_fail(struct pci_acs *a, int negerr)
 {
@@ -46,7 +36,7 @@ void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a)
 			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EINVAL);
 			return;
 		}
-		hdr = le32(cfg + off);
+		hdr = le32_get(cfg + off);
 		if (hdr == 0) {
 			acs_fail(a, len < PCI_CFG_SIZE ? -ENODATA : -EOPNOTSUPP);
 			return;
@@ -57,8 +47,8 @@ void pci_cfg_parse_acs(const uint8_t *cfg, size_t len, struct pci_acs *a)
 			return;
 		}
 		if ((hdr & 0xffff) == PCI_EXT_CAP_ID_ACS) {
-			fact_int_set(&a->cap, le16(cfg + off + 4));
-			fact_int_set(&a->ctrl, le16(cfg + off + 6));
+			fact_int_set(&a->cap, le16_get(cfg + off + 4));
+			fact_int_set(&a->ctrl, le16_get(cfg + off + 6));
 			return;
 		}
 		off = (hdr >> 20) & 0xffc;

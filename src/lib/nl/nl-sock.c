@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../util/cleanup.h"
+#include "../util/le.h"
 #include "../util/strutil.h"
 
 /* A recording key becomes a file name: keep it to one plain component. */
@@ -291,10 +292,7 @@ int nl_blob_replay(const struct nl_src *s, const char *key, void *out,
 		return r;
 	if (len < 4)
 		return -EINVAL;
-	e = (uint32_t)(unsigned char)buf[0] |
-	    (uint32_t)(unsigned char)buf[1] << 8 |
-	    (uint32_t)(unsigned char)buf[2] << 16 |
-	    (uint32_t)(unsigned char)buf[3] << 24;
+	e = le32_get(buf);
 	if (e)
 		return e < 4096 ? -(int)e : -EINVAL;
 	len -= 4;
@@ -308,10 +306,9 @@ void nl_blob_record(const struct nl_src *s, const char *key, int err,
 		    const void *buf, size_t len)
 {
 	_cleanup_close_ int fd = -1;
-	uint32_t e = (uint32_t)(err < 0 ? -err : err);
-	unsigned char hdr[4] = { e & 0xff, (e >> 8) & 0xff, (e >> 16) & 0xff,
-				 (e >> 24) & 0xff };
+	unsigned char hdr[4];
 
+	le32_put(hdr, (uint32_t)(err < 0 ? -err : err));
 	if (!key_ok(key))
 		return;
 	fd = record_open(s, key, ".bin");
