@@ -2,10 +2,14 @@
 #include "collect-roce.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "../nl/nl-roce.h"
+#include "../util/le.h"
 
 /*
  * check --pause-sample: every port with a DCB PFC answer read twice, @ms
@@ -30,6 +34,40 @@ static void sleep_ms(int64_t ms)
 
 	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * One reading of port @ifname: its PFC XOFF counters (the DCB answer's
+ * requests/indications) and its byte counters, recorded as
+ * pause<k>-dcb-<if> and pause<k>-link-<if> so that a replay reads both
+ * readings back. 0, -ENOMEM, or why the port could not be read.
+ */
+static int pause_read(struct nl_src *s, const char *ifname, int k,
+		      struct roce_pause_reading *out)
+{
+	struct roce_dcb d = { 0 };
+	char key[64];
+	int r;
+
+	if (strlen(ifname) >= IFNAMSIZ)
+		return -EINVAL;
+	snprintf(key, sizeof(key), "pause%d-dcb-%s", k, ifname);
+	r = dcb_query(s, ifname, key, &d);
+	if (r >= 0 && !fact_ok(&d.pfc.st)) {
+		/* The failed block's errno (positive in a fact), else "no data". */
+		int e = fact_ok(&d.st) ? d.pfc.st.err : d.st.err;
+
+		r = -(e > 0 ? e : ENODATA);
+	}
+	if (r >= 0) {
+		memcpy(out->xoff_tx, d.pfc.requests, sizeof(out->xoff_tx));
+		memcpy(out->xoff_rx, d.pfc.indications, sizeof(out->xoff_rx));
+	}
+	roce_dcb_release(&d);
+	if (r < 0)
+		return r;
+	snprintf(key, sizeof(key), "pause%d-link-%s", k, ifname);
+	return rtnl_link_stats(s, ifname, key, out);
 }
 
 static bool sampled(const struct roce_link *l)
@@ -61,8 +99,7 @@ static int64_t replayed_interval(struct nl_src *nl)
 		return r;
 	if (r != sizeof(b))
 		return -EINVAL;
-	return (int64_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 |
-			 (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+	return le32_get(b);
 }
 
 int collect_pause_sample(struct nl_src *nl, struct roce_facts *r,
@@ -85,10 +122,7 @@ int collect_pause_sample(struct nl_src *nl, struct roce_facts *r,
 		read_all(nl, r, 0);
 		sleep_ms(t0 + ms - now_ms());
 		took = now_ms() - t0;
-		b[0] = (unsigned char)took;
-		b[1] = (unsigned char)(took >> 8);
-		b[2] = (unsigned char)(took >> 16);
-		b[3] = (unsigned char)(took >> 24);
+		le32_put(b, (uint32_t)took);
 		nl_blob_record(nl, PAUSE_KEY, 0, b, sizeof(b));
 	}
 	if (nl->mode == NL_REPLAY && took >= 0)

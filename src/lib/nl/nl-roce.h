@@ -23,19 +23,7 @@ int rdma_nl_collect(struct nl_src *s, struct facts *f);
 int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
 int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
 int rtnl_collect(struct nl_src *s, struct roce_facts *r);
-
-/* DCB (RTM_GETDCB, DCB_CMD_IEEE_GET) for one netdev. */
-int dcb_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_dcb */
-int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d);
-/* The same query recorded as @key. */
-int dcb_query(struct nl_src *s, const char *ifname, const char *key,
-	      struct roce_dcb *d);
-
-/*
- * One reading of a pause sample of @ifname (the DCB PFC counters and the
- * link's IFLA_STATS64), recorded as pause<k>-dcb-<if> and pause<k>-link-<if>:
- * 0, -ENOMEM, or why the port could not be read (-errno).
- */
+/* One link's IFLA_STATS64 byte counters, for a pause sample's reading. */
 struct link_stats {
 	const char *ifname;               /* the link asked for */
 	struct roce_pause_reading *out;   /* rx_bytes, tx_bytes */
@@ -45,8 +33,13 @@ int link_stats_reply_cb(const struct nlmsghdr *nlh, void *data); /* link_stats *
 /* RTM_GETLINK of @ifname recorded as @key: its byte counters; 0 or -errno. */
 int rtnl_link_stats(struct nl_src *s, const char *ifname, const char *key,
 		    struct roce_pause_reading *out);
-int pause_read(struct nl_src *s, const char *ifname, int k,
-	       struct roce_pause_reading *out);
+
+/* DCB (RTM_GETDCB, DCB_CMD_IEEE_GET) for one netdev. */
+int dcb_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_dcb */
+int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d);
+/* The same query recorded as @key. */
+int dcb_query(struct nl_src *s, const char *ifname, const char *key,
+	      struct roce_dcb *d);
 
 /*
  * A generic netlink family's id from the controller (CTRL_CMD_GETFAMILY,

@@ -185,3 +185,53 @@ int rtnl_collect(struct nl_src *s, struct roce_facts *r)
 			return -ENOMEM;
 	return 0;
 }
+
+/*
+ * RTM_NEWLINK of one netdev: rx_bytes/tx_bytes of IFLA_STATS64. struct
+ * rtnl_link_stats64 has grown at its end over kernels, so any payload that
+ * holds the first four counters is taken.
+ */
+int link_stats_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[IFLA_MAX + 1];
+	struct link_stats *ls = data;
+	struct rtnl_link_stats64 st;
+	const char *name;
+	size_t len;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    nl_parse(nlh, sizeof(struct ifinfomsg), tb, IFLA_MAX) < 0)
+		return MNL_CB_OK;
+	name = nl_attr_str(tb[IFLA_IFNAME]);
+	if (!name || strcmp(name, ls->ifname) != 0 || !tb[IFLA_STATS64])
+		return MNL_CB_OK;
+	len = mnl_attr_get_payload_len(tb[IFLA_STATS64]);
+	if (len < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof(st.tx_bytes))
+		return MNL_CB_OK;
+	memset(&st, 0, sizeof(st));
+	memcpy(&st, mnl_attr_get_payload(tb[IFLA_STATS64]),
+	       len < sizeof(st) ? len : sizeof(st));
+	ls->out->rx_bytes = st.rx_bytes;
+	ls->out->tx_bytes = st.tx_bytes;
+	ls->got = true;
+	return MNL_CB_OK;
+}
+
+int rtnl_link_stats(struct nl_src *s, const char *ifname, const char *key,
+		    struct roce_pause_reading *out)
+{
+	char buf[NL_REQ_SIZE] = { 0 };
+	struct link_stats ls = { .out = out, .ifname = ifname };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	int r;
+
+	nlh->nlmsg_type = RTM_GETLINK;
+	/* The ACK ends the answer (a GET of one link is no dump). */
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, ifname);
+	r = nl_query(s, NETLINK_ROUTE, key, nlh, link_stats_reply_cb, &ls);
+	if (r < 0)
+		return r;
+	return ls.got ? 0 : -ENODATA;
+}
