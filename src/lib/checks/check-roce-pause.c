@@ -224,27 +224,27 @@ static int run_pause_storm(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct roce_link **v = roce_dcb_links(ctx->f);
 	bool sampled = false, counted = false;
-	size_t n = 0;
+	size_t n;
 	int r = 0;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; v[i]; i++) {
-		sampled = sampled || v[i]->pause.st.state != FACT_UNSET;
-		counted = counted || device_storms(v[i]) >= 0;
+	for (n = 0; v[n]; n++) {
+		sampled = sampled || v[n]->pause.st.state != FACT_UNSET;
+		counted = counted || device_storms(v[n]) >= 0;
 	}
-	for (; (sampled || counted) && v[n] && r >= 0; n++)
-		r = pause_link(ctx, v[n], out);
-	if (!sampled && !counted)
-		while (v[n])
-			n++;
+	/* Items only where something was measured: a sample or a storm count. */
+	for (size_t i = 0; (sampled || counted) && i < n && r >= 0; i++)
+		r = pause_link(ctx, v[i], out);
 	free(v);
 	if (r < 0)
 		return r;
-	/* Opt-in: without a sample it is info, unless no RoCE port exists. */
-	if (n == 0 && (sampled || (r = roce_no_targets(ctx, out)) < 0 ||
-		       out->status == ST_SKIP))
-		return sampled ? roce_no_targets(ctx, out) : r;
+	if (n == 0) {
+		r = roce_no_targets(ctx, out);
+		/* Opt-in: RoCE facts not collected is no reason to ask for a sample. */
+		if (r < 0 || out->status == ST_SKIP)
+			return r;
+	}
 	if (!sampled && out->status != ST_WARN)
 		return finding_set(out, ST_INFO,
 				   "not sampled: a pause storm is a rate, one snapshot has none; 'gdrcheck check --pause-sample 10' reads the PFC and byte counters twice and judges the rate%s",
