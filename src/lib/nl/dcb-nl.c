@@ -161,13 +161,7 @@ int dcb_query(struct nl_src *s, const char *ifname, const char *key,
 	m->cmd = DCB_CMD_IEEE_GET;
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
 	ret = nl_query(s, NETLINK_ROUTE, key, nlh, dcb_reply_cb, d);
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret < 0)
-		nl_fact_fail(&d->st, ret);
-	else if (d->st.state == FACT_UNSET)
-		fact_int_fail(&d->st, -ENODATA); /* an ACK and no answer */
-	return 0;
+	return nl_block_state(&d->st, ret);
 }
 
 int dcb_collect(struct nl_src *s, const char *ifname, struct roce_dcb *d)

@@ -129,13 +129,6 @@ int devlink_collect(struct nl_src *s, const char *bdf, struct roce_facts *r)
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_BUS_NAME, "pci");
 	mnl_attr_put_strz(nlh, DEVLINK_ATTR_DEV_NAME, bdf);
 	ret = nl_query(s, NETLINK_GENERIC, key, nlh, devlink_info_reply_cb, d);
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret < 0) {
-		/* ENODEV: a device without devlink; the error wins over a reply. */
-		nl_fact_fail(&d->info.st, ret);
-	} else if (d->info.st.state == FACT_UNSET) {
-		fact_int_fail(&d->info.st, -ENODATA);
-	}
-	return 0;
+	/* ENODEV: a device without devlink. */
+	return nl_block_state(&d->info.st, ret);
 }

@@ -150,13 +150,7 @@ static int pause_stats(struct nl_src *s, struct roce_link *l)
 	mnl_attr_nest_end(nlh, nest);
 	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_pause_reply_cb,
 		     &l->pause_stats);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		nl_fact_fail(&l->pause_stats.st, r);
-	else if (l->pause_stats.st.state == FACT_UNSET)
-		fact_int_fail(&l->pause_stats.st, -ENODATA);
-	return 0;
+	return nl_block_state(&l->pause_stats.st, r);
 }
 
 /* struct ethtool_drvinfo: cmd, then four 32-byte strings we want. */
@@ -293,13 +287,6 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 	mnl_attr_nest_end(nlh, nest);
 	snprintf(key, sizeof(key), "ethtool-privflags-%s", l->name);
 	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_privflags_reply_cb, l);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		/* A reply may have come before the error; the error wins. */
-		nl_fact_fail(&l->privflags_st, r);
-	} else if (l->privflags_st.state == FACT_UNSET) {
-		fact_int_fail(&l->privflags_st, -ENODATA);
-	}
-	return pause_stats(s, l);
+	r = nl_block_state(&l->privflags_st, r);
+	return r < 0 ? r : pause_stats(s, l);
 }

@@ -428,3 +428,14 @@ void nl_fact_fail(struct fact_int *f, int negerr)
 	if (negerr == -EPROTONOSUPPORT || negerr == -EAFNOSUPPORT)
 		f->state = FACT_UNSUPPORTED;
 }
+
+int nl_block_state(struct fact_int *st, int ret)
+{
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0)
+		nl_fact_fail(st, ret);
+	else if (st->state == FACT_UNSET)
+		fact_int_fail(st, -ENODATA);
+	return 0;
+}

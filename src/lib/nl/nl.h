@@ -106,3 +106,10 @@ int nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 
 /* A failed query as a fact: no such protocol/command → unsupported. */
 void nl_fact_fail(struct fact_int *f, int negerr);
+/*
+ * The state of the block one query fills (@st, set by its parser on an
+ * answer), from nl_query's @ret: an error wins over a reply that came before
+ * it; an answer that ended without the block (an ACK alone) is ENODATA.
+ * Returns -ENOMEM as it came, else 0.
+ */
+int nl_block_state(struct fact_int *st, int ret);
