@@ -239,12 +239,10 @@ static int run_pause_storm(const struct check_ctx *ctx, struct finding *out)
 	free(v);
 	if (r < 0)
 		return r;
-	if (n == 0) {
-		r = roce_no_targets(ctx, out);
-		/* Opt-in: RoCE facts not collected is no reason to ask for a sample. */
-		if (r < 0 || out->status == ST_SKIP)
-			return r;
-	}
+	/* Opt-in: RoCE facts not collected is no reason to ask for a sample. */
+	r = roce_info_no_targets(ctx, out, n);
+	if (r)
+		return r < 0 ? r : 0;
 	if (!sampled && out->status != ST_WARN)
 		return finding_set(out, ST_INFO,
 				   "not sampled: a pause storm is a rate, one snapshot has none; 'gdrcheck check --pause-sample 10' reads the PFC and byte counters twice and judges the rate%s",

@@ -40,6 +40,17 @@ int roce_no_targets(const struct check_ctx *ctx, struct finding *out)
 			   "no RoCE port (RDMA device on Ethernet) on this node");
 }
 
+int roce_info_no_targets(const struct check_ctx *ctx, struct finding *out,
+			 size_t n)
+{
+	int r;
+
+	if (n)
+		return 0;
+	r = roce_no_targets(ctx, out);
+	return r < 0 ? r : out->status == ST_SKIP;
+}
+
 const char *roce_state_text(enum fact_state st, int err)
 {
 	static __thread char buf[96];

@@ -99,11 +99,9 @@ static int run_switch(const struct check_ctx *ctx, struct finding *out)
 	free(v);
 	if (r < 0)
 		return r;
-	if (n == 0) {
-		r = roce_no_targets(ctx, out);
-		if (r < 0 || out->status == ST_SKIP)
-			return r;
-	}
+	r = roce_info_no_targets(ctx, out, n);
+	if (r)
+		return r < 0 ? r : 0;
 	TRY(finding_evidence(out, "the host cannot read the switch: check its ports facing this node by hand (trust DSCP, the DSCP-to-priority map, PFC per priority, ECN/WRED on the RoCE queue, MTU, LACP)"));
 	return finding_set(out, ST_INFO,
 			   "the switch must mirror the host: trust DSCP, DSCP %d -> priority %d, PFC on priority %d only, ECN marking on priority %d's queue (check by hand%s)",

@@ -34,6 +34,14 @@ const char *rdma_lag_peer(const struct facts *f, const char *netdev,
 
 /* Nothing to check, or nothing known: never a silent pass. */
 int roce_no_targets(const struct check_ctx *ctx, struct finding *out);
+/*
+ * The same for a check that is info wherever RoCE ports exist (a checklist,
+ * an opt-in measurement), with @n ports seen: 0 when it goes on to its info
+ * verdict (ports seen, or RoCE facts not collected); 1 when it must return
+ * what this set (no RoCE port: skip); -ENOMEM.
+ */
+int roce_info_no_targets(const struct check_ctx *ctx, struct finding *out,
+			 size_t n);
 /* Why a RoCE fact is not there: "not collected (no netlink: ...)", ... */
 const char *roce_state_text(enum fact_state st, int err);
 
