@@ -46,6 +46,7 @@ test-valgrind: deps-test build
 	meson test -C $(BUILD) --setup valgrind --suite unit --print-errorlogs
 
 bench: deps-test build
+	ninja -C $(BUILD) fixtures
 	sh bench/run.sh $(BUILD)
 
 # libFuzzer targets (tests/fuzz): clang, ASan+UBSan, FUZZ_SECONDS each,

@@ -7,6 +7,8 @@ build=${1:-build}
 bin="$build/gdrcheck"
 n=${BENCH_ITERATIONS:-30}
 [ -x "$bin" ] || { echo "bench: build first ($bin missing)" >&2; exit 2; }
+fixtures="$build/tests/fixtures"
+[ -d "$fixtures/seed2-b300-e810/root" ] || { echo "bench: no fixture trees in $fixtures (ninja -C build fixtures builds them)" >&2; exit 2; }
 command -v strace >/dev/null || { echo "bench: strace missing" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +18,7 @@ for d in src/lib/*/ src/tool/; do
 	printf '%-22s %6s\n' "$d" "$(cat "$d"*.c "$d"*.h 2>/dev/null | wc -l)"
 done
 
-fx=tests/fixtures/seed2-b300-e810
+fx=$fixtures/seed2-b300-e810
 echo "## system calls on $(basename $fx) (strace -f -c, total; sysfs/procfs files opened (directories not counted); files opened more than once)"
 for cmd in "topo" "topo --json" "check --netlink-replay $fx/netlink" \
 	   "collect -o /dev/null --netlink-replay $fx/netlink"; do
@@ -32,7 +34,7 @@ for cmd in "topo" "topo --json" "check --netlink-replay $fx/netlink" \
 done
 echo "## check: mean wall time of $n runs and peak RSS"
 for name in iommu-dma hgx-h100-bcm-gen5 seed2-b300-e810; do
-	root=tests/fixtures/$name/root
+	root=$fixtures/$name/root
 	start=$(date +%s%N)
 	i=0
 	while [ $i -lt "$n" ]; do

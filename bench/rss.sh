@@ -7,10 +7,13 @@
 # `labels --nfd --prom` (the DaemonSet's run) on each bench tree, as min /
 # median / max of RSS_RUNS runs (default 11); `labels` also as CPU ms per run
 # (user + system over CPU_RUNS runs, default 50). Record them in bench/RESULTS.md.
+# The trees: FIXTURES (default build/tests/fixtures, built by `ninja -C build fixtures`).
 set -eu
 runs=${RSS_RUNS:-11}
 cpu_runs=${CPU_RUNS:-50}
 [ $# -gt 0 ] || set -- build/gdrcheck
+fixtures=${FIXTURES:-build/tests/fixtures}
+[ -d "$fixtures/seed2-b300-e810/root" ] || { echo "bench: no fixture trees in $fixtures (ninja -C build fixtures builds them)" >&2; exit 2; }
 trees="hgx-h100-bcm-gen5 b-sglang-4876-h800-mlx5_200-names b-vllm-20174-h200-8nic seed2-b300-e810"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -40,7 +43,7 @@ for bin in "$@"; do
 	printf '%s: %s ldd lines\n' "$bin" "$(ldd "$bin" | wc -l)"
 	printf '  %-36s %-8s  min/median/max KiB %s\n' "(none)" "--help" "$(peak "$bin" --help)"
 	for t in $trees; do
-		root="tests/fixtures/$t/root"
+		root="$fixtures/$t/root"
 		[ -d "$root" ] || continue
 		for cmd in check topo; do
 			printf '  %-36s %-8s  min/median/max KiB %s\n' "$t" "$cmd" \

@@ -1,13 +1,16 @@
 #!/bin/sh
 # Benchmark: wall time and peak memory of gdrcheck on the largest fixtures.
 # Usage: bench/run.sh [BUILD_DIR]   (numbers go to stdout; record them in bench/RESULTS.md)
+# The trees are the suite's (BUILD_DIR/tests/fixtures, built by `ninja -C BUILD_DIR fixtures`).
 set -eu
 build=${1:-build}
 bin="$build/gdrcheck"
 n=${BENCH_ITERATIONS:-50}
 [ -x "$bin" ] || { echo "bench: build first ($bin missing)" >&2; exit 2; }
+fixtures="$build/tests/fixtures"
+[ -d "$fixtures/seed2-b300-e810/root" ] || { echo "bench: no fixture trees in $fixtures (ninja -C build fixtures builds them)" >&2; exit 2; }
 
-for fx in tests/fixtures/*/; do
+for fx in "$fixtures"/*/; do
 	[ -d "$fx/root" ] || continue
 	name=$(basename "$fx")
 	case "$name" in
@@ -34,4 +37,4 @@ if [ -x "$build/tests/unit/bw-overhead" ]; then
 fi
 
 # Peak RSS of --help, check, topo and labels, and the libraries mapped at start.
-sh "$(dirname "$0")/rss.sh" "$bin"
+FIXTURES=$fixtures sh "$(dirname "$0")/rss.sh" "$bin"

@@ -10,19 +10,22 @@
 # same tree through `-A linux-sysfs -O sysfs.path=<tree>/sys/bus/pci` (a tree has no config space, so
 # lspci names devices from the vendor/device files and pci.ids, as it does for a user without root).
 # LSPCI names the lspci binary (default: lspci on PATH); without one only the counts are printed.
+# The trees: FIXTURES (default build/tests/fixtures, built by `ninja -C build fixtures`).
 set -eu
 bin=${1:-build/gdrcheck}
 pairs=${PAIRS:-200}
 lspci=${LSPCI:-$(command -v lspci || true)}
 trees=${TREES:-"hgx-h100-bcm-gen5 iommu-dma b-vllm-20174-h200-8nic b-sglang-4876-h800-mlx5_200-names seed2-b300-e810"}
 [ -x "$bin" ] || { echo "bench: build first ($bin missing)" >&2; exit 2; }
+fixtures=${FIXTURES:-build/tests/fixtures}
+[ -d "$fixtures/seed2-b300-e810/root" ] || { echo "bench: no fixture trees in $fixtures (ninja -C build fixtures builds them)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 printf '%-36s %7s %6s %10s %10s %6s %7s %9s %9s %6s %6s\n' tree openat2 read newfstatat readlinkat failed total \
 	"check us" "lspci us" ratio "cpu"
 for t in $trees; do
-	root=tests/fixtures/$t/root
+	root=$fixtures/$t/root
 	[ -d "$root" ] || continue
 	strace -f -c -o "$tmp/c" "$bin" check --root "$root" >/dev/null 2>&1 || true
 	counts=$(awk '$NF == "openat2" { o = $4 } $NF == "read" { r = $4 } $NF == "newfstatat" { s = $4 }

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Run gdrcheck on one fixture and compare with its goldens.
 
-A fixture is tests/fixtures/<name>/ with root/ (the sysfs-like tree),
-fixture.ini and expected/<run>.out goldens. fixture.ini keys:
+A fixture is <build>/tests/fixtures/<name>/: root/ (the sysfs-like tree the
+suite built from its spec, tools/fixture_tree.py) next to links to what git
+keeps in tests/fixtures/<name>/: fixture.ini, expected/<run>.out goldens,
+root.digest. The tree is checked first: it must be the one the goldens were
+made from (root.digest, the nvidia-smi rule of tools/ref_classify.py against
+its matrix). fixture.ini keys:
 
   run.<name> = <gdrcheck arguments>   a run whose stdout is compared with
                                       expected/<name>.out (default runs:
@@ -14,7 +18,8 @@ fixture.ini and expected/<run>.out goldens. fixture.ini keys:
                                       must reproduce
 
 Runs happen inside the fixture directory with --root root, so outputs hold
-no machine paths. GDRCHECK_UPDATE_GOLDEN=1 rewrites the goldens.
+no machine paths. GDRCHECK_UPDATE_GOLDEN=1 rewrites the goldens (in
+tests/fixtures/<name>/expected/).
 """
 import difflib
 import json
@@ -24,6 +29,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import fixture_tree  # noqa: E402
 
 
 def read_ini(path):
@@ -69,8 +76,13 @@ def main():
     if not runs:
         runs = {"topo-txt": "topo", "topo-json": "topo --json"}
     update = os.environ.get("GDRCHECK_UPDATE_GOLDEN") == "1"
-    failures = 0
-    checked = 0
+    # Goldens live with the committed files, not in the build directory.
+    source = os.path.dirname(os.path.realpath(os.path.join(fixture, "fixture.ini")))
+    tree_errors = fixture_tree.verify(fixture)
+    for e in tree_errors:
+        print("tree: " + e)
+    failures = len(tree_errors)
+    checked = 1
 
     for name in sorted(runs):
         rc, out, err = run(gdrcheck, fixture, runs[name], ini.get("env", ""))
@@ -81,14 +93,14 @@ def main():
         if "AddressSanitizer" in err or "runtime error:" in err:
             print(f"{name}: sanitizer report:\n{err}")
             failures += 1
-        golden = os.path.join(fixture, "expected", name + ".out")
+        golden = os.path.join(source, "expected", name + ".out")
         if update:
             os.makedirs(os.path.dirname(golden), exist_ok=True)
             with open(golden, "w", encoding="utf-8") as f:
                 f.write(out)
             continue
         if not os.path.exists(golden):
-            print(f"{name}: missing golden {os.path.relpath(golden, fixture)} "
+            print(f"{name}: missing golden {os.path.relpath(golden, source)} "
                   "(run with GDRCHECK_UPDATE_GOLDEN=1)")
             failures += 1
             continue

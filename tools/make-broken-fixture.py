@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Build tests/fixtures/broken-sysfs: a node whose sysfs is damaged on purpose.
+"""Build the tree of tests/fixtures/broken-sysfs: a node whose sysfs is damaged on purpose.
+
+  make-broken-fixture.py OUT     writes the tree to OUT (replacing it)
 
 Garbage and empty values, a 1 MiB class file, a symlink loop, an RDMA device
 whose PCI link dangles, a GPU behind an Intel VMD domain (5-digit PCI domain)
@@ -10,8 +12,7 @@ import os
 import shutil
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                    "tests", "fixtures", "broken-sysfs", "root")
+ROOT = None  # the tree being written (main's argument)
 
 
 def write(rel, content):
@@ -44,8 +45,13 @@ def pci(path, cls, vendor, device, numa="0\n", extra=None):
     return base, depth
 
 
-def main():
-    if os.path.exists(ROOT):
+def main(argv):
+    global ROOT
+    if len(argv) != 1:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    ROOT = argv[0]
+    if os.path.lexists(ROOT):
         shutil.rmtree(ROOT)
     gpu_res = "".join("0x%016x 0x%016x 0x%016x\n" % r for r in
                       [(0xde000000, 0xdeffffff, 0x40200),
@@ -93,4 +99,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generate a sysfs-like fixture tree from a layout spec (JSON).
 
-  mkfixture.py SPEC.json [--out DIR] [--resolved FILE]
+  mkfixture.py SPEC.json --out DIR [--resolved FILE] [--ini FILE]
 
-Writes DIR (default: tests/fixtures/<spec name>/root next to this tools/
-directory), replacing any previous tree. Output is deterministic: the same
+Writes DIR, replacing any previous tree. Output is deterministic: the same
 spec gives a byte-identical tree; every symlink is relative. --resolved
-writes the spec after "extends" has been applied.
+writes the spec after "extends" has been applied. The suite builds every
+fixture's tree with it (tools/fixture_tree.py), into the build directory.
 
 The spec format is documented in tools/README-fixtures.md.
 Python 3 standard library only.
@@ -20,7 +20,6 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 
 # name -> (pci device id, BAR1 bytes, max link speed, class, subsystem device)
 GIB = 1 << 30
@@ -828,50 +827,73 @@ class Builder:
         return "\n".join(out) + "\n"
 
 
-def main(argv):
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("spec")
-    ap.add_argument("--out")
-    ap.add_argument("--resolved", help="write the resolved spec (extends applied) here")
-    ap.add_argument("--ini", help="write fixture.ini (source, description, command, golden) here")
-    a = ap.parse_args(argv)
-    spec = load_spec(a.spec)
-    out = a.out or os.path.join(REPO, "tests", "fixtures", spec["name"], "root")
+def spec_files(path):
+    """The spec file at @path and every file it extends, in that order."""
+    out = [os.path.abspath(path)]
+    with open(path) as f:
+        base = json.load(f).get("extends")
+    if base:
+        out += spec_files(os.path.join(os.path.dirname(out[0]), base))
+    return out
+
+
+def generate(spec, out):
+    """Write the tree of @spec (already resolved by load_spec) to @out, replacing it."""
     b = Builder(spec)
     b.build()
     b.finish()
     b.t.write(out)
     # Every PCI function's uevent, from the files just written (as sysfs has it).
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, HERE)
     import pci_uevent
     pci_uevent.write_tree(out)
+
+
+def ini_text(spec):
+    """fixture.ini of @spec: source, description, command, golden, runs."""
+    src = spec.get("source") or "hand-made (tools/specs/%s.json)" % spec["name"]
+    lines = ["source = %s" % src,
+             "description = %s" % " ".join(spec.get("description", "").split()),
+             "command = %s" % spec.get("command", "topo")]
+    g = spec.get("golden")
+    if g:
+        lines.append("golden = %s" % g)
+    if spec.get("expect_mismatches"):
+        lines.append("known_mismatches = %d" % len(spec["expect_mismatches"]))
+    runs = spec.get("runs")
+    if runs:
+        # extra runs come on top of the two topo runs every fixture has
+        runs = dict({"topo-txt": "topo", "topo-json": "topo --json"}, **runs)
+        for k in sorted(runs):
+            lines.append("run.%s = %s" % (k, runs[k]))
+        for k, v in sorted(spec.get("rc", {}).items()):
+            lines.append("rc.%s = %d" % (k, v))
+    if spec.get("env"):
+        lines.append("env = %s" % spec["env"])
+    return "\n".join(lines) + "\n"
+
+
+def resolved_text(spec):
+    """The resolved spec (extends applied) as tests/fixtures/<name>/spec.json keeps it."""
+    return json.dumps(spec, indent=1, sort_keys=True) + "\n"
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("spec")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--resolved", help="write the resolved spec (extends applied) here")
+    ap.add_argument("--ini", help="write fixture.ini (source, description, command, golden) here")
+    a = ap.parse_args(argv)
+    spec = load_spec(a.spec)
+    generate(spec, a.out)
     if a.ini:
-        src = spec.get("source") or "hand-made (tools/specs/%s.json)" % spec["name"]
-        lines = ["source = %s" % src,
-                 "description = %s" % " ".join(spec.get("description", "").split()),
-                 "command = %s" % spec.get("command", "topo")]
-        g = spec.get("golden")
-        if g:
-            lines.append("golden = %s" % g)
-        if spec.get("expect_mismatches"):
-            lines.append("known_mismatches = %d" % len(spec["expect_mismatches"]))
-        runs = spec.get("runs")
-        if runs:
-            # extra runs come on top of the two topo runs every fixture has
-            runs = dict({"topo-txt": "topo", "topo-json": "topo --json"}, **runs)
-            for k in sorted(runs):
-                lines.append("run.%s = %s" % (k, runs[k]))
-            for k, v in sorted(spec.get("rc", {}).items()):
-                lines.append("rc.%s = %d" % (k, v))
-        if spec.get("env"):
-            lines.append("env = %s" % spec["env"])
         with open(a.ini, "w") as f:
-            f.write("\n".join(lines) + "\n")
+            f.write(ini_text(spec))
     if a.resolved:
         with open(a.resolved, "w") as f:
-            json.dump(spec, f, indent=1, sort_keys=True)
-            f.write("\n")
+            f.write(resolved_text(spec))
     return 0
 
 

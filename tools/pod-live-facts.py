@@ -4,6 +4,9 @@ plus what only a live run reads, as the spec's `pod.live` describes it, so
 `gdrcheck pod --facts` sees a container whose device files were opened and
 whose memory-lock probe ran (tools/README-fixtures.md, "Pod fixtures").
 
+FIXTURE_DIR is the fixture as the suite built it (build/tests/fixtures/<name>); the
+files are written next to its committed fixture.ini, in tests/fixtures/<name>/.
+
   tools/pod-live-facts.py GDRCHECK FIXTURE_DIR           write FIXTURE_DIR/live-<name>.json
   tools/pod-live-facts.py GDRCHECK FIXTURE_DIR --check   compare instead (exit 1 on a difference)
 
@@ -43,6 +46,7 @@ def main():
     p = subprocess.run([gdrcheck, "collect", "--pod", "--root", "root"], cwd=fixture, env=env,
                        capture_output=True, text=True, check=True)
     base = json.loads(p.stdout)
+    source = os.path.dirname(os.path.realpath(os.path.join(fixture, "fixture.ini")))
     rc = 0
     for name, live in sorted(spec["pod"].get("live", {}).items()):
         facts = json.loads(json.dumps(base))
@@ -52,7 +56,7 @@ def main():
         for k, v in live.get("pod", {}).items():
             facts["pod"][k] = failed(v) if isinstance(v, str) and v.startswith("E") else v
         text = json.dumps(facts, indent=1) + "\n"
-        path = os.path.join(fixture, "live-%s.json" % name)
+        path = os.path.join(source, "live-%s.json" % name)
         if "--check" in sys.argv:
             with open(path, encoding="utf-8") as f:
                 if f.read() != text:

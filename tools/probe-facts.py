@@ -3,6 +3,10 @@
 CUDA attributes a live probe reads on every GPU (116 GPUDirect RDMA supported,
 124 DMA-BUF supported), so `gdrcheck check --facts` sees a probed node.
 
+FIXTURE_DIR is the fixture as the suite built it (build/tests/fixtures/<name>: its
+tree next to links to the committed files); the file is written next to fixture.ini,
+in tests/fixtures/<name>/.
+
   tools/probe-facts.py GDRCHECK FIXTURE_DIR           write FIXTURE_DIR/probed-facts.json
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --check   compare instead (exit 1 on a difference)
   tools/probe-facts.py GDRCHECK FIXTURE_DIR --nvlink  NVML's view instead: every GPU an NVLink
@@ -54,7 +58,9 @@ def main():
             g["attr_gdr"] = 1
             g["attr_dmabuf"] = 1
     text = json.dumps(facts, indent=1) + "\n"
-    path = os.path.join(fixture, "nvml-facts.json" if nvlink else "probed-facts.json")
+    # Next to the committed fixture.ini (the built directory links to it).
+    source = os.path.dirname(os.path.realpath(os.path.join(fixture, "fixture.ini")))
+    path = os.path.join(source, "nvml-facts.json" if nvlink else "probed-facts.json")
     if "--check" in sys.argv:
         with open(path, encoding="utf-8") as f:
             if f.read() != text:

@@ -5,12 +5,13 @@
 set -u
 bin=$1
 tests=$2
+fixtures=$3
 . "${0%/*}/lib.sh"
 wellformed() { # wellformed WHAT: $tmp/out parses as XML
 	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/out" ||
 		fail "$1: not well-formed XML"
 }
-seed2=$tests/fixtures/seed2-b300-e810
+seed2=$fixtures/seed2-b300-e810
 
 expect 2 "topo --json --format svg" -- "$bin" topo --json --format svg --root "$seed2/root"
 grep -q -- "--json and --format svg" "$tmp/err" || fail "json+svg: message: $(cat "$tmp/err")"
@@ -111,7 +112,7 @@ if command -v dot >/dev/null 2>&1; then
 fi
 
 # check --format html: the picture above the gates and the fix plan.
-m=$tests/fixtures/e810-ets-noncontiguous
+m=$fixtures/e810-ets-noncontiguous
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"
 wellformed "check html"
 python3 - "$tmp/out" <<'PY' || fail "check html: layout of the page"

@@ -4,6 +4,7 @@
 set -u
 bin=$1
 fixtures=$2
+data=$3
 . "${0%/*}/lib.sh"
 
 expect 3 "missing root" -- "$bin" topo --root "$tmp/nonexistent"
@@ -39,7 +40,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["gdr_level"]; a
 
 # A topology file holds no driver or module facts: those checks are unknown,
 # never "not loaded"; the path check still decides.
-xml=$fixtures/../data/realworld/A-azure-azhpc-images-ndv4/ndv4-topo.xml
+xml=$data/realworld/A-azure-azhpc-images-ndv4/ndv4-topo.xml
 expect 0 "check on an NCCL XML" -- "$bin" check --nccl-xml "$xml" --gate 3 --fail-on fail
 grep -q '^  pass    direct.path' "$tmp/out" || fail "check --nccl-xml: direct.path not decided"
 grep -q '^  unknown direct.regpath .*not in a nccl-xml input' "$tmp/out" ||
@@ -76,7 +77,7 @@ n=$((n + 1))
 
 # Facts collected on a real H200 virtual machine: BAR1 behind a 64-bit BAR0,
 # the open module, no RDMA NIC.
-facts=$fixtures/../data/device/h200-vm-facts.json
+facts=$data/device/h200-vm-facts.json
 expect 1 "check on real H200 facts" -- "$bin" check -v --facts "$facts"
 grep -q '^  pass    gpu.bar1 ' "$tmp/out" || fail "h200 facts: gpu.bar1 should pass (256 GiB BAR1)"
 grep -q 'BAR1 256 GiB' "$tmp/out" || fail "h200 facts: BAR1 size"

@@ -53,6 +53,11 @@ def fixtures(fixtures_dir, only=None):
         if os.path.isdir(os.path.join(d, "netlink")):
             args += ["--netlink-replay", "netlink"]
         out.append((name, d, args))
+    # A fixture directory whose trees were not built must not pass unread.
+    missing = sorted(set(only or []) - {n for n, _, _ in out})
+    if not out or missing:
+        raise SystemExit(f"{fixtures_dir}: no fixture tree for {' '.join(missing) or 'any fixture'} "
+                         "(the suite builds them: ninja -C build fixtures)")
     return out
 
 

@@ -4,7 +4,7 @@ promtool checks and unit-tests the rules; every metric and label that a rule
 or a panel names is one 'gdrcheck labels' really writes (on the fixtures and
 on a failed run).
 
-Usage: test-alerts.py GDRCHECK SOURCE_ROOT
+Usage: test-alerts.py GDRCHECK SOURCE_ROOT FIXTURES
 """
 import json
 import os
@@ -26,10 +26,10 @@ LABEL_NAMES = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="')
 TARGET_LABELS = {"instance", "job"}
 
 
-def written_metrics(gdrcheck, src, tmp):
+def written_metrics(gdrcheck, fixtures, tmp):
     """metric name -> label names, over every fixture and a failed run."""
     seen = {}
-    runs = [(d, args) for _, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"))]
+    runs = [(d, args) for _, d, args in k8slib.fixtures(fixtures)]
     runs.append((tmp, ["--facts", os.path.join(tmp, "missing.json")]))
     for d, args in runs:
         prom = os.path.join(tmp, "out.prom")
@@ -63,11 +63,11 @@ def expr_errors(where, expr, written):
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, src, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     promtool = k8slib.need("promtool")
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
-        written = written_metrics(gdrcheck, src, tmp)
+        written = written_metrics(gdrcheck, fixtures, tmp)
         with open(os.path.join(src, "deploy", "monitoring", "prometheusrule.yaml")) as f:
             rule = yaml.safe_load(f)
         rules_file = os.path.join(tmp, "gdrcheck-rules.yaml")

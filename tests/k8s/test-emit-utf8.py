@@ -23,7 +23,7 @@ the same thing they must agree:
   and nccl-log --json is UTF-8 JSON.
 Before, the textfile kept the raw bytes and promtool refused it.
 
-Usage: test-emit-utf8.py GDRCHECK SOURCE_ROOT
+Usage: test-emit-utf8.py GDRCHECK FIXTURES
 Environment: GDRCHECK_EMIT_ROUNDS (random cases, default 10), GDRCHECK_EMIT_SEED.
 """
 import json
@@ -300,10 +300,10 @@ def check_case(gdrcheck, fixture, tmp, tag, rdma_bad, netdev_bad, host_bad, prom
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2]
     promtool = k8slib.need("promtool")
     xmllint, dot = shutil.which("xmllint"), shutil.which("dot")
-    fixture = os.path.join(src, "tests", "fixtures", FIXTURE, "root")
+    fixture = os.path.join(fixtures, FIXTURE, "root")
     errors, n = [], 0
     rng = random.Random(SEED)
     cases = [(repr(b), b, b, b) for b in BAD]

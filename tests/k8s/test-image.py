@@ -18,7 +18,7 @@ The runtime is runc, else crun, else unshare + chroot; it says which ran
 Skips (exit 77) with a line saying why when the tools, root or user
 namespaces, or the Debian archive are missing.
 
-Usage: test-image.py GDRCHECK SOURCE_ROOT BUILD_DIR
+Usage: test-image.py GDRCHECK SOURCE_ROOT BUILD_DIR FIXTURES
 """
 import json
 import os
@@ -221,7 +221,7 @@ def run_in(runtime, bundle, rootfs, args, uid, mounts, rootless, state, caps=Non
 
 
 def main():
-    gdrcheck, src, builddir = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    gdrcheck, src, builddir, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
     for tool in ("mmdebstrap", "umoci"):
         k8slib.need(tool)
     libs = k8slib.run(["ldd", gdrcheck]).stdout
@@ -252,11 +252,14 @@ def main():
             image_uid = json.load(f)["process"]["user"]["uid"]
         if image_uid == 0:
             errors.append("the image runs as root by default")
-        fixture = os.path.join(os.path.abspath(src), "tests", "fixtures", FIXTURE)
+        fixture = os.path.join(os.path.abspath(fixtures), FIXTURE)
         outdir = os.path.join(tmp, "out")
         os.mkdir(outdir)
         os.chmod(outdir, 0o777)
-        mounts = [("/fixture", fixture, True), ("/out", outdir, False), ("/host/sys", "/sys", True)]
+        # The built fixture links to its committed files: bind what the links name.
+        mounts = [("/fixture/root", os.path.join(fixture, "root"), True),
+                  ("/fixture/netlink", os.path.realpath(os.path.join(fixture, "netlink")), True),
+                  ("/out", outdir, False), ("/host/sys", "/sys", True)]
         state = os.path.join(tmp, "state")
         runtime = None
         # GDRCHECK_IMAGE_RUNTIMES=crun,chroot tries only those (to test each path).

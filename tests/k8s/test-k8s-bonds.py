@@ -6,7 +6,7 @@ device is handed out, no bond name is a shared-plugin ifName (the plugin
 compares the PCI function's own netdev), and the PF with the default route
 stays on the host.
 
-Usage: test-k8s-bonds.py GDRCHECK SOURCE_ROOT
+Usage: test-k8s-bonds.py GDRCHECK FIXTURES
 """
 import json
 import os
@@ -77,9 +77,9 @@ def errors_for(name, out, slaves, bonds, slave_bdfs, lag_bdfs, route_bdfs):
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2]
     errors, checked = [], 0
-    for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures")):
+    for name, d, args in k8slib.fixtures(fixtures):
         facts = json.loads(k8slib.run([gdrcheck, "collect"] + args, cwd=d, check_rc=[0]).stdout)
         bonds = bonds_of(facts)
         route = facts.get("cni", {}).get("default_route_dev")

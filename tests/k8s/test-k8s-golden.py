@@ -35,11 +35,11 @@ def compare(path, got, update):
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, src, fixtures_dir = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     golden_dir = os.path.join(src, "tests", "k8s", "golden")
     update = os.environ.get("GDRCHECK_UPDATE_GOLDEN") == "1"
     failed = 0
-    fixtures = {n: (d, a) for n, d, a in k8slib.fixtures(os.path.join(src, "tests", "fixtures"))}
+    fixtures = {n: (d, a) for n, d, a in k8slib.fixtures(fixtures_dir)}
     runs = [(f"{name}.{mode}", name, ["--mode", mode]) for name in FIXTURES for mode in MODES] + EXTRA
     for golden, name, extra in runs:
         d, args = fixtures[name]

@@ -14,7 +14,7 @@ CNI file is called.
    and by kubectl's Go decoder through 'kubectl kustomize' when installed) and
    must give the --json objects, with no comment holding a value from the node.
 
-Usage: test-k8s-hostile.py GDRCHECK SOURCE_ROOT
+Usage: test-k8s-hostile.py GDRCHECK FIXTURES
 """
 import json
 import os
@@ -181,9 +181,9 @@ def invalid_utf8_root(src_root, tmp):
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2]
     kubectl = shutil.which("kubectl")
-    name, d, args = k8slib.fixtures(os.path.join(src, "tests", "fixtures"), [FIXTURE])[0]
+    name, d, args = k8slib.fixtures(fixtures, [FIXTURE])[0]
     base = json.loads(k8slib.run([gdrcheck, "collect"] + args, cwd=d, check_rc=[0]).stdout)
     errors, runs = [], 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -7,7 +7,7 @@ that never send. Loopback only (127.0.0.1 serves, 127.0.0.2/3 attack), every
 loop bounded in count and time. When the loop stops (SIGTERM) it exits 0 and
 removes the files it wrote.
 
-Usage: test-metrics-server.py GDRCHECK SOURCE_ROOT
+Usage: test-metrics-server.py GDRCHECK FIXTURES
 """
 import os
 import re
@@ -63,8 +63,8 @@ def get(port, path="/metrics", method="GET", extra=b"", src=None):
 
 
 def main():
-    gdrcheck, src = os.path.abspath(sys.argv[1]), sys.argv[2]
-    name, d, args = k8slib.fixtures(os.path.join(src, "tests", "fixtures"), ["hgx-h100-healthy"])[0]
+    gdrcheck, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2]
+    name, d, args = k8slib.fixtures(fixtures, ["hgx-h100-healthy"])[0]
     errors = []
 
     def expect(what, cond):

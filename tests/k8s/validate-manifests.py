@@ -6,7 +6,7 @@ schemas alone do not express. Sources: every YAML file under deploy/, every
 kustomization under deploy/ built by 'kubectl kustomize', and 'gdrcheck k8s'
 for every fixture and allocation mode.
 
-Usage: validate-manifests.py GDRCHECK SOURCE_ROOT SCHEMA_DIR
+Usage: validate-manifests.py GDRCHECK SOURCE_ROOT SCHEMA_DIR FIXTURES
 """
 import concurrent.futures
 import copy
@@ -273,10 +273,10 @@ def offered(docs):
     return resources, networks
 
 
-def example_errors(src, gdrcheck):
+def example_errors(src, fixtures, gdrcheck):
     """Each example pod asks for what 'gdrcheck k8s --mode' of its mode provides, in either install model."""
     errs = []
-    name, d, args = k8slib.fixtures(os.path.join(src, "tests", "fixtures"), ["hgx-h100-healthy"])[0]
+    name, d, args = k8slib.fixtures(fixtures, ["hgx-h100-healthy"])[0]
     for mode in MODES:
         with open(os.path.join(src, "deploy", "examples", f"pod-{mode}.yaml")) as f:
             pod = yaml.safe_load(f)
@@ -296,7 +296,7 @@ def example_errors(src, gdrcheck):
 
 
 def main():
-    gdrcheck, src, data = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    gdrcheck, src, data, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
     kubectl = k8slib.need("kubectl")
     schemas = Schemas(data)
     errors, counted = self_test(schemas, src), 0
@@ -329,9 +329,9 @@ def main():
                     counted += 1
 
     if k8slib.run([gdrcheck, "k8s", "--help"]).returncode == 0:
-        errors += example_errors(src, gdrcheck)
+        errors += example_errors(src, fixtures, gdrcheck)
         jobs = [(name, d, args, ["--mode", m, "--install", i])
-                for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"))
+                for name, d, args in k8slib.fixtures(fixtures)
                 for m in MODES for i in INSTALLS]
 
         def both(job):
@@ -371,7 +371,7 @@ def main():
                     counted += 1
         # labels --node-feature: an NFD NodeFeature for nodes without the DaemonSet.
         with tempfile.TemporaryDirectory() as tmp:
-            for name, d, args in k8slib.fixtures(os.path.join(src, "tests", "fixtures"),
+            for name, d, args in k8slib.fixtures(fixtures,
                                                  ["hgx-h100-healthy", "seed2-b300-e810", "no-gpu"]):
                 path = os.path.join(tmp, f"{name}.yaml")
                 p = k8slib.run([gdrcheck, "labels", "--node-feature", path] + args, cwd=d)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render the node pictures in headless Chromium.
 
-  browser.py GDRCHECK TESTS_DIR OUT_DIR
+  browser.py GDRCHECK FIXTURES_DIR OUT_DIR
 
 For each input (seed-2, HGX, a node with no GPU and no NIC) and each window
 width (1280 and 1920 px): OUT_DIR/<name>.html is the `topo --format html`
@@ -178,14 +178,14 @@ def pixel_stats(path):
     return w * h, ink, colour
 
 
-def render(exe, tests, out, name, fmt):
+def render(exe, fixtures, out, name, fmt):
     """(cwd, argv) of `topo --format FMT` for NAME; the GPU-less node is a facts file."""
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     if name == "no-gpu-no-nic":
         # The no-gpu fixture without its RDMA NICs: no box at all to draw.
         facts = os.path.join(out, name + "-facts.json")
         p = subprocess.run([exe, "collect", "--root", "root"], capture_output=True, text=True,
-                           cwd=os.path.join(tests, "fixtures", "no-gpu"), env=env, timeout=60)
+                           cwd=os.path.join(fixtures, "no-gpu"), env=env, timeout=60)
         assert p.returncode == 0, p.stderr
         d = json.loads(p.stdout)
         d["gpus"], d["nics"] = [], []
@@ -193,7 +193,7 @@ def render(exe, tests, out, name, fmt):
             json.dump(d, f)
         cwd, argv = out, ["--facts", facts]
     else:
-        cwd, argv = os.path.join(tests, "fixtures", name), ["--root", "root"]
+        cwd, argv = os.path.join(fixtures, name), ["--root", "root"]
     p = subprocess.run([exe, "topo", "--format", fmt] + argv, cwd=cwd,
                        capture_output=True, text=True, timeout=60, env=env)
     assert p.returncode == 0, p.stderr
@@ -201,7 +201,7 @@ def render(exe, tests, out, name, fmt):
 
 
 def main():
-    exe, tests, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    exe, fixtures, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     chrome = chromium()
     if not chrome:
         print("SKIP: Chromium is not installed (Debian package chromium); the HTML page is not rendered")
@@ -211,11 +211,11 @@ def main():
     # One browser run measures every page: each in a frame of the width under test.
     frames = []
     for name in FIXTURES:
-        html = render(exe, tests, out, name, "html")
+        html = render(exe, fixtures, out, name, "html")
         with open(os.path.join(out, name + ".html"), "w", encoding="utf-8") as f:
             f.write(html)
         # The standalone SVG, inline in a bare page: its own size must show it all.
-        svg = render(exe, tests, out, name, "svg")
+        svg = render(exe, fixtures, out, name, "svg")
         if name == "no-gpu-no-nic" and "No NVIDIA GPU" not in svg:
             print(f"FAIL {name}: no \"No NVIDIA GPU\" sentence in the SVG")
             bad += 1

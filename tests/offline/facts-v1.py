@@ -3,11 +3,11 @@
 snapshots), is written again as gdrcheck.facts/2, and answers as the /2 file
 of the same node does.
 
-  facts-v1.py GDRCHECK TESTS_DIR
+  facts-v1.py GDRCHECK TESTS_DIR FIXTURES_DIR
 
 Schema-1 files: tests/data/facts-v1/<fixture>-<kind>.json (the files the
 fixtures carried before schema 2; their /2 twin is
-tests/fixtures/<fixture>/<kind>-facts.json) and tests/data/device/*.json (a
+<fixtures>/<fixture>/<kind>-facts.json) and tests/data/device/*.json (a
 real node's collect, kept as it was recorded).
 """
 import glob
@@ -55,10 +55,10 @@ def without_source(text):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    gdrcheck, tests = os.path.abspath(sys.argv[1]), sys.argv[2]
+    gdrcheck, tests, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     v1 = sorted(glob.glob(os.path.join(tests, "data", "facts-v1", "*.json")))
     v1 += sorted(glob.glob(os.path.join(tests, "data", "device", "*facts*.json")))
     failed = 0
@@ -89,9 +89,9 @@ def main():
         base = os.path.basename(path)
         if os.path.dirname(path).endswith("facts-v1"):
             fixture, kind = base[:-len(".json")].rsplit("-", 1)
-            twin = os.path.join(tests, "fixtures", fixture, kind + "-facts.json")
+            twin = os.path.join(fixtures, fixture, kind + "-facts.json")
             if not os.path.exists(twin):
-                print("FAIL %s: no schema-2 twin %s" % (name, os.path.relpath(twin, tests)))
+                print("FAIL %s: no schema-2 twin %s" % (name, os.path.relpath(twin, fixtures)))
                 failed += 1
                 continue
             with tempfile.TemporaryDirectory() as tmp:
@@ -101,7 +101,7 @@ def main():
                          != without_source(run(gdrcheck, *cmd, "--facts", twin_v1))]
             for cmd in diffs:
                 print("FAIL %s: %s differs from its schema-2 twin %s (less what /2 added since)"
-                      % (name, " ".join(cmd), os.path.relpath(twin, tests)))
+                      % (name, " ".join(cmd), os.path.relpath(twin, fixtures)))
                 failed += 1
         checked += 1
     if not checked and not failed:

@@ -10,14 +10,15 @@ and is not compared. Special keys:
   host_names     the sorted list of host names (exactly)
   hosts          {host name: {field: value}} subset of each host
   ranks          {"host/rank": {field: value}} subset of each rank
-  node_args      extra arguments (e.g. ["--root", "tests/fixtures/x/root"])
+  node_args      extra arguments (e.g. ["--root", "tests/fixtures/x/root"]: a
+                 fixture tree is read where the suite built it)
   node_moved     {"host/rank": "agree|job|node|unknown"}
 Any other key is compared with the top-level field of the same name; dicts
 are compared as subsets. Whatever expected.json says, a log with a version
 line must have that version inside the range its line formats name
 (nccl_format): the format table checked against every real log.
 
-Usage: nccl-log-case.py GDRCHECK CASE_DIR [SOURCE_ROOT]
+Usage: nccl-log-case.py GDRCHECK CASE_DIR [FIXTURES_DIR]
 """
 import glob
 import json
@@ -64,7 +65,7 @@ def format_holds(version, fmt):
 
 def main():
     gdrcheck, case = sys.argv[1], sys.argv[2]
-    srcroot = sys.argv[3] if len(sys.argv) > 3 else "."
+    fixtures = sys.argv[3] if len(sys.argv) > 3 else os.path.join("tests", "fixtures")
     with open(os.path.join(case, "expected.json")) as f:
         exp = json.load(f)
     logs = sorted(glob.glob(os.path.join(case, "*.log")) +
@@ -72,7 +73,7 @@ def main():
     if not logs:
         print(f"{case}: no logs")
         return 1
-    extra = [a if not a.startswith("tests/") else os.path.join(srcroot, a)
+    extra = [os.path.join(fixtures, a[len("tests/fixtures/"):]) if a.startswith("tests/fixtures/") else a
              for a in exp.get("node_args", [])]
     p = subprocess.run([gdrcheck, "nccl-log", "--json"] + extra + logs,
                        capture_output=True, text=True)

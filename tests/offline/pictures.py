@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """The node pictures of `gdrcheck topo --format svg|dot|html`.
 
-  pictures.py golden GDRCHECK TESTS_DIR     SVG and DOT of a few inputs equal
+  pictures.py golden GDRCHECK TESTS_DIR FIXTURES_DIR   SVG and DOT of a few inputs equal
                                             tests/data/pictures/<case>.{svg,dot}, and
                                             docs/topo-seed2.svg is seed-2's SVG
                                             (GDRCHECK_UPDATE_GOLDEN=1 rewrites)
-  pictures.py all GDRCHECK TESTS_DIR        every fixture and real-world input:
+  pictures.py all GDRCHECK TESTS_DIR FIXTURES_DIR      every fixture and real-world input:
                                             the SVG and the HTML are well-formed
                                             XML, no two boxes overlap, every box
                                             lies inside the picture
-  pictures.py dot GDRCHECK TESTS_DIR        `dot -Tsvg` accepts every DOT output
+  pictures.py dot GDRCHECK TESTS_DIR FIXTURES_DIR      `dot -Tsvg` accepts every DOT output
                                             (skips when Graphviz is missing)
 """
 import os
@@ -20,6 +20,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 SVG = "{http://www.w3.org/2000/svg}"
+# The built fixtures (<build>/tests/fixtures): main's FIXTURES_DIR.
+FIXTURES = None
 # Its SVG is also the picture in docs/topo.md.
 DOC_CASE = "fixture:seed2-b300-e810"
 GOLDEN_CASES = [
@@ -33,9 +35,8 @@ GOLDEN_CASES = [
 
 def inputs(tests):
     """(case name, cwd, input arguments) for every input the tests hold."""
-    fx = os.path.join(tests, "fixtures")
-    for name in sorted(os.listdir(fx)):
-        if os.path.isdir(os.path.join(fx, name, "root")):
+    for name in sorted(os.listdir(FIXTURES)):
+        if os.path.isdir(os.path.join(FIXTURES, name, "root")):
             yield "fixture:" + name
     rw = os.path.join(tests, "data", "realworld")
     for d in sorted(os.listdir(rw)):
@@ -56,7 +57,7 @@ def inputs(tests):
 def argv_of(tests, case):
     kind, _, rest = case.partition(":")
     if kind == "fixture":
-        return os.path.join(tests, "fixtures", rest), ["--root", "root"]
+        return os.path.join(FIXTURES, rest), ["--root", "root"]
     if kind == "facts":
         return tests, ["--facts", os.path.join(tests, "data", rest)]
     return tests, ["--" + kind, os.path.join(tests, "data", "realworld", rest)]
@@ -191,7 +192,9 @@ def check_dot(exe, tests):
 
 
 def main():
+    global FIXTURES
     mode, exe, tests = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    FIXTURES = os.path.abspath(sys.argv[4])
     rc = {"golden": check_golden, "all": check_all, "dot": check_dot}[mode](exe, tests)
     if rc == 77:
         sys.exit(77)

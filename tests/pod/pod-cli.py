@@ -9,7 +9,7 @@
   apply to a container are refused, with pod's help named;
 - docs/pod.md shows the pod section of the goldens it quotes verbatim.
 
-usage: pod-cli.py GDRCHECK FIXTURES_DIR
+usage: pod-cli.py GDRCHECK FIXTURES_DIR DOCS_DIR
 """
 import json
 import os
@@ -120,7 +120,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 1, "pod --fail-on warn on a warning: exit %d" % rc)
 
 # docs/pod.md shows the pod section of these goldens verbatim: keep it true.
-doc_path = os.path.join(os.path.dirname(fixtures), "..", "docs", "pod.md")
+doc_path = os.path.join(sys.argv[3], "pod.md")
 with open(doc_path) as f:
     doc = f.read()
 quoted = 0

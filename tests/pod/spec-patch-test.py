@@ -11,7 +11,7 @@ schema with strict decoding's unknown-field and duplicate-field rules
 without it the patches say "<container>"; the merged patch is every plan
 step's patch merged; node fixes carry no patch.
 
-usage: spec-patch-test.py GDRCHECK SOURCE_ROOT
+usage: spec-patch-test.py GDRCHECK SOURCE_ROOT FIXTURES
 """
 import copy
 import importlib.util
@@ -24,7 +24,7 @@ import tempfile
 
 gdr = os.path.abspath(sys.argv[1])
 src = os.path.abspath(sys.argv[2])
-fixtures = os.path.join(src, "tests", "fixtures")
+fixtures = os.path.abspath(sys.argv[3])
 sys.path.insert(0, os.path.join(src, "tests", "k8s"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import podlib  # noqa: E402

@@ -70,8 +70,8 @@ static void compare(const struct scenario *sc, bool json, const char *got)
 
 	assert_non_null(src);
 	if (sc->tree)
-		snprintf(path, sizeof(path), "%s/tests/fixtures/%s/expected/check-%s.out",
-			 src, sc->tree, json ? "json" : "txt");
+		snprintf(path, sizeof(path), FIXTURE_DIR "/%s/expected/check-%s.out",
+			 sc->tree, json ? "json" : "txt");
 	else
 		snprintf(path, sizeof(path), "%s/tests/data/check/%s.%s", src,
 			 sc->name, json ? "json" : "txt");

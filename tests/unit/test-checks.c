@@ -534,13 +534,10 @@ static void test_direct_checks(void **state)
 /* seed2's facts with NVML's NVLink peers, into @run (not yet analysed). */
 static void load_seed2_nvml(struct run *run, json_object **doc_out)
 {
-	const char *src = getenv("GDRCHECK_SRCDIR");
-	char path[4096], err[256];
+	char err[256];
 	json_object *doc;
 
-	assert_non_null(src);
-	snprintf(path, sizeof(path), "%s/tests/fixtures/seed2-b300-e810/nvml-facts.json", src);
-	doc = json_object_from_file(path);
+	doc = json_object_from_file(FIXTURE_DIR "/seed2-b300-e810/nvml-facts.json");
 	assert_non_null(doc);
 	memset(run, 0, sizeof(*run));
 	if (doc_out) {

@@ -570,8 +570,8 @@ static void pause_sample_replay(void **state)
 		struct facts f;
 		char *a;
 
-		snprintf(root, sizeof(root), TEST_DATA "/../fixtures/%s/root", dirs[i]);
-		snprintf(nl, sizeof(nl), TEST_DATA "/../fixtures/%s/netlink", dirs[i]);
+		snprintf(root, sizeof(root), FIXTURE_DIR "/%s/root", dirs[i]);
+		snprintf(nl, sizeof(nl), FIXTURE_DIR "/%s/netlink", dirs[i]);
 		collect_replay(root, nl, 10000, &f);
 		l = roce_link_find(&f.roce, "ens6f0np0");
 		assert_non_null(l);
@@ -617,7 +617,7 @@ static void pause_stats_parse(void **state)
 		{ NL_DIR "/mlx5-pause", "ethtool-pause-eth3.nl", FACT_OK, FACT_OK, 12, 0 },
 		{ NL_DIR "/mlx5-pause", "ethtool-pause-eth4.nl", FACT_UNSUPPORTED, FACT_UNSET, 0, 0 },
 		/* ice: link-level frames, no storm counter. */
-		{ TEST_DATA "/../fixtures/e810-pause-storm/netlink", "ethtool-pause-ens6f0np0.nl",
+		{ FIXTURE_DIR "/e810-pause-storm/netlink", "ethtool-pause-ens6f0np0.nl",
 		  FACT_OK, FACT_ABSENT, 0, 0 },
 	};
 
