@@ -16,6 +16,7 @@ enum {
 	EXIT_FINDINGS = 1, /* findings at or above --fail-on */
 	EXIT_USAGE = 2,
 	EXIT_INPUT = 3,    /* input unreadable or invalid */
+	EXIT_CANNOT_TELL = 4, /* nccl-log: the input does not show the answer */
 };
 
 /* Where the facts come from: the node (under --root) or a file. */

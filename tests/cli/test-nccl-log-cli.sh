@@ -29,10 +29,33 @@ head -c $((size / 2)) "$tmp/log.gz" >"$tmp/cut.gz"
 expect 3 "truncated gzip" -- "$bin" nccl-log --json "$tmp/cut.gz"
 json 'd["inputs"][0]["error"] is not None and d["inputs"][0]["lines"] > 0'
 grep -q "truncated" "$tmp/err" || fail "truncated gzip: message: $(cat "$tmp/err")"
-# Garbage is read, not trusted.
-head -c 100000 /dev/urandom >"$tmp/garbage"
-expect 0 "garbage" -- "$bin" nccl-log --json "$tmp/garbage"
-json 'd["gdr"] == "unknown"'
+# Garbage is read, not trusted; it holds no NCCL line, so it cannot tell.
+head -c 100000 /dev/urandom | tr -d 'N' >"$tmp/garbage"
+expect 4 "garbage" -- "$bin" nccl-log --json "$tmp/garbage"
+json 'd["gdr"] == "unknown" and d["no_nccl_lines"] and [r["code"] for r in d["reasons"]] == ["no-nccl-lines"]'
+
+# Not an NCCL log (issue 37 item 5): an empty file, empty stdin, other
+# output. "cannot tell" is exit 4, never a pass; the report says what to set.
+: >"$tmp/empty.log"
+for what in file stdin other; do
+	case $what in
+	file) expect 4 "empty file" -- "$bin" nccl-log "$tmp/empty.log" ;;
+	stdin) expect 4 "empty stdin" -- sh -c "'$bin' nccl-log </dev/null" ;;
+	other) printf 'epoch 1 loss 0.3\nTraceback (most recent call last):\n' >"$tmp/other.log"
+	       expect 4 "no NCCL lines" -- "$bin" nccl-log "$tmp/other.log" ;;
+	esac
+	grep -qF "no NCCL lines: run with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET is enough)" "$tmp/out" ||
+		fail "$what: the report does not say what to set: $(cat "$tmp/out")"
+done
+# A directory is said to be one, exit 3 (an error, not "cannot tell").
+expect 3 "directory" -- "$bin" nccl-log "$tmp"
+grep -q "is a directory" "$tmp/err" || fail "directory: message: $(cat "$tmp/err")"
+! grep -q "read error" "$tmp/err" || fail "directory: says read error"
+# The statuses are in --help.
+expect 0 "help statuses" -- "$bin" nccl-log --help
+for w in "0  used" "1  not used" "4  cannot tell" "2  error: usage" "3  error: an input"; do
+	grep -q "$w" "$tmp/out" || fail "help: exit status '$w' not documented"
+done
 
 # phb-only: every GPU/NIC pair is PHB, so the node predicts no GDR. A log
 # that shows GDRDMA there means the node moved (or the log is not from it).
@@ -139,7 +162,42 @@ json 'd["inputs"][0]["error"].startswith("gzip data expands") and 64 << 20 <= d[
 json 'd["transport"] == "IB"'
 # Empty lines are counted as lines, in any chunking.
 printf 'a\n\n\n\nb\n\n' | gzip -c >"$tmp/empty.gz"
-expect 0 "empty lines" -- "$bin" nccl-log --json "$tmp/empty.gz"
+expect 4 "empty lines" -- "$bin" nccl-log --json "$tmp/empty.gz"
 json 'd["inputs"][0]["lines"] == 6'
+
+# The CI gate (issue 37 item 6): --expect turns the verdict into the exit
+# status with one line saying why; --json keeps the per-host verdicts and
+# adds the gate, the line then goes to stderr.
+real4="$data/x-cci-moc-sendrecv-roce-4gpu/sendrecv_roce_4gpu.log"
+expect 0 "expect gdr" -- "$bin" nccl-log --expect gdr "$real4"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "^PASS: GPUDirect RDMA used on 1 of 2 hosts" "$tmp/out" ||
+	fail "expect gdr: $(cat "$tmp/out")"
+expect 4 "expect gdr, two hosts" -- "$bin" nccl-log --expect gdr --hosts 2 "$real4"
+grep -q "^CANNOT TELL: 1 of 2 expected hosts" "$tmp/out" || fail "two hosts: $(cat "$tmp/out")"
+expect 1 "expect no-gdr" -- "$bin" nccl-log --expect no-gdr "$real4"
+grep -q "^FAIL: expected GPUDirect RDMA not used on every host; MOC-R4PCC04U37: used" "$tmp/out" ||
+	fail "expect no-gdr: $(cat "$tmp/out")"
+# A host that fell back to sockets fails the gate, named with its reason.
+cat "$real4" "$tmp/socket.log" >"$tmp/mixed-hosts.log"
+expect 1 "expect gdr, one host on sockets" -- "$bin" nccl-log --expect gdr --json "$tmp/mixed-hosts.log"
+json 'd["gate"]["result"] == "fail" and d["gate"]["exit"] == 1 and d["gate"]["hosts_fail"] == 1'
+json 'any(h["name"] == "pcie-l40s-01" and h["gdr"] == "not-used" for h in d["hosts"])'
+grep -q "^FAIL: .*pcie-l40s-01: not-used (ib-disabled-env)" "$tmp/err" || fail "gate line on stderr: $(cat "$tmp/err")"
+expect 0 "expect any" -- "$bin" nccl-log --expect any --hosts 2 "$tmp/mixed-hosts.log"
+# Share of GDRDMA connection lines per host.
+{ cat "$tmp/gdr.log"; sed 's|/GDRDMA||; s/Channel 00/Channel 01/' "$tmp/gdr.log" | tail -1; } >"$tmp/half.log"
+expect 1 "min channels 100" -- "$bin" nccl-log --expect gdr "$tmp/half.log"
+expect 0 "min channels 50%" -- "$bin" nccl-log --expect gdr --min-channels-gdr 50% "$tmp/half.log"
+expect 1 "min channels 51" -- "$bin" nccl-log --expect gdr --min-channels-gdr 51 "$tmp/half.log"
+grep -q "50.0% of its NET connection lines" "$tmp/out" || fail "min channels: $(cat "$tmp/out")"
+# Not an NCCL log, an unreadable input, bad arguments.
+expect 4 "expect on empty" -- "$bin" nccl-log --expect any "$tmp/empty.log"
+grep -q "^CANNOT TELL: no NCCL lines" "$tmp/out" || fail "expect on empty: $(cat "$tmp/out")"
+expect 3 "expect, missing file" -- "$bin" nccl-log --expect gdr "$real4" "$tmp/nonexistent"
+expect 2 "expect bogus" -- "$bin" nccl-log --expect maybe "$real4"
+expect 2 "hosts without expect" -- "$bin" nccl-log --hosts 2 "$real4"
+expect 2 "hosts zero" -- "$bin" nccl-log --expect gdr --hosts 0 "$real4"
+expect 2 "percentage past 100" -- "$bin" nccl-log --expect gdr --min-channels-gdr 120 "$real4"
+expect 2 "percentage with no-gdr" -- "$bin" nccl-log --expect no-gdr --min-channels-gdr 90 "$real4"
 
 echo "ok: $n cases"

@@ -131,6 +131,21 @@ static bool net_is_socket(const char *net)
 	return net && strstr(net, "Socket") != NULL;
 }
 
+/* A device of NCCL's socket net (an interface, never GDR), not an HCA. */
+static bool hca_is_socket(const struct nccllog_hca *x)
+{
+	return x->net && strstr(x->net, "Socket");
+}
+
+static size_t rdma_devices(const struct nccllog_host *h)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->n_hcas; i++)
+		n += !hca_is_socket(&h->hcas[i]);
+	return n;
+}
+
 static const char *host_transport(const struct nccllog *log,
 				  const struct nccllog_host *h, size_t hi)
 {
@@ -151,10 +166,14 @@ static const char *host_transport(const struct nccllog *log,
 	}
 	if (!net && (h->ofi_provider || h->ofi))
 		return "OFI";
+	/* NCCL named the socket net's interfaces as the communicator's devices. */
+	if (!net && h->socket_hca)
+		return "Socket";
 	if (!net && (h->ib_no_device || h->socket_plugin))
 		return "Socket"; /* NCCL falls back to sockets; a TCP plugin */
-	if (!net && h->n_hcas)
-		return "IB";
+	/* NCCL's IB net listed devices: their link layers say IB or RoCE. */
+	if (!net && rdma_devices(h))
+		net = "IB";
 	if (!net && host_socket_init(log, h) &&
 	    (h->plugin_external != 1 || net_is_socket(h->plugin)))
 		return "Socket";
@@ -168,12 +187,17 @@ static const char *host_transport(const struct nccllog *log,
 	if (strncmp(net, "IB", 2) && strncmp(net, "COLLNET", 7) && !strstr(net, "RDMA Plugin"))
 		return "other";
 	for (size_t i = 0; i < h->n_hcas; i++) {
-		if (!h->hcas[i].link)
+		const struct nccllog_hca *x = &h->hcas[i];
+
+		if (!x->link || hca_is_socket(x))
 			continue;
-		if (strcmp(h->hcas[i].link, "RoCE") == 0)
-			roce = true;
-		else
-			ib = true;
+		/* A merged device of IB and RoCE ports is both. */
+		for (size_t j = 0; j < x->n_ports; j++) {
+			roce |= x->ports[j].link && strcmp(x->ports[j].link, "RoCE") == 0;
+			ib |= x->ports[j].link && strcmp(x->ports[j].link, "IB") == 0;
+		}
+		roce |= strcmp(x->link, "RoCE") == 0;
+		ib |= strcmp(x->link, "IB") == 0;
 	}
 	if (roce && ib)
 		return "IB+RoCE";
@@ -229,6 +253,9 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 			      xasprintf("the net plugin %s is a TCP socket transport (GCP FastSocket registers host memory only): data is staged through host memory, never GPUDirect RDMA",
 					net_is_socket(h->network) ? h->network :
 					net_is_socket(h->plugin) ? h->plugin : "FastSocket"));
+	if (h->verbs_missing)
+		return reason(log, "socket-no-libibverbs", hi, &h->verbs_missing_ref,
+			      strdup("NCCL could not load libibverbs (no rdma-core in the container or image), so NET/IB had no device and NCCL used TCP sockets: no GPUDirect RDMA; install rdma-core (libibverbs1 and the NIC's provider, e.g. ibverbs-providers) in the image"));
 	if (h->ib_no_device)
 		return reason(log, "socket-no-ib-device", hi, &h->ib_no_device_ref,
 			      strdup("NET/IB found no device (no active port, or no /dev/infiniband and libibverbs in the container), so NCCL used TCP sockets: no GPUDirect RDMA"));
@@ -239,6 +266,11 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 					plugin_can_gdr(h->net_failed) == 1 ?
 						"a plugin that can do GPUDirect RDMA: see its lines before this one, e.g. a missing device, library or GLIBC symbol" :
 						"see its lines before this one"));
+	if (h->plugin_external == 1 && plugin_can_gdr(h->plugin) == 1)
+		return reason(log, "socket-transport", hi,
+			      h->network_ref.line ? &h->network_ref : &h->socket_ref,
+			      xasprintf("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA, although the net plugin %s was loaded: it found no usable device or did not initialise (its own lines, NCCL_DEBUG_SUBSYS=INIT,NET, say which)",
+					h->plugin));
 	return reason(log, "socket-transport", hi,
 		      h->network_ref.line ? &h->network_ref : &h->socket_ref,
 		      strdup("NCCL used TCP sockets (NET/Socket), which never use GPUDirect RDMA; the log does not say why IB was not used"));
@@ -252,7 +284,7 @@ static int hca_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	size_t n = 0;
 
 	for (size_t i = 0; i < h->n_hcas; i++) {
-		if (h->hcas[i].gdr != 0)
+		if (h->hcas[i].gdr != 0 || hca_is_socket(&h->hcas[i]))
 			continue;
 		if (!first)
 			first = &h->hcas[i];
@@ -341,7 +373,9 @@ static int capable_reasons(struct nccllog *log, struct nccllog_host *h, size_t h
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		const struct nccllog_hca *x = &h->hcas[i];
 
-		if (x->gdr == 0 || (x->gdr < 0 && !x->plugin_gdr))
+		if (hca_is_socket(x))
+			continue;
+		if (x->gdr_state != 1)
 			return 0;
 		if (!first)
 			first = x;
@@ -351,8 +385,9 @@ static int capable_reasons(struct nccllog *log, struct nccllog_host *h, size_t h
 	return reason(log, "gdr-not-chosen", hi, first->gdr >= 0 ? &first->gdr_ref : &first->plugin_gdr_ref,
 		      xasprintf("every HCA can do GPUDirect RDMA (%s), yet the connections went through host memory: NCCL decided so per GPU-NIC pair (the path is farther than NCCL_NET_GDR_LEVEL, default PXB; GPUs attached by C2C also need NCCL_NET_GDR_C2C); NCCL_DEBUG_SUBSYS=GRAPH prints that decision",
 				first->gdr == 1 ? "NCCL: GPU Direct RDMA Enabled" :
-				first->plugin_gdr & NCCLLOG_PLUGIN_GDR_DMABUF ? "the plugin registers GPU memory by DMA-BUF" :
-										 "the plugin registers GPU memory by nvidia-peermem"));
+				strcmp(first->gdr_from, "connections") == 0 ? "other connections through them used GPUDirect RDMA" :
+				first->plugin_gdr & NCCLLOG_PLUGIN_GDR_PEERMEM ? "the plugin registers GPU memory by nvidia-peermem" :
+										  "the plugin registers GPU memory by DMA-BUF"));
 }
 
 static int pxn_reasons(struct nccllog *log, size_t hi)
@@ -391,7 +426,7 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	} else if (g == NCCLLOG_GDR_UNKNOWN) {
 		/* No channel lines: fall back on the other evidence. */
 		for (size_t i = 0; i < h->n_hcas; i++)
-			if (h->hcas[i].gdr >= 0) {
+			if (h->hcas[i].gdr >= 0 && !hca_is_socket(&h->hcas[i])) {
 				any_hca = true;
 				all_off &= h->hcas[i].gdr == 0;
 			}
@@ -399,7 +434,7 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 			g = h->ring_gdr[0] && h->ring_gdr[1] ? NCCLLOG_GDR_MIXED :
 			    h->ring_gdr[1]		   ? NCCLLOG_GDR_USED :
 							     NCCLLOG_GDR_NOT_USED;
-		else if ((any_hca && all_off) || h->plugin_gdr_off)
+		else if ((any_hca && all_off) || h->plugin_gdr_off || h->ofi_no_hmem)
 			g = NCCLLOG_GDR_NOT_USED;
 		else if (h->decisions_disabled || h->decisions_enabled)
 			g = h->decisions_disabled && h->decisions_enabled ? NCCLLOG_GDR_MIXED :
@@ -452,6 +487,10 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = reason(log, "plugin-load-failed", hi, &h->plugin_load_ref,
 			   xasprintf("a net plugin library is there but the loader refused it (%s): built for a newer glibc than the container has (version `GLIBC_x' not found), a missing library or symbol (undefined symbol), or another architecture (wrong ELF class); NCCL ran without it",
 				     h->plugin_load_error));
+	if (r >= 0 && h->ofi_no_hmem)
+		r = reason(log, "ofi-no-hmem", hi, &h->ofi_no_hmem_ref,
+			   xasprintf("the Libfabric provider cannot register GPU memory (FI_HMEM): \"%s\"; aws-ofi-nccl then stages every transfer through host memory. On EFA GPUDirect RDMA needs an instance whose EFA devices support RDMA read (p4d, p5 and later P types; not g5 or g6e), FI_EFA_USE_DEVICE_RDMA not 0 and FI_HMEM_P2P_DISABLED unset",
+				     h->ofi_no_hmem));
 	if (r >= 0)
 		r = hca_reasons(log, h, hi);
 	if (r >= 0)
@@ -470,6 +509,99 @@ static int host_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 		r = reason(log, "no-reason-logged", hi, NULL,
 			   strdup("the log does not say why: NCCL prints its decision lines with NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV. The usual causes: the GPU-NIC path is beyond the GDR level (default PXB: GPU and NIC not under one PCIe switch), or neither a peer-memory module nor DMA-BUF works for the HCA"));
 	return r;
+}
+
+/* The one device of @h numbered @dev on the socket net (@sock) or not; NULL if none or several. */
+static struct nccllog_hca *device_of(struct nccllog_host *h, int dev, bool sock)
+{
+	struct nccllog_hca *found = NULL;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		struct nccllog_hca *x = &h->hcas[i];
+
+		if (x->index != dev || hca_is_socket(x) != sock)
+			continue;
+		if (found)
+			return NULL; /* ranks printed different lists: cannot tell which */
+		found = x;
+	}
+	return found;
+}
+
+static struct nccllog_hca *only_rdma_device(struct nccllog_host *h)
+{
+	struct nccllog_hca *found = NULL;
+
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		if (hca_is_socket(&h->hcas[i]))
+			continue;
+		if (found)
+			return NULL;
+		found = &h->hcas[i];
+	}
+	return found && found->n_ports <= 1 ? found : NULL;
+}
+
+/*
+ * What the log proves of each device's GPUDirect RDMA, and from where:
+ * NCCL's own "GPU Direct RDMA Enabled/Disabled for HCA n" (src/graph/topo.cc);
+ * else a connection "via NET/x/n/GDRDMA" through it (src/transport/net.cc:
+ * n is the device's number in the list NCCL or the plugin printed); else the
+ * plugin's "(nvidia-peermem) / (DMABUF) enabled for HCA" (nccl-rdma-sharp-
+ * plugins src/p2p_plugin.c) under NCCL's rule (ptrSupport & NCCL_PTR_CUDA) ||
+ * (dmaBufSupport && (ptrSupport & NCCL_PTR_DMABUF)). A connection without
+ * GDRDMA proves nothing of the device: NCCL decides per GPU-NIC pair.
+ */
+static void analyse_devices(struct nccllog *log, struct nccllog_host *h)
+{
+	bool no_dmabuf = setting_is(h, "NCCL_DMABUF_ENABLE", "0");
+
+	for (size_t i = 0; i < h->n_hcas; i++)
+		h->hcas[i].conn_gdr = h->hcas[i].conn_plain = 0;
+	for (size_t i = h->rank_first; i < h->rank_first + h->rank_count; i++) {
+		const struct nccllog_rank *r = &log->ranks[i];
+
+		for (size_t j = 0; j < r->n_chans; j++) {
+			const struct nccllog_chan *ch = &r->chans[j];
+			struct nccllog_hca *x;
+
+			if (!ch->net || ch->dev < 0 || !startswith(ch->transport, "NET/"))
+				continue;
+			x = device_of(h, ch->dev, net_is_socket(ch->transport + 4));
+			/*
+			 * From 2.24 connections number the virtual devices NCCL made
+			 * after the physical ones (src/graph/topo.cc ncclTopoProcessNet):
+			 * with a single RDMA device listed, that is the device.
+			 */
+			if (!x && !net_is_socket(ch->transport + 4))
+				x = only_rdma_device(h);
+			if (!x)
+				continue;
+			if (ch->gdr)
+				x->conn_gdr += ch->count;
+			else
+				x->conn_plain += ch->count;
+		}
+	}
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		struct nccllog_hca *x = &h->hcas[i];
+
+		x->gdr_state = -1;
+		x->gdr_from = NULL;
+		if (x->gdr >= 0) {
+			x->gdr_state = x->gdr;
+			x->gdr_from = "nccl";
+		} else if (x->conn_gdr) {
+			x->gdr_state = 1;
+			x->gdr_from = "connections";
+		} else if (x->plugin_gdr & NCCLLOG_PLUGIN_GDR_PEERMEM) {
+			x->gdr_state = 1;
+			x->gdr_from = "plugin";
+		} else if (x->plugin_gdr & NCCLLOG_PLUGIN_GDR_DMABUF) {
+			x->gdr_state = !no_dmabuf;
+			x->gdr_from = "plugin";
+		}
+	}
 }
 
 /* Some rank of the host has a connection through a NIC. */
@@ -561,6 +693,27 @@ static void group_ranks(struct nccllog *log)
 	}
 }
 
+/* Devices and ports past the caps: how many, and why there can be so many. */
+static int device_notes(struct nccllog *log)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < log->n_hosts && r >= 0; i++) {
+		const struct nccllog_host *h = &log->hosts[i];
+
+		if (h->hcas_dropped)
+			r = strv_pushf(&log->notes, "host %s: %lu devices were not kept, past %d on one host or %d in all (NCCL numbers at most 32 ports and 256 virtual devices per process, so the ranks named different devices)",
+				       h->name[0] ? h->name : "(no host prefix)", h->hcas_dropped,
+				       NCCLLOG_MAX_HCAS, NCCLLOG_MAX_HCAS_TOTAL);
+		for (size_t j = 0; j < h->n_hcas && r >= 0; j++)
+			if (h->hcas[j].ports_dropped)
+				r = strv_pushf(&log->notes, "host %s: device %s: %lu ports past %d were not kept (NCCL merges at most 4)",
+					       h->name[0] ? h->name : "(no host prefix)", h->hcas[j].name,
+					       h->hcas[j].ports_dropped, NCCLLOG_MAX_PORTS);
+	}
+	return r;
+}
+
 int nccllog_analyse(struct nccllog *log)
 {
 	enum nccllog_gdr all = NCCLLOG_GDR_UNKNOWN;
@@ -582,6 +735,7 @@ int nccllog_analyse(struct nccllog *log)
 		if (h->plugin_external == 1 && h->plugin && h->net_failed &&
 		    strcmp(h->plugin, h->net_failed) == 0)
 			h->plugin_external = 0;
+		analyse_devices(log, h);
 		h->transport = host_transport(log, h, i);
 		if (h->plugin_external < 0 && host_is_external(log, h, i))
 			h->plugin_external = 1;
@@ -598,9 +752,18 @@ int nccllog_analyse(struct nccllog *log)
 	log->transport = job_transport(log);
 	if ((r = format_range(log)) < 0)
 		return r;
-	if (all == NCCLLOG_GDR_UNKNOWN && log->n_hosts &&
-	    (r = reason(log, "no-net-channels", SIZE_MAX, NULL,
-			strdup("no connection through a NIC in the log (single node, NCCL_DEBUG below INFO, or the job ended before connecting)"))) < 0)
+	r = 0;
+	log->no_nccl_lines = true;
+	for (size_t i = 0; i < log->n_inputs; i++)
+		log->no_nccl_lines &= !log->inputs[i].nccl_lines;
+	if (log->no_nccl_lines)
+		r = reason(log, "no-nccl-lines", SIZE_MAX, NULL, strdup(NCCLLOG_NO_LINES_TEXT));
+	else if (all == NCCLLOG_GDR_UNKNOWN && log->n_hosts)
+		r = reason(log, "no-net-channels", SIZE_MAX, NULL,
+			   strdup("no connection through a NIC in the log (single node, NCCL_DEBUG below INFO, or the job ended before connecting)"));
+	if (r < 0)
+		return r;
+	if ((r = device_notes(log)) < 0)
 		return r;
 	if (log->dropped_hosts && (r = strv_pushf(&log->notes, "%lu lines from hosts beyond the first %d were ignored",
 						    log->dropped_hosts, NCCLLOG_MAX_HOSTS)) < 0)
@@ -611,9 +774,16 @@ int nccllog_analyse(struct nccllog *log)
 	if (log->dropped_findings && (r = strv_pushf(&log->notes, "%lu findings beyond the first %d were ignored",
 						       log->dropped_findings, NCCLLOG_MAX_FINDINGS)) < 0)
 		return r;
+	if (log->glued_lines && (r = strv_pushf(&log->notes, "%lu NCCL lines were pasted onto the end of others (newlines lost in a copy); they were read as lines of their own",
+						  log->glued_lines)) < 0)
+		return r;
 	for (size_t i = 0; i < log->n_inputs; i++) {
 		const struct nccllog_input *in = &log->inputs[i];
 
+		if (log->n_inputs > 1 && !in->nccl_lines && !in->error && !log->no_nccl_lines &&
+		    (r = strv_pushf(&log->notes, "%s: no NCCL lines (this input says nothing: was NCCL_DEBUG=INFO set for it?)",
+				      in->name)) < 0)
+			return r;
 		if (in->truncated_lines &&
 		    (r = strv_pushf(&log->notes, "%s: %lu lines longer than %d bytes were cut to that length",
 				      in->name, in->truncated_lines, NCCLLOG_LINE_MAX)) < 0)

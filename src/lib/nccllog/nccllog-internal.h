@@ -125,6 +125,8 @@ char *nccllog_strclean(const char *p, size_t n, size_t max);
 struct nccllog_host *nccllog_host_get(struct nccllog *log, struct span name);
 struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 				      int rank);
+/* A new, zeroed device of @h (numbers -1); NULL when a cap is reached (counted). */
+struct nccllog_hca *nccllog_hca_add(struct nccllog *log, struct nccllog_host *h);
 /* Drop the rank index (the ranks are about to be reordered). */
 void nccllog_forget_ranks(struct nccllog *log);
 /* One stored copy of each transport string. */

@@ -198,10 +198,25 @@ static struct span prefix_host(struct span pre)
 	return span_make(h, (size_t)(e - h));
 }
 
+/*
+ * "host:pid:tid": the pid's host, for lines that carry only a pid
+ * (libfabric's "libfabric:pid:…"). Looked at when a prefix is first seen.
+ */
+static void remember_pid(struct nccllog *log, struct span host, struct span pre, size_t hi)
+{
+	struct span rest = span_make(host.p + host.n, pre.n - (size_t)(host.p + host.n - pre.p));
+	long pid;
+
+	if (!span_skip(&rest, ":") || !span_number(&rest, &pid, false) || !rest.n || rest.p[0] != ':')
+		return;
+	log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE].pid = pid;
+	log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE].host = hi;
+}
+
 static struct nccllog_host *ctx_host(struct line_ctx *c)
 {
 	struct nccllog *log = c->log;
-	struct span pre = c->prefix;
+	struct span pre = c->prefix, hs;
 	struct nccllog_prefix_cache *e;
 	size_t key;
 
@@ -222,7 +237,10 @@ static struct nccllog_host *ctx_host(struct line_ctx *c)
 	e = &log->prefix_cache[key % NCCLLOG_PREFIX_CACHE];
 	if (e->host < log->n_hosts && pre.n == e->len && memcmp(pre.p, e->bytes, pre.n) == 0)
 		return c->host = &log->hosts[e->host];
-	c->host = nccllog_host_get(log, prefix_host(pre));
+	hs = prefix_host(pre);
+	c->host = nccllog_host_get(log, hs);
+	if (c->host && hs.n)
+		remember_pid(log, hs, pre, (size_t)(c->host - log->hosts));
 	if (c->host && pre.n <= sizeof(e->bytes)) {
 		memcpy(e->bytes, pre.p, pre.n);
 		e->len = pre.n;
@@ -467,76 +485,290 @@ static int parse_version(struct line_ctx *c, struct span s)
 	return r;
 }
 
-static struct nccllog_hca *hca_get(struct nccllog_host *h, int index,
-				   struct span name)
-{
-	struct nccllog_hca *x;
+/* --- devices -------------------------------------------------------------- */
 
+static bool span_is(struct span s, const char *str)
+{
+	return strlen(str) == s.n && memcmp(str, s.p, s.n) == 0;
+}
+
+/* NCCL_IB_LLSTR (src/transport/net_ib): what a device list says of a port. */
+static const char *link_name(struct span ll)
+{
+	if (span_startswith(ll, "RoCE"))
+		return "RoCE";
+	if (span_startswith(ll, "IB"))
+		return "IB";
+	if (span_startswith(ll, "UNSPECIFIED"))
+		return "UNSPECIFIED";
+	return NULL;
+}
+
+/* Every port the same link layer: that one; else "mixed". */
+static void hca_link(struct nccllog_hca *x)
+{
+	x->link = NULL;
+	for (size_t i = 0; i < x->n_ports; i++) {
+		const char *l = x->ports[i].link;
+
+		if (!l)
+			continue;
+		if (!x->link)
+			x->link = l;
+		else if (strcmp(x->link, l)) {
+			x->link = "mixed";
+			return;
+		}
+	}
+}
+
+/* The device of @h with NCCL's number @index (-1: any) named @name (empty: any). */
+static struct nccllog_hca *hca_find(struct nccllog_host *h, int index, struct span name)
+{
 	for (size_t i = 0; i < h->n_hcas; i++) {
-		x = &h->hcas[i];
-		if (x->index == index && (!name.n || (strlen(x->name) == name.n &&
-						      memcmp(x->name, name.p, name.n) == 0)))
+		struct nccllog_hca *x = &h->hcas[i];
+
+		if (x->index == index && (!name.n || span_is(name, x->name)))
 			return x;
 	}
-	if (!name.n || h->n_hcas >= NCCLLOG_MAX_HCAS)
+	return NULL;
+}
+
+/* The device with a port @index @name: a merged device takes its ports' lines. */
+static struct nccllog_hca *hca_by_port(struct nccllog_host *h, int index, struct span name)
+{
+	for (size_t i = 0; i < h->n_hcas; i++) {
+		struct nccllog_hca *x = &h->hcas[i];
+
+		for (size_t j = 0; j < x->n_ports; j++)
+			if (x->ports[j].index == index && span_is(name, x->ports[j].name))
+				return x;
+	}
+	return NULL;
+}
+
+/* Find or add the device; @net names the net of the line ("IB", "Socket"). */
+static struct nccllog_hca *hca_get(struct line_ctx *c, struct nccllog_host *h, int index,
+				   struct span name, struct span net)
+{
+	struct nccllog_hca *x = hca_find(h, index, name);
+
+	if (x || !name.n)
+		return x;
+	x = nccllog_hca_add(c->log, h);
+	if (!x)
 		return NULL;
-	x = &h->hcas[h->n_hcas];
-	memset(x, 0, sizeof(*x));
-	x->name = span_dup(name, 64);
-	if (!x->name)
-		return NULL;
+	x->name = span_dup(name, 128);
 	x->index = index;
-	x->port = -1;
-	x->gdr = -1;
-	h->n_hcas++;
+	x->net = net.n ? nccllog_intern(c->log, net) : NULL;
+	if (!x->name) {
+		h->n_hcas--; /* an empty slot would be a device without a name */
+		c->log->total_hcas--;
+		return NULL;
+	}
 	return x;
 }
 
-/* "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:…" */
-static void parse_ib_using(struct line_ctx *c, struct span s)
+/* Add a port to @x, at most NCCLLOG_MAX_PORTS (then counted). */
+static int hca_add_port(struct nccllog_hca *x, const struct nccllog_port *p, struct span name)
+{
+	struct nccllog_port *n;
+
+	for (size_t i = 0; i < x->n_ports; i++)
+		if (x->ports[i].index == p->index && span_is(name, x->ports[i].name))
+			return 0;
+	if (x->n_ports >= NCCLLOG_MAX_PORTS) {
+		x->ports_dropped++;
+		return 0;
+	}
+	if (!x->ports && !(x->ports = calloc(NCCLLOG_MAX_PORTS, sizeof(*x->ports))))
+		return -ENOMEM;
+	n = &x->ports[x->n_ports];
+	*n = *p;
+	if (!(n->name = span_dup(name, 64)))
+		return -ENOMEM;
+	x->n_ports++;
+	hca_link(x);
+	if (x->n_ports == 1)
+		x->port = p->port;
+	else
+		x->port = -1; /* a merged device has several */
+	return 0;
+}
+
+/*
+ * One port of a device list: "mlx5_0:1/RoCE", "mlx5_0:1:0/IB" (rail, 2.26
+ * on), "mlx5_0:1::2/IB" (plane), "mlx5_0:1/IB/SHARP" (HPC-X), "rocep1:1/RoCE,".
+ */
+static struct span parse_port(struct span ent, struct nccllog_port *p)
+{
+	struct span name = ent, rest;
+	const char *colon = memchr(ent.p, ':', ent.n), *slash = memchr(ent.p, '/', ent.n);
+	long v;
+
+	p->index = -1;
+	p->port = -1;
+	p->link = NULL;
+	if (colon && (!slash || colon < slash)) {
+		name.n = (size_t)(colon - ent.p);
+		rest = span_make(colon + 1, ent.n - name.n - 1);
+		if (span_number(&rest, &v, false))
+			p->port = (int)v;
+	} else if (slash) {
+		name.n = (size_t)(slash - ent.p);
+	}
+	if (slash)
+		p->link = link_name(span_make(slash + 1, ent.n - (size_t)(slash + 1 - ent.p)));
+	while (name.n && (name.p[name.n - 1] == ',' || name.p[name.n - 1] == '}'))
+		name.n--;
+	return name;
+}
+
+/*
+ * A merged (virtual) device, 2.20 - 2.23 and HPC-X's plugin: "{[0] mlx5_2:1/RoCE,
+ * [1] mlx5_3:1/RoCE}" (@s after the '{'). Its name joins the ports' with '+',
+ * as NCCL names it in "GPU Direct RDMA … for HCA n 'mlx5_2+mlx5_3'".
+ */
+static int parse_vnic(struct line_ctx *c, struct nccllog_host *h, long idx, struct span *s,
+		      struct span net)
+{
+	struct nccllog_port ports[NCCLLOG_MAX_PORTS];
+	struct span names[NCCLLOG_MAX_PORTS];
+	const char *close = memchr(s->p, '}', s->n);
+	struct span body = span_make(s->p, close ? (size_t)(close - s->p) : s->n);
+	char joined[256];
+	size_t n = 0, dropped = 0, len = 0;
+	struct nccllog_hca *x;
+	int r = 0;
+
+	s->n -= body.n;
+	s->p += body.n;
+	for (;;) {
+		const char *open = memchr(body.p, '[', body.n), *end;
+		long pidx;
+		struct span ent;
+
+		if (!open)
+			break;
+		body = span_make(open + 1, body.n - (size_t)(open + 1 - body.p));
+		if (!span_number(&body, &pidx, false) || !body.n || body.p[0] != ']')
+			continue;
+		body.p++, body.n--;
+		span_trim(&body);
+		end = memchr(body.p, ',', body.n);
+		ent = span_make(body.p, end ? (size_t)(end - body.p) : body.n);
+		span_trim(&ent);
+		if (n == NCCLLOG_MAX_PORTS) {
+			dropped++;
+			continue;
+		}
+		names[n] = parse_port(ent, &ports[n]);
+		ports[n].index = (int)pidx;
+		if (!names[n].n)
+			continue;
+		if (len + names[n].n + 1 < sizeof(joined)) {
+			if (len)
+				joined[len++] = '+';
+			memcpy(joined + len, names[n].p, names[n].n);
+			len += names[n].n;
+		}
+		n++;
+	}
+	if (!n)
+		return 0;
+	x = hca_get(c, h, (int)idx, span_make(joined, len), net);
+	if (!x)
+		return 0;
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = hca_add_port(x, &ports[i], names[i]);
+	x->ports_dropped += dropped;
+	return r;
+}
+
+/*
+ * "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:…" and the
+ * merged form " [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE}" (src/transport/
+ * net_ib*, HPC-X p2p_plugin.c): every device, with its ports.
+ */
+static int parse_ib_using(struct line_ctx *c, struct span s, struct span net)
 {
 	struct nccllog_host *h = ctx_host(c);
 	const char *semi = memchr(s.p, ';', s.n);
+	int r = 0;
 
 	if (!h)
-		return;
+		return 0;
 	if (span_contains(s, "[RO]"))
 		format_seen(c->log, V(2, 12, 7), 0);
 	if (semi)
 		s.n = (size_t)(semi - s.p);
-	for (;;) {
-		const char *open = memchr(s.p, '[', s.n), *close;
-		struct span ent, name;
-		long idx, port = -1;
+	while (r >= 0) {
+		const char *open = memchr(s.p, '[', s.n), *sp;
+		struct nccllog_port port;
 		struct nccllog_hca *x;
+		struct span ent, name;
+		long idx;
 
 		if (!open)
-			return;
+			break;
 		s = span_make(open + 1, s.n - (size_t)(open + 1 - s.p));
 		if (!span_number(&s, &idx, false) || !s.n || s.p[0] != ']')
 			continue;
 		s.p++, s.n--;
-		close = memchr(s.p, ' ', s.n);
-		ent = span_make(s.p, close ? (size_t)(close - s.p) : s.n);
-		name = ent;
-		const char *colon = memchr(ent.p, ':', ent.n);
-		if (colon) {
-			struct span ps = span_make(colon + 1, ent.n - (size_t)(colon + 1 - ent.p));
-
-			name.n = (size_t)(colon - ent.p);
-			span_number(&ps, &port, false);
+		if (span_skip(&s, "={")) {
+			r = parse_vnic(c, h, idx, &s, net);
+			continue;
 		}
-		x = hca_get(h, (int)idx, name);
-		if (x) {
-			x->port = (int)port;
-			if (!x->link) {
-				if (span_contains(ent, "/RoCE"))
-					x->link = strdup("RoCE");
-				else if (span_contains(ent, "/IB"))
-					x->link = strdup("IB");
-			}
-		}
+		sp = memchr(s.p, ' ', s.n);
+		ent = span_make(s.p, sp ? (size_t)(sp - s.p) : s.n);
+		name = parse_port(ent, &port);
+		port.index = (int)idx;
+		if (!name.n)
+			continue;
+		x = hca_get(c, h, (int)idx, name, net);
+		if (x)
+			r = hca_add_port(x, &port, name);
 	}
+	return r;
+}
+
+/*
+ * 2.24 on and the HPC-X plugin: "NET/IB : Made virtual device [2]
+ * name=mlx5_0+mlx5_1 speed=800000 ndevs=2". A merged device takes the next
+ * number after the physical ones; its ports are the devices it names.
+ */
+static int parse_made_vdev(struct line_ctx *c, struct span s, struct span net)
+{
+	struct nccllog_host *h = ctx_host(c);
+	struct span name = span_after(s, "name=");
+	struct nccllog_hca *x;
+	long idx;
+	int r = 0;
+
+	if (!h || !span_skip(&s, "[") || !span_number(&s, &idx, false))
+		return 0;
+	name = span_first_word(name);
+	x = hca_get(c, h, (int)idx, name, net);
+	if (!x || !memchr(name.p, '+', name.n))
+		return 0;
+	while (name.n && r >= 0) {
+		const char *plus = memchr(name.p, '+', name.n);
+		struct span part = span_make(name.p, plus ? (size_t)(plus - name.p) : name.n);
+		const struct nccllog_hca *phys = NULL;
+		struct nccllog_port p = { .index = -1, .port = -1 };
+
+		for (size_t i = 0; i < h->n_hcas && !phys; i++)
+			if (h->hcas[i].n_ports == 1 && span_is(part, h->hcas[i].name))
+				phys = &h->hcas[i];
+		if (phys)
+			p = phys->ports[0];
+		if (part.n)
+			r = hca_add_port(x, &p, part);
+		if (!plus)
+			break;
+		name = span_make(plus + 1, name.n - part.n - 1);
+	}
+	return r;
 }
 
 /*
@@ -545,11 +777,11 @@ static void parse_ib_using(struct line_ctx *c, struct span s)
  * 'mlx5_0' (no module or not supported by GPU)".
  */
 static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
-			 unsigned plugin)
+			 unsigned plugin, struct span net)
 {
 	struct nccllog_host *h = ctx_host(c);
 	struct span hs = span_after(s, "HCA "), name = span_make(s.p, 0);
-	struct nccllog_hca *x;
+	struct nccllog_hca *x = NULL;
 	long idx;
 
 	if (!h)
@@ -571,7 +803,7 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
 		/* IBext's "… HCA 0 'mlx5_0" has no closing quote. */
 		if (!q2)
 			q2 = hs.p + hs.n;
-		name = span_make(q + 1, (size_t)(q2 - q - 1));
+		name = span_first_word(span_make(q + 1, (size_t)(q2 - q - 1)));
 	}
 	/* "(no module)": 2.5 – 2.12 net_ib.cc; without: 2.13 on, graph/topo.cc. */
 	if (plugin)
@@ -580,7 +812,11 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
 		format_seen(c->log, 0, V(2, 12, 99));
 	else if (q)
 		format_seen(c->log, V(2, 13, 0), 0);
-	x = hca_get(h, (int)idx, name);
+	/* The plugin names a physical port; a merged device owns it. */
+	if (plugin)
+		x = hca_by_port(h, (int)idx, name);
+	if (!x)
+		x = hca_get(c, h, (int)idx, name, net);
 	if (!x)
 		return 0;
 	if (plugin) {
@@ -602,7 +838,7 @@ static int parse_hca_gdr(struct line_ctx *c, struct span s, bool enabled,
  * "GPU Direct RDMA Disabled for GPU 18000 / HCA 1 (distance 5 > 4)" and
  * every other form of the per-GPU decision (table in docs/nccl-log.md).
  */
-static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
+static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled, struct span net)
 {
 	struct nccllog_host *h = ctx_host(c);
 	struct span d = span_after(s, "(distance ");
@@ -611,7 +847,7 @@ static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
 	if (!h)
 		return 0;
 	if (span_contains(s, "no module"))
-		return parse_hca_gdr(c, s, false, 0);
+		return parse_hca_gdr(c, s, false, 0, net);
 	if (enabled) {
 		h->decisions_enabled++;
 		return 0;
@@ -634,7 +870,7 @@ static int parse_gpu_gdr(struct line_ctx *c, struct span s, bool enabled)
 	return 0;
 }
 
-static int parse_gdr_line(struct line_ctx *c, struct span s)
+static int parse_gdr_line(struct line_ctx *c, struct span s, struct span net)
 {
 	bool enabled;
 
@@ -649,7 +885,7 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 
 	if (plugin) {
 		if (span_skip(&s, "enabled for ") && span_startswith(s, "HCA "))
-			return parse_hca_gdr(c, s, true, plugin);
+			return parse_hca_gdr(c, s, true, plugin, net);
 		return 0;
 	}
 	if (span_skip(&s, "Enabled for "))
@@ -659,9 +895,9 @@ static int parse_gdr_line(struct line_ctx *c, struct span s)
 	else
 		return 0;
 	if (span_startswith(s, "HCA "))
-		return parse_hca_gdr(c, s, enabled, 0);
+		return parse_hca_gdr(c, s, enabled, 0, net);
 	if (span_startswith(s, "GPU"))
-		return parse_gpu_gdr(c, s, enabled);
+		return parse_gpu_gdr(c, s, enabled, net);
 	return 0;
 }
 
@@ -724,7 +960,7 @@ static int parse_net_plugin_failed(struct line_ctx *c, struct span name)
 
 static int parse_net(struct line_ctx *c)
 {
-	struct span s = c->msg, sub;
+	struct span s = c->msg, sub, net;
 	struct nccllog_host *h;
 	int r;
 
@@ -803,20 +1039,37 @@ static int parse_net(struct line_ctx *c)
 						   span_dup(c->msg, NCCLLOG_EXCERPT_MAX), NULL, c->line);
 		}
 	}
+	/* "NET/IB : …", "NET/IBext_v8 : …", "NET/Libfabric_GDAKI : …": the net's name. */
+	sub = span_after(s, " : ");
+	if (!sub.n)
+		sub = span_after(s, ": ");
+	net = span_make(s.p + 4, sub.n ? (size_t)(sub.p - s.p) - 4 : 0);
+	while (net.n && (net.p[net.n - 1] == ' ' || net.p[net.n - 1] == ':'))
+		net.n--;
 	/*
 	 * "NET/Socket : Using [0]eth0:…" (net_socket.cc) is printed when the
 	 * socket net initialises: up to 2.4.7 always (bootstrap), later only
-	 * when NCCL falls back on it or NCCL_NET names it. Sockets never do
-	 * GDR; their "Disabled for HCA 0 'eth0'" (2.13 on) is no HCA.
+	 * when NCCL falls back on it or NCCL_NET names it. Its "GPU Direct RDMA
+	 * Disabled for HCA 0 'eth0'" (2.13 on, src/graph/topo.cc) is printed for
+	 * the communicator's own net only: the job's network is sockets, and
+	 * the interfaces are its devices.
 	 */
 	if (span_startswith(s, "NET/Socket")) {
-		sub = span_after(s, " : ");
-		if (span_startswith(sub, "Using ") && (h = ctx_host(c)) && !h->socket_init) {
+		h = ctx_host(c);
+		if (!h)
+			return 0;
+		if (span_startswith(sub, "Using ") && !h->socket_init) {
 			h->socket_init = true;
 			if (!h->socket_ref.line)
 				return nccllog_ref_set(c->log, &h->socket_ref, c->line);
-		} else if (span_startswith(sub, "GPU Direct RDMA ")) {
+		} else if (span_skip(&sub, "GPU Direct RDMA ")) {
 			format_seen(c->log, V(2, 13, 0), 0);
+			if (!h->socket_hca) {
+				h->socket_hca = true;
+				if ((r = nccllog_ref_set(c->log, &h->socket_ref, c->line)) < 0)
+					return r;
+			}
+			return parse_gdr_line(c, sub, net);
 		}
 		return 0;
 	}
@@ -826,24 +1079,81 @@ static int parse_net(struct line_ctx *c)
 			return socket_plugin(c, h);
 		return 0;
 	}
-	/* "NET/IB : …", "NET/IBext_v8 : …", "NET/Libfabric_GDAKI : …" */
-	sub = span_after(s, " : ");
-	if (!sub.n)
-		sub = span_after(s, ": ");
 	if (!sub.n)
 		return 0;
 	if (span_skip(&sub, "GPU Direct RDMA "))
-		return parse_gdr_line(c, sub);
-	if (span_startswith(s, "NET/IB") && span_startswith(sub, "Using ")) {
-		parse_ib_using(c, sub);
-		return 0;
-	}
+		return parse_gdr_line(c, sub, net);
+	if (span_startswith(s, "NET/IB") && span_skip(&sub, "Using"))
+		return parse_ib_using(c, sub, net);
+	if (span_startswith(s, "NET/IB") && span_skip(&sub, "Made virtual device "))
+		return parse_made_vdev(c, sub, net);
 	if (span_startswith(s, "NET/IB") && span_startswith(sub, "No device found")) {
 		h = ctx_host(c);
 		if (h && !h->ib_no_device) {
 			h->ib_no_device = true;
 			return nccllog_ref_set(c->log, &h->ib_no_device_ref, c->line);
 		}
+	}
+	return 0;
+}
+
+/*
+ * NCCL could not load libibverbs, so NET/IB has no device: "Failed to open
+ * libibverbs.so[.1]" (2.4 - 2.11 WARN src/misc/ibvwrap.cc, then INFO
+ * src/misc/ibvsymbols.cc), "Count not open libibverbs.so.1" (2.30.3 on, one
+ * line per name tried: only the last, .so.1, means none loaded).
+ */
+static int verbs_missing(struct line_ctx *c)
+{
+	struct nccllog_host *h = ctx_host(c);
+
+	if (!h || h->verbs_missing)
+		return 0;
+	h->verbs_missing = true;
+	return nccllog_ref_set(c->log, &h->verbs_missing_ref, c->line);
+}
+
+/*
+ * Libfabric's own warnings (src/log.c: "libfabric:%d:%ld:%s:%s:%s:%s():%d<%s> %s",
+ * pid first) when its EFA provider cannot offer FI_HMEM, GPU memory:
+ * prov/efa/src/efa_user_info.c, efa_prov_info.c, efa_hmem.c. aws-ofi-nccl
+ * then runs without GPUDirect RDMA. The host is the one whose NCCL lines
+ * carry that pid; without one the line is not guessed onto a host.
+ */
+static const char *const no_hmem_needles[] = {
+	"FI_HMEM capability requires RDMA",          /* 1.11 - 1.18 */
+	"cannot support FI_HMEM",                    /* 1.19 on: no RDMA, FI_EFA_USE_DEVICE_RDMA=0, not compiled */
+	"FI_HMEM capability requires peer to peer",  /* FI_HMEM_P2P_DISABLED */
+	"FI_HMEM cannot be supported",               /* no CUDA library found */
+	"FI_HMEM transfers that require peer to peer support will fail", /* CUDA buffer not registrable */
+};
+
+static int parse_libfabric(struct line_ctx *c)
+{
+	struct span s = c->msg, text;
+	struct nccllog_host *h;
+	const struct nccllog_pid_host *ph;
+	long pid;
+
+	if (!span_skip(&s, "libfabric:") || !span_number(&s, &pid, false) ||
+	    !span_contains(s, "<warn>") || !span_contains(s, "FI_HMEM"))
+		return 0;
+	ph = &c->log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE];
+	if (ph->pid != pid || ph->host >= c->log->n_hosts)
+		return 0;
+	h = &c->log->hosts[ph->host];
+	for (size_t i = 0; i < sizeof(no_hmem_needles) / sizeof(no_hmem_needles[0]); i++) {
+		if (!span_contains(s, no_hmem_needles[i]))
+			continue;
+		h->ofi = true;
+		if (h->ofi_no_hmem)
+			return 0;
+		text = span_after(s, "<warn>");
+		while (text.n && text.p[text.n - 1] == '.')
+			text.n--;
+		if (!(h->ofi_no_hmem = span_dup(text, NCCLLOG_EXCERPT_MAX)))
+			return -ENOMEM;
+		return nccllog_ref_set(c->log, &h->ofi_no_hmem_ref, c->line);
 	}
 	return 0;
 }
@@ -989,16 +1299,38 @@ struct error_pattern {
 #define MEANS_REG "memory registration with the HCA failed (src/misc/ibvwrap.cc): for GPU buffers without DMA-BUF this needs a peer-memory module (nvidia-peermem); Cannot allocate memory is often the locked-memory limit (ulimit -l)"
 #define MEANS_DMABUF "the HCA refused the GPU buffer's DMA-BUF (src/misc/ibvwrap.cc wrap_ibv_reg_dmabuf_mr): the kernel, rdma-core or NIC driver lacks DMA-BUF support for it (Operation not supported, NVIDIA/nccl#778) or rejects the range (Invalid argument); NCCL_DMABUF_ENABLE=0 makes NCCL use nvidia-peermem instead"
 #define MEANS_CQE "a transfer completed with an error (src/transport/net_ib.cc, net_ib/p2p.cc): status 12 is a transport retry timeout, usually two NICs that cannot talk (RoCE GID index, routing, switch filtering; NVIDIA/nccl#426)"
+#define MEANS_CQ "NCCL could not create a completion queue on the HCA while setting up a connection (src/misc/ibvwrap.cc wrap_ibv_create_cq; the plugins' ibvwrap.c prints the same): Cannot allocate memory is usually the locked-memory limit (ulimit -l), or at scale the HCA's completion queues or memory (alltoall on 700 nodes, NVIDIA/nccl#1191); before 2.14 the line gives no error text (NVIDIA/nccl#380)"
+#define MEANS_QPC "NCCL could not create a queue pair (src/misc/ibvwrap.cc wrap_ibv_create_qp; the plugins' ibvwrap.c): Cannot allocate memory is the locked-memory limit (ulimit -l; containers: NVIDIA/nccl#562, #1129) or the HCA's queue-pair limit (max_qp in ibv_devinfo -v: each connection takes NCCL_IB_QPS_PER_CONNECTION queue pairs, alltoall at scale many); Invalid argument: queue sizes beyond the device's limits"
+#define MEANS_PD "NCCL could not allocate a protection domain on the HCA (src/misc/ibvwrap.cc wrap_ibv_alloc_pd): the device went away or is in an error state, or the locked-memory limit"
+#define MEANS_OPEN "NCCL could not open an RDMA device it listed (src/misc/ibvwrap.cc wrap_ibv_open_device, src/transport/net_ib 'Unable to open device'): /dev/infiniband/uverbsN missing or not accessible in the container, or the device went away"
+#define MEANS_QUERY "NCCL could not query an RDMA device, port or GID (src/misc/ibvwrap.cc wrap_ibv_query_*, src/transport/net_ib 'Unable to query'): the device or port went away or is in an error state; for a GID, an index the port does not have (NCCL_IB_GID_INDEX)"
+#define MEANS_ASYNC "the HCA reported an asynchronous error under the job (src/transport/net_ib* ncclIbAsyncThreadMain: 'async fatal event' 2.21 on, 'Got async event' before): local catastrophic error, port error or a fatal queue-pair event mean the device, its firmware, the cable or the switch port failed; see dmesg and the port's error counters"
+#define MEANS_IBV "an RDMA verbs call failed (src/misc/ibvwrap.cc: 'Call to <verb> failed', from 2.14 'with error <strerror>'); the error text says why"
+#define MEANS_OFI_CQE "a Libfabric transfer completed with an error (aws-ofi-nccl src/nccl_ofi_rdma.cpp, src/nccl_ofi_sendrecv.cpp): the peer process failed or its device reset, or the provider could not reach the memory of the request"
 
 static const struct error_pattern error_patterns[] = {
 	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF },
 	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG },
 	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP },
+	{ "cq-create-failed", "ibv_create_cq", "fail", MEANS_CQ },
+	{ "qp-create-failed", "ibv_create_qp", "fail", MEANS_QPC },
+	{ "pd-alloc-failed", "ibv_alloc_pd", "fail", MEANS_PD },
+	{ "device-open-failed", "ibv_open_device", "fail", MEANS_OPEN },
+	{ "device-open-failed", "Unable to open device", NULL, MEANS_OPEN },
+	{ "device-query-failed", "ibv_query_", "fail", MEANS_QUERY },
+	{ "device-query-failed", "NET/IB : Unable to query", NULL, MEANS_QUERY },
+	{ "device-fatal-event", "async fatal event", NULL, MEANS_ASYNC },
+	{ "device-fatal-event", "Got async error event", NULL, MEANS_ASYNC },
+	{ "device-fatal-event", "Got async event", "error", MEANS_ASYNC },
+	{ "device-fatal-event", "Got async event", "fatal", MEANS_ASYNC },
+	{ "ibv-call-failed", "Call to ibv_", "failed", MEANS_IBV },
 	{ "completion-error", "Got completion", NULL, MEANS_CQE },
 	{ "ib-timeout", "NET/IB", "timeout", NULL },
 	{ "ib-timeout", "NET/IB", "Timeout", NULL },
 	{ "ofi-setup-failed", "NET/OFI Couldn't", NULL, MEANS_OFI },
 	{ "ofi-setup-failed", "NET/OFI", "initialization failed", MEANS_OFI },
+	{ "ofi-setup-failed", "NET/OFI Creating new endpoint", "failed", MEANS_OFI },
+	{ "ofi-completion-error", "NET/OFI", "completed with error", MEANS_OFI_CQE },
 	{ "net-not-found", "Error: network ", "not found", MEANS_NET },
 	{ "no-net-plugin", "Failed to initialize any NET plugin", NULL, MEANS_NONET },
 	{ "cuda-failure", "Cuda failure", NULL, NULL },
@@ -1006,13 +1338,47 @@ static const struct error_pattern error_patterns[] = {
 	{ "system-error", "unhandled system error", NULL, NULL },
 };
 
-/* The meaning of a finding just added (the first of its code and host). */
+/*
+ * What the error text that glibc's strerror() puts in the line usually
+ * means for an RDMA device or a Libfabric provider (errno names from
+ * <errno.h>; the verbs return them from the kernel's uverbs calls).
+ */
+static const struct {
+	const char *text, *means;
+} errno_meanings[] = {
+	{ "Cannot allocate memory", "ENOMEM: usually the locked-memory limit (ulimit -l; a container needs --ulimit memlock=-1 or a runtime whose LimitMEMLOCK is unlimited), else the HCA's own resources (queue pairs, completion queues, memory regions) are used up" },
+	{ "Resource temporarily unavailable", "EAGAIN: the HCA ran out of a resource (queue pairs, completion queues): more connections than it holds, e.g. alltoall at scale or a high NCCL_IB_QPS_PER_CONNECTION" },
+	{ "No such device", "ENODEV: the RDMA device went away (driver reset, firmware error, VF removed) or is not usable in this network namespace" },
+	{ "Input/output error", "EIO: the device is in an error state (firmware error or a fatal async event; see dmesg)" },
+	{ "Permission denied", "EACCES: the process may not use the device (/dev/infiniband/uverbsN not in the container or not accessible)" },
+	{ "Operation not permitted", "EPERM: a privilege is missing (CAP_IPC_LOCK to pin memory past the locked-memory limit)" },
+	{ "Invalid argument", "EINVAL: a value the device does not take: a queue size past its limit, or a GID index, MTU or address the port does not have" },
+	{ "Bad address", "EFAULT: the memory could not be pinned: GPU memory without a working peer-memory module (nvidia-peermem), or a range that is not mapped" },
+	{ "Operation not supported", "EOPNOTSUPP: the kernel, rdma-core or NIC driver lacks the feature (e.g. DMA-BUF registration)" },
+	{ "Connection timed out", "ETIMEDOUT: the peer did not answer: the two NICs cannot reach each other (GID index, routing, a rail-only fabric)" },
+	{ "Network is unreachable", "ENETUNREACH: no route between the two ports (RoCE GID index or routing; on a rail-only fabric NCCL_CROSS_NIC=0)" },
+	{ "Function not implemented", "ENOSYS: the verbs provider lacks this call (an old rdma-core, or a provider without it)" },
+	{ "No space left on device", "ENOSPC: a table of the device is full (memory keys, GID entries)" },
+};
+
+static const char *errno_cause(struct span line)
+{
+	for (size_t i = 0; i < sizeof(errno_meanings) / sizeof(errno_meanings[0]); i++)
+		if (span_contains(line, errno_meanings[i].text))
+			return errno_meanings[i].means;
+	return NULL;
+}
+
+/* The first finding of @code on @host was just added: its meaning and cause. */
 static void set_meaning(struct nccllog *log, const char *code, size_t host,
-			const char *meaning)
+			const char *meaning, struct span line)
 {
 	for (size_t i = log->n_errors; i-- > 0;)
 		if (log->errors[i].host == host && strcmp(log->errors[i].code, code) == 0) {
-			log->errors[i].meaning = meaning;
+			if (log->errors[i].count == 1) {
+				log->errors[i].meaning = meaning;
+				log->errors[i].cause = errno_cause(line);
+			}
 			return;
 		}
 }
@@ -1030,8 +1396,8 @@ static int parse_errors(struct line_ctx *c)
 	for (size_t i = 0; i < sizeof(error_patterns) / sizeof(error_patterns[0]); i++) {
 		const struct error_pattern *e = &error_patterns[i];
 
-		if (!span_contains(c->line, e->needle) ||
-		    (e->also && !span_contains(c->line, e->also)))
+		if (!span_contains(c->msg, e->needle) ||
+		    (e->also && !span_contains(c->msg, e->also)))
 			continue;
 		/* Lines without a host prefix (Python tracebacks) count for "". */
 		size_t hi = host_index(c);
@@ -1039,8 +1405,8 @@ static int parse_errors(struct line_ctx *c)
 					    e->code, hi, span_dup(c->msg, NCCLLOG_EXCERPT_MAX),
 					    NULL, c->line);
 
-		if (r >= 0 && e->meaning)
-			set_meaning(c->log, e->code, hi, e->meaning);
+		if (r >= 0)
+			set_meaning(c->log, e->code, hi, e->meaning, c->msg);
 		return r;
 	}
 	return 0;
@@ -1079,6 +1445,8 @@ static int parse_message(struct line_ctx *c)
 			return parse_channel(c, true);
 		if (span_startswith(m, "Connected all rings"))
 			return parse_rings(c);
+		if (span_startswith(m, "Count not open libibverbs.so.1"))
+			return verbs_missing(c);
 		break;
 	case 'R':
 		if (span_startswith(m, "Ring ") && span_contains(m, " via "))
@@ -1094,7 +1462,7 @@ static int parse_message(struct line_ctx *c)
 		break;
 	case 'G':
 		if (span_skip(&m, "GPU Direct RDMA "))
-			return parse_gdr_line(c, m);
+			return parse_gdr_line(c, m, span_make(m.p, 0));
 		break;
 	case 'D':
 		if (span_startswith(m, "DMA-BUF is available") && (h = ctx_host(c))) {
@@ -1120,6 +1488,12 @@ static int parse_message(struct line_ctx *c)
 	case 'F':
 		if (span_skip(&m, "Failed to initialize NET plugin "))
 			return parse_net_plugin_failed(c, m);
+		if (span_startswith(m, "Failed to open libibverbs"))
+			return verbs_missing(c);
+		break;
+	case 'l':
+		if (span_startswith(m, "libfabric:"))
+			return parse_libfabric(c);
 		break;
 	case 'U':
 		if (span_startswith(m, "Using non-device net plugin version"))
@@ -1257,19 +1631,39 @@ static void trim_back(struct span *m, bool table)
 	}
 }
 
-int nccllog_parse_line(struct nccllog *log, struct span line)
+/*
+ * Lines pasted with their newlines turned into spaces (a terminal copy, a
+ * web page): "…/GDRDMA      host:1:2 [3] NCCL INFO Channel …". Where the
+ * next line's prefix starts in @msg, or NULL. Only a message longer than
+ * any single line the parser reads is searched: this costs nothing on
+ * ordinary logs.
+ */
+#define GLUED_MIN 96
+
+static const char *glued_at(struct span msg)
+{
+	const char *p = msg.p + 1, *end = msg.p + msg.n;
+
+	while (p < end && (p = memchr(p, 'N', (size_t)(end - p)))) {
+		if ((size_t)(end - p) >= 5 && memcmp(p, "NCCL ", 5) == 0) {
+			struct span host = prefix_host(span_make(msg.p, (size_t)(p - msg.p)));
+
+			if (host.n && host.p > msg.p && (host.p[-1] == ' ' || host.p[-1] == '\t'))
+				return host.p;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/* One NCCL line, or the first of several pasted into one (*rest: the others). */
+static int parse_segment(struct nccllog *log, struct span line, bool ray, bool table,
+			 struct span *rest)
 {
 	struct line_ctx c = { .log = log, .line = line };
-	bool ray = false, table = false;
 	int r;
 
-	if (line.n && line.p[line.n - 1] == '\r')
-		c.line.n--;
-	/* Only lines that start with one of these can carry them: keep it cheap. */
-	if (c.line.n && (c.line.p[0] == '(' || c.line.p[0] == '\x1b' || c.line.p[0] == '['))
-		ray = skip_front(&c.line);
-	if (c.line.n && c.line.p[0] == '|')
-		table = true;
+	*rest = span_make(line.p + line.n, 0);
 	if (split_level(&c)) {
 		/*
 		 * Ray cuts a worker's line where another's begins: what is left
@@ -1277,6 +1671,16 @@ int nccllog_parse_line(struct nccllog *log, struct span line)
 		 */
 		if (ray && c.level && !prefix_host(c.prefix).n)
 			return 0;
+		if (c.msg.n >= GLUED_MIN) {
+			const char *next = glued_at(c.msg);
+
+			if (next) {
+				*rest = span_make(next, (size_t)(line.p + line.n - next));
+				c.msg.n = (size_t)(next - c.msg.p);
+				c.line.n = (size_t)(next - c.line.p);
+				span_trim(&c.msg);
+			}
+		}
 		trim_back(&c.msg, table);
 		log->inputs[log->n_inputs - 1].nccl_lines++;
 	} else {
@@ -1296,4 +1700,27 @@ int nccllog_parse_line(struct nccllog *log, struct span line)
 	if (c.level != 'I' && c.level != 'T')
 		r = parse_errors(&c);
 	return r;
+}
+
+int nccllog_parse_line(struct nccllog *log, struct span line)
+{
+	struct span rest;
+	bool ray = false, table = false;
+	int r;
+
+	if (line.n && line.p[line.n - 1] == '\r')
+		line.n--;
+	/* Only lines that start with one of these can carry them: keep it cheap. */
+	if (line.n && (line.p[0] == '(' || line.p[0] == '\x1b' || line.p[0] == '['))
+		ray = skip_front(&line);
+	if (line.n && line.p[0] == '|')
+		table = true;
+	for (;;) {
+		r = parse_segment(log, line, ray, table, &rest);
+		if (r < 0 || !rest.n)
+			return r;
+		log->glued_lines++;
+		line = rest;
+		ray = false;
+	}
 }

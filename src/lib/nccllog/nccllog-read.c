@@ -32,6 +32,12 @@ static int input_error(struct nccllog *log, int err, const char *text)
 	return err;
 }
 
+/* read(2) failed: "is a directory" says what to do, "read error" does not. */
+static int read_error(struct nccllog *log, int err)
+{
+	return input_error(log, err, err == -EISDIR ? "is a directory" : "read error");
+}
+
 _Static_assert(NCCLLOG_GZIP_RATIO_MAX == 200 && NCCLLOG_GZIP_FREE == 64ull << 20,
 	       "read_gzip's message names the limits");
 
@@ -56,7 +62,7 @@ static int read_gzip(struct nccllog *log, int fd, unsigned char *inbuf,
 			ssize_t n = read_some(fd, inbuf, READ_CHUNK);
 
 			if (n < 0) {
-				r = input_error(log, (int)n, "read error");
+				r = read_error(log, (int)n);
 				break;
 			}
 			eof = n == 0;
@@ -125,7 +131,7 @@ int nccllog_read_fd(struct nccllog *log, int fd, const char *name)
 		ssize_t n = read_some(fd, buf + have, READ_CHUNK - have);
 
 		if (n < 0) {
-			input_error(log, (int)n, "read error");
+			read_error(log, (int)n);
 			return (int)n;
 		}
 		if (n == 0)
@@ -141,7 +147,7 @@ int nccllog_read_fd(struct nccllog *log, int fd, const char *name)
 			ssize_t n = read_some(fd, buf, READ_CHUNK);
 
 			if (n < 0) {
-				r = input_error(log, (int)n, "read error");
+				r = read_error(log, (int)n);
 				break;
 			}
 			if (n == 0)

@@ -399,6 +399,27 @@ void nccllog_forget_ranks(struct nccllog *log)
 		log->rank_cache[i] = SIZE_MAX;
 }
 
+struct nccllog_hca *nccllog_hca_add(struct nccllog *log, struct nccllog_host *h)
+{
+	struct nccllog_hca *x;
+
+	if (log->total_hcas >= NCCLLOG_MAX_HCAS_TOTAL) {
+		h->hcas_dropped++;
+		return NULL;
+	}
+	x = append((void **)&h->hcas, h->n_hcas, &h->hcas_cap, sizeof(*x), NCCLLOG_MAX_HCAS,
+		   &h->hcas_dropped);
+	if (!x)
+		return NULL;
+	x->index = -1;
+	x->port = -1;
+	x->gdr = -1;
+	x->gdr_state = -1;
+	log->total_hcas++;
+	h->n_hcas++;
+	return x;
+}
+
 const char *nccllog_intern(struct nccllog *log, struct span s)
 {
 	const char **arr;
@@ -497,6 +518,8 @@ int nccllog_init(struct nccllog *log)
 	for (size_t i = 0; i < NCCLLOG_PREFIX_CACHE; i++)
 		log->prefix_cache[i].host = SIZE_MAX;
 	log->dmabuf = -1;
+	for (size_t i = 0; i < NCCLLOG_PID_CACHE; i++)
+		log->pid_host[i].host = SIZE_MAX;
 	log->line = malloc(NCCLLOG_LINE_MAX);
 	log->host_map = map_new();
 	log->rank_map = map_new();
@@ -537,12 +560,20 @@ void nccllog_release(struct nccllog *log)
 		nccllog_ref_clear(&h->net_failed_ref);
 		free(h->plugin_load_error);
 		nccllog_ref_clear(&h->plugin_load_ref);
+		free(h->ofi_no_hmem);
+		nccllog_ref_clear(&h->ofi_no_hmem_ref);
+		nccllog_ref_clear(&h->verbs_missing_ref);
 		for (size_t j = 0; j < h->n_hcas; j++) {
-			free(h->hcas[j].name);
-			free(h->hcas[j].link);
-			nccllog_ref_clear(&h->hcas[j].gdr_ref);
-			nccllog_ref_clear(&h->hcas[j].plugin_gdr_ref);
+			struct nccllog_hca *x = &h->hcas[j];
+
+			free(x->name);
+			for (size_t k = 0; k < x->n_ports; k++)
+				free(x->ports[k].name);
+			free(x->ports);
+			nccllog_ref_clear(&x->gdr_ref);
+			nccllog_ref_clear(&x->plugin_gdr_ref);
 		}
+		free(h->hcas);
 		for (size_t j = 0; j < h->n_settings; j++) {
 			free(h->settings[j].name);
 			free(h->settings[j].value);

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * NCCL debug logs (NCCL_DEBUG=INFO): a streaming parser and the analysis of
@@ -18,13 +19,21 @@
 #define NCCLLOG_MAX_HOSTS 4096
 #define NCCLLOG_MAX_RANKS 16384
 #define NCCLLOG_MAX_CHANS 16     /* distinct connection kinds per rank */
-#define NCCLLOG_MAX_HCAS 32      /* per host (NCCL uses at most 32) */
+/*
+ * Devices per host: NCCL numbers at most 32 ports and 256 virtual devices
+ * (MAX_IB_DEVS, MAX_IB_VDEVS in src/transport/net_ib); ranks that print other
+ * lists add more. Past either cap a device is counted, not kept.
+ */
+#define NCCLLOG_MAX_HCAS 256
+#define NCCLLOG_MAX_HCAS_TOTAL 65536 /* all hosts together */
+#define NCCLLOG_MAX_PORTS 8         /* per device; NCCL merges at most 4 */
 #define NCCLLOG_MAX_SETTINGS 32  /* per host */
 #define NCCLLOG_MAX_FINDINGS 1024
 #define NCCLLOG_MAX_INPUTS 1024
 #define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
 #define NCCLLOG_RANK_CACHE 16
 #define NCCLLOG_PREFIX_CACHE 16
+#define NCCLLOG_PID_CACHE 64
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
 #define NCCLLOG_EXCERPT_BUDGET (4 << 20)
@@ -61,16 +70,32 @@ struct nccllog_setting {
 	struct nccllog_ref ref;
 };
 
-struct nccllog_hca {
+/* One port of a device as the device list prints it ("[2] mlx5_0:1/RoCE"). */
+struct nccllog_port {
 	char *name;
-	int index; /* NCCL's device number, as in NET/IB/<index> */
+	int index;        /* NCCL's physical device number, -1 */
+	int port;         /* -1 */
+	const char *link; /* "IB", "RoCE", "UNSPECIFIED", NULL */
+};
+
+struct nccllog_hca {
+	char *name; /* a merged (virtual) device: its ports' names joined by '+' */
+	int index;  /* NCCL's device number, as in NET/IB/<index> */
 	int port;
-	char *link; /* "IB", "RoCE", NULL */
+	const char *link; /* "IB", "RoCE", "mixed" (ports differ), NULL */
+	const char *net;  /* the net of the line that named it: "IB", "Socket", ... */
+	struct nccllog_port *ports;
+	size_t n_ports;
+	unsigned long ports_dropped;
 	int gdr;    /* NCCL's word: -1 not logged, 0 Disabled, 1 Enabled */
 	struct nccllog_ref gdr_ref;
 	/* The net plugin's own word (HPC-X IBext): NCCLLOG_PLUGIN_GDR_* bits. */
 	unsigned plugin_gdr;
 	struct nccllog_ref plugin_gdr_ref;
+	/* Analysis: NET connection lines through it, and what the log proves. */
+	unsigned long conn_gdr, conn_plain;
+	int gdr_state;        /* -1 the log cannot tell, 0 no GDR, 1 GDR */
+	const char *gdr_from; /* "nccl", "connections", "plugin", NULL */
 };
 
 #define NCCLLOG_PLUGIN_GDR_PEERMEM 1u /* "(nvidia-peermem) enabled for HCA" */
@@ -131,8 +156,17 @@ struct nccllog_host {
 	struct nccllog_ref plugin_load_ref;
 	bool ofi;            /* NET/OFI lines: aws-ofi-nccl */
 	int dmabuf; /* -1 not logged, 1 "DMA-BUF is available" */
-	struct nccllog_hca hcas[NCCLLOG_MAX_HCAS];
-	size_t n_hcas;
+	/* NCCL could not load libibverbs (so no IB device): "Failed to open libibverbs.so[.1]". */
+	bool verbs_missing;
+	struct nccllog_ref verbs_missing_ref;
+	/* The Libfabric provider cannot do FI_HMEM (GPU memory): why, first. */
+	char *ofi_no_hmem;
+	struct nccllog_ref ofi_no_hmem_ref;
+	/* NCCL named the socket net's interfaces as its devices (2.13+, topo.cc). */
+	bool socket_hca;
+	struct nccllog_hca *hcas;
+	size_t n_hcas, hcas_cap;
+	unsigned long hcas_dropped;
 	struct nccllog_setting settings[NCCLLOG_MAX_SETTINGS];
 	size_t n_settings;
 	/* "GPU Direct RDMA Enabled/Disabled for GPU … / HCA …" decisions. */
@@ -154,6 +188,7 @@ struct nccllog_finding {
 	const char *code;
 	char *text;
 	const char *meaning; /* errors: what it usually means, with the source; NULL */
+	const char *cause;   /* errors: what the error text in the line (errno) usually means; NULL */
 	size_t host; /* index, or SIZE_MAX for the whole log */
 	unsigned long count;
 	struct nccllog_ref ref;
@@ -187,6 +222,8 @@ struct nccllog {
 	struct nccllog_finding *reasons;
 	size_t n_reasons;
 	char **notes; /* NULL-terminated */
+	/* Lines split off a line that held several NCCL lines (a pasted log). */
+	unsigned long glued_lines;
 	/* First version lines of the log, also those without a host prefix. */
 	char *nccl_version, *cuda_version;
 	/*
@@ -198,6 +235,7 @@ struct nccllog {
 	bool fmt_conflict;
 	char *nccl_format; /* "2.13+", "2.12 to 2.18.1", NULL (analysis) */
 	/* Analysis of the whole log. */
+	bool no_nccl_lines; /* no input held a line NCCL prints: not an NCCL log */
 	enum nccllog_gdr gdr;
 	const char *transport;
 	int dmabuf;
@@ -215,12 +253,18 @@ struct nccllog {
 		char bytes[56];
 		size_t len, host; /* host SIZE_MAX: empty */
 	} prefix_cache[NCCLLOG_PREFIX_CACHE];
+	/* Recent pids of prefixed lines and their hosts, for lines that carry only a pid. */
+	struct nccllog_pid_host {
+		long pid;
+		size_t host; /* SIZE_MAX: empty */
+	} pid_host[NCCLLOG_PID_CACHE];
 	size_t hosts_cap, ranks_cap;
 	struct nccllog_map *host_map, *rank_map;
 	const char **interned;
 	size_t n_interned;
 	unsigned char interned_len[NCCLLOG_MAX_INTERNED]; /* strlen of each */
 	unsigned long dropped_hosts, dropped_ranks, dropped_findings;
+	size_t total_hcas; /* all hosts' devices, capped by NCCLLOG_MAX_HCAS_TOTAL */
 	size_t excerpt_bytes;
 };
 
@@ -248,6 +292,49 @@ int nccllog_read_fd(struct nccllog *log, int fd, const char *name);
  * host and rank, and nothing more can be fed afterwards.
  */
 int nccllog_analyse(struct nccllog *log);
+
+/* The reason given for an input with no line NCCL prints. */
+#define NCCLLOG_NO_LINES_TEXT \
+	"no NCCL lines: run with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET is enough)"
+
+/*
+ * The gate a CI step puts on an analysed log (`nccl-log --expect`): what
+ * every host must show, how many hosts at least, and with EXPECT_GDR the
+ * least share of each host's NET connection lines that carry GDRDMA.
+ */
+enum nccllog_expect {
+	NCCLLOG_EXPECT_NONE = 0,
+	NCCLLOG_EXPECT_GDR,    /* GPUDirect RDMA used */
+	NCCLLOG_EXPECT_NO_GDR, /* GPUDirect RDMA not used (a host-memory or socket baseline) */
+	NCCLLOG_EXPECT_ANY,    /* a verdict either way, no data-path error */
+};
+
+enum nccllog_gate_result {
+	NCCLLOG_GATE_PASS = 0,
+	NCCLLOG_GATE_FAIL,
+	NCCLLOG_GATE_CANNOT_TELL,
+};
+
+struct nccllog_gate {
+	enum nccllog_expect expect;
+	unsigned hosts;       /* at least this many hosts must show it; 0: one */
+	double min_gdr_pct;   /* EXPECT_GDR: least share of GDRDMA lines per host (100 by default) */
+};
+
+struct nccllog_gate_outcome {
+	enum nccllog_gate_result result;
+	size_t hosts_pass, hosts_fail, hosts_unknown;
+	char *why; /* one line, no newline */
+};
+
+const char *nccllog_expect_name(enum nccllog_expect e); /* "gdr", "no-gdr", "any" */
+const char *nccllog_gate_result_name(enum nccllog_gate_result r); /* "pass", "fail", "cannot-tell" */
+/* Per host: share of its NET connection lines with GDRDMA in percent, or -1 without any. */
+double nccllog_host_gdr_pct(const struct nccllog *log, const struct nccllog_host *h);
+/* Judge an analysed log; ret->why is allocated. */
+int nccllog_gate_eval(const struct nccllog *log, const struct nccllog_gate *g,
+		      struct nccllog_gate_outcome *ret);
+void nccllog_gate_outcome_release(struct nccllog_gate_outcome *o);
 
 /* Find a host's setting by name (last one wins), or NULL. */
 const struct nccllog_setting *nccllog_setting(const struct nccllog_host *h,

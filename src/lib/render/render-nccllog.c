@@ -37,9 +37,28 @@ static json_object *findings_json(const struct nccllog *log,
 		json_object_object_add(o, "text", json_object_new_string(f[i].text));
 		json_object_object_add(o, "host", render_str_or_null(host_label(log, f[i].host)));
 		json_object_object_add(o, "count", json_object_new_int64((int64_t)f[i].count));
-		if (meaning)
+		if (meaning) {
 			json_object_object_add(o, "meaning", render_str_or_null(f[i].meaning));
+			json_object_object_add(o, "cause", render_str_or_null(f[i].cause));
+		}
 		ref_json_into(o, log, &f[i].ref);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *ports_json(const struct nccllog_hca *x)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < x->n_ports; i++) {
+		const struct nccllog_port *p = &x->ports[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(p->name));
+		json_object_object_add(o, "index", p->index >= 0 ? json_object_new_int(p->index) : NULL);
+		json_object_object_add(o, "port", p->port >= 0 ? json_object_new_int(p->port) : NULL);
+		json_object_object_add(o, "link", render_str_or_null(p->link));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -52,13 +71,20 @@ static json_object *hca_json(const struct nccllog_hca *x)
 	json_object_object_add(o, "index", json_object_new_int(x->index));
 	json_object_object_add(o, "port", x->port >= 0 ? json_object_new_int(x->port) : NULL);
 	json_object_object_add(o, "link", render_str_or_null(x->link));
-	json_object_object_add(o, "gdr", render_tristate(x->gdr));
+	json_object_object_add(o, "gdr", render_tristate(x->gdr_state));
 	json_object_object_add(o, "plugin_gdr",
 			       x->plugin_gdr ? json_object_new_string(nccllog_plugin_gdr_name(x->plugin_gdr)) : NULL);
+	json_object_object_add(o, "gdr_from", render_str_or_null(x->gdr_from));
+	json_object_object_add(o, "nccl_gdr", render_tristate(x->gdr));
+	json_object_object_add(o, "net", render_str_or_null(x->net));
+	json_object_object_add(o, "ports", ports_json(x));
+	json_object_object_add(o, "ports_dropped", json_object_new_int64((int64_t)x->ports_dropped));
+	json_object_object_add(o, "connections_gdr", json_object_new_int64((int64_t)x->conn_gdr));
+	json_object_object_add(o, "connections_no_gdr", json_object_new_int64((int64_t)x->conn_plain));
 	return o;
 }
 
-/* name → {gdr}: one entry per HCA name over all hosts; Disabled anywhere wins. */
+/* name → device: one entry per name over all hosts; no GDR anywhere wins. */
 static json_object *all_hcas_json(const struct nccllog *log)
 {
 	json_object *o = json_object_new_object();
@@ -73,8 +99,10 @@ static json_object *all_hcas_json(const struct nccllog *log)
 			if (json_object_object_get_ex(o, x->name, &e)) {
 				json_object *g = json_object_object_get(e, "gdr");
 
-				if (x->gdr == 0 || (x->gdr == 1 && !g))
-					json_object_object_add(e, "gdr", render_tristate(x->gdr));
+				if (x->gdr_state == 0 || (x->gdr_state == 1 && !g)) {
+					json_object_object_add(e, "gdr", render_tristate(x->gdr_state));
+					json_object_object_add(e, "gdr_from", render_str_or_null(x->gdr_from));
+				}
 				continue;
 			}
 			json_object_object_add(o, x->name, hca_json(x));
@@ -86,6 +114,7 @@ static json_object *all_hcas_json(const struct nccllog *log)
 static json_object *host_json(const struct nccllog *log, size_t hi)
 {
 	const struct nccllog_host *h = &log->hosts[hi];
+	double pct;
 	json_object *o = json_object_new_object(), *hcas = json_object_new_object(),
 		    *set = json_object_new_object(), *counts = json_object_new_object();
 
@@ -100,12 +129,15 @@ static json_object *host_json(const struct nccllog *log, size_t hi)
 	json_object_object_add(o, "net_plugin_failed", render_str_or_null(h->net_failed));
 	json_object_object_add(o, "plugin_load_error", render_str_or_null(h->plugin_load_error));
 	json_object_object_add(o, "ib_no_device", json_object_new_boolean(h->ib_no_device));
+	json_object_object_add(o, "libibverbs_missing", json_object_new_boolean(h->verbs_missing));
+	json_object_object_add(o, "ofi_no_hmem", render_str_or_null(h->ofi_no_hmem));
 	json_object_object_add(o, "transport", render_str_or_null(h->transport));
 	json_object_object_add(o, "gdr", json_object_new_string(nccllog_gdr_name(h->gdr)));
 	json_object_object_add(o, "dmabuf", render_tristate(h->dmabuf));
 	for (size_t j = 0; j < h->n_hcas; j++)
 		json_object_object_add(hcas, h->hcas[j].name, hca_json(&h->hcas[j]));
 	json_object_object_add(o, "hcas", hcas);
+	json_object_object_add(o, "hcas_dropped", json_object_new_int64((int64_t)h->hcas_dropped));
 	for (size_t j = 0; j < h->n_settings; j++)
 		json_object_object_add(set, h->settings[j].name,
 				       json_object_new_string(h->settings[j].value));
@@ -118,6 +150,8 @@ static json_object *host_json(const struct nccllog *log, size_t hi)
 			       json_object_new_int64((int64_t)h->decisions_enabled));
 	json_object_object_add(o, "gdr_decisions_disabled",
 			       json_object_new_int64((int64_t)h->decisions_disabled));
+	pct = nccllog_host_gdr_pct(log, h);
+	json_object_object_add(o, "net_channels_gdr_pct", pct >= 0 ? json_object_new_double(pct) : NULL);
 	return o;
 }
 
@@ -204,7 +238,27 @@ static json_object *node_json(const struct nccllog *log, const struct nccllog_no
  */
 #define STREAM_MARK "@gdrcheck-stream@"
 
-static json_object *doc_json(const struct nccllog *log, const struct nccllog_node *node)
+static json_object *gate_json(const struct render_nccllog_gate *rg)
+{
+	const struct nccllog_gate *g = rg->gate;
+	const struct nccllog_gate_outcome *o = rg->outcome;
+	json_object *x = json_object_new_object();
+
+	json_object_object_add(x, "expect", json_object_new_string(nccllog_expect_name(g->expect)));
+	json_object_object_add(x, "hosts", g->hosts ? json_object_new_int64(g->hosts) : NULL);
+	json_object_object_add(x, "min_channels_gdr_pct",
+			       g->min_gdr_pct >= 0 ? json_object_new_double(g->min_gdr_pct) : NULL);
+	json_object_object_add(x, "result", json_object_new_string(nccllog_gate_result_name(o->result)));
+	json_object_object_add(x, "why", render_str_or_null(o->why));
+	json_object_object_add(x, "hosts_pass", json_object_new_int64((int64_t)o->hosts_pass));
+	json_object_object_add(x, "hosts_fail", json_object_new_int64((int64_t)o->hosts_fail));
+	json_object_object_add(x, "hosts_unknown", json_object_new_int64((int64_t)o->hosts_unknown));
+	json_object_object_add(x, "exit", json_object_new_int(rg->exit));
+	return x;
+}
+
+static json_object *doc_json(const struct nccllog *log, const struct nccllog_node *node,
+			     const struct render_nccllog_gate *gate)
 {
 	json_object *o = json_object_new_object(), *a;
 	const struct nccllog_host *first = log->n_hosts ? &log->hosts[0] : NULL;
@@ -241,6 +295,9 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	json_object_object_add(o, "ranks", json_object_new_string(STREAM_MARK "ranks"));
 	json_object_object_add(o, "node", node ? node_json(log, node) : NULL);
 	json_object_object_add(o, "notes", strv_json(log->notes));
+	json_object_object_add(o, "no_nccl_lines", json_object_new_boolean(log->no_nccl_lines));
+	json_object_object_add(o, "glued_lines", json_object_new_int64((int64_t)log->glued_lines));
+	json_object_object_add(o, "gate", gate ? gate_json(gate) : NULL);
 	return o;
 }
 
@@ -271,9 +328,9 @@ static void print_array(FILE *out, const struct nccllog *log, bool ranks)
 }
 
 static int nccllog_json_body(FILE *out, const struct nccllog *log,
-			     const struct nccllog_node *node)
+			     const struct nccllog_node *node, const struct render_nccllog_gate *gate)
 {
-	json_object *doc = doc_json(log, node);
+	json_object *doc = doc_json(log, node, gate);
 	const char *s = json_object_to_json_string_ext(
 		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_SPACED);
 	const char *h, *r;
@@ -299,13 +356,14 @@ static int nccllog_json_body(FILE *out, const struct nccllog *log,
 
 /* File names and log lines are bytes; JSON is UTF-8 (RFC 8259 section 8.1). */
 int render_nccllog_json_print(FILE *raw, const struct nccllog *log,
-			      const struct nccllog_node *node)
+			      const struct nccllog_node *node,
+			      const struct render_nccllog_gate *gate)
 {
 	FILE *out = render_utf8_open(raw);
 
 	if (!out)
 		return -ENOMEM;
-	return render_visible_close(out, nccllog_json_body(out, log, node));
+	return render_visible_close(out, nccllog_json_body(out, log, node, gate));
 }
 
 /* --- text -------------------------------------------------------------- */
@@ -348,7 +406,38 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 		text_ref(out, log, &f[i].ref);
 		if (f[i].meaning)
 			fprintf(out, "      usually: %s\n", f[i].meaning);
+		if (f[i].cause)
+			fprintf(out, "      here: %s\n", f[i].cause);
 	}
+}
+
+static void text_hca(FILE *out, const struct nccllog_hca *x)
+{
+	bool sock = x->net && strstr(x->net, "Socket");
+
+	fprintf(out, "  %s [%d] %s", sock ? "socket device" : "HCA", x->index, x->name);
+	if (x->port >= 0)
+		fprintf(out, " port %d", x->port);
+	if (x->link)
+		fprintf(out, " %s", x->link);
+	if (x->n_ports > 1) {
+		fprintf(out, " (ports");
+		for (size_t i = 0; i < x->n_ports; i++)
+			fprintf(out, "%s [%d] %s:%d/%s", i ? "," : "", x->ports[i].index, x->ports[i].name,
+				x->ports[i].port, x->ports[i].link ? x->ports[i].link : "?");
+		fputc(')', out);
+	}
+	fprintf(out, ": GDR %s", x->gdr_state < 0 ? "not logged" : x->gdr_state ? "Enabled" : "Disabled");
+	if (x->gdr_from && strcmp(x->gdr_from, "connections") == 0)
+		fprintf(out, " (its connections used it)");
+	else if (x->gdr_from && strcmp(x->gdr_from, "plugin") == 0)
+		fprintf(out, " (by the plugin's word%s)",
+			x->gdr_state ? "" : " and NCCL_DMABUF_ENABLE=0");
+	if (x->plugin_gdr)
+		fprintf(out, "; plugin can register GPU memory (%s)", nccllog_plugin_gdr_name(x->plugin_gdr));
+	if (x->conn_gdr || x->conn_plain)
+		fprintf(out, "; connections: %lu with GDRDMA, %lu without", x->conn_gdr, x->conn_plain);
+	fputc('\n', out);
 }
 
 static void text_host(FILE *out, const struct nccllog *log, size_t hi)
@@ -380,19 +469,8 @@ static void text_host(FILE *out, const struct nccllog *log, size_t hi)
 		fprintf(out, ", NET plugin %s failed to initialise", h->net_failed);
 	fprintf(out, "; transport %s; DMA-BUF %s\n", h->transport ? h->transport : "unknown",
 		h->dmabuf == 1 ? "available" : "not logged");
-	for (size_t j = 0; j < h->n_hcas; j++) {
-		const struct nccllog_hca *x = &h->hcas[j];
-
-		fprintf(out, "  HCA [%d] %s", x->index, x->name);
-		if (x->port >= 0)
-			fprintf(out, " port %d", x->port);
-		if (x->link)
-			fprintf(out, " %s", x->link);
-		fprintf(out, ": GDR %s", x->gdr < 0 ? "not logged" : x->gdr ? "Enabled" : "Disabled");
-		if (x->plugin_gdr)
-			fprintf(out, "; plugin can register GPU memory (%s)", nccllog_plugin_gdr_name(x->plugin_gdr));
-		fputc('\n', out);
-	}
+	for (size_t j = 0; j < h->n_hcas; j++)
+		text_hca(out, &h->hcas[j]);
 	if (h->n_settings) {
 		fprintf(out, "  settings:");
 		for (size_t j = 0; j < h->n_settings; j++)
@@ -465,7 +543,10 @@ static int nccllog_text_body(FILE *out, const struct nccllog *log,
 		lines += log->inputs[i].lines;
 		nccl += log->inputs[i].nccl_lines;
 	}
-	fprintf(out, "GPUDirect RDMA: %s\n", gdr_words(log->gdr));
+	if (log->no_nccl_lines)
+		fprintf(out, "GPUDirect RDMA: unknown (%s)\n", NCCLLOG_NO_LINES_TEXT);
+	else
+		fprintf(out, "GPUDirect RDMA: %s\n", gdr_words(log->gdr));
 	if (log->nccl_version)
 		fprintf(out, "NCCL %s", log->nccl_version);
 	else if (log->nccl_format)
@@ -501,4 +582,14 @@ int render_nccllog_text(FILE *raw, const struct nccllog *log,
 	if (!out)
 		return -ENOMEM;
 	return render_visible_close(out, nccllog_text_body(out, log, node));
+}
+
+int render_nccllog_gate_text(FILE *raw, const struct nccllog_gate_outcome *o)
+{
+	FILE *out = render_visible_open(raw);
+
+	if (!out)
+		return -ENOMEM;
+	fprintf(out, "%s\n", o->why ? o->why : "");
+	return render_visible_close(out, ferror(out) ? -EIO : 0);
 }
