@@ -14,7 +14,7 @@ and is not compared. Special keys:
                  fixture tree is read where the suite built it)
   node_moved     {"host/rank": "agree|job|node|unknown"}
 Any other key is compared with the top-level field of the same name; dicts
-are compared as subsets. Whatever expected.json says, a log with a version
+are compared as subsets, and so are the objects of a list of the same length. Whatever expected.json says, a log with a version
 line must have that version inside the range its line formats name
 (nccl_format): the format table checked against every real log.
 
@@ -39,6 +39,11 @@ def subset(want, got, path, errs):
                 errs.append(f"{path}.{k}: missing")
                 continue
             subset(v, got[k], f"{path}.{k}", errs)
+    elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) and \
+            any(isinstance(w, dict) for w in want):
+        # a list of objects: element by element, each a subset
+        for i, (w, g) in enumerate(zip(want, got)):
+            subset(w, g, f"{path}[{i}]", errs)
     elif want != got:
         errs.append(f"{path}: expected {want!r}, got {got!r}")
 

@@ -224,7 +224,7 @@ static bool setting_is(const struct nccllog_host *h, const char *name,
 static int plugin_can_gdr(const char *name)
 {
 	static const char *const yes[] = { "IB", "IBext", "gIB", "Libfabric", "AWS Libfabric",
-					   "OFI", "UCX", "COLLNET", "NCCL RDMA Plugin" };
+					   "OFI", "aws-ofi-nccl", "UCX", "COLLNET", "NCCL RDMA Plugin" };
 
 	if (!name)
 		return -1;
@@ -241,6 +241,11 @@ static int socket_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi
 {
 	const struct nccllog_setting *s;
 
+	/* A plugin that can do GDR failed: NCCL_IB_DISABLE or NCCL_NET did not matter then. */
+	if (h->net_failed && plugin_can_gdr(h->net_failed) == 1 && strcmp(h->net_failed, "IB"))
+		return reason(log, "net-plugin-failed", hi, &h->net_failed_ref,
+			      xasprintf("the NET plugin %s failed to initialise, so NCCL fell back on TCP sockets: no GPUDirect RDMA; the plugin's lines before this one say why (a missing device, library or GLIBC symbol, or a provider resource it could not create)",
+					h->net_failed));
 	if ((s = nccllog_setting(h, "NCCL_IB_DISABLE")) && strcmp(s->value, "0"))
 		return reason(log, "ib-disabled-env", hi, &s->ref,
 			      xasprintf("NCCL_IB_DISABLE=%s: the job told NCCL not to use InfiniBand/RoCE, so it fell back to TCP sockets (no GPUDirect RDMA)",

@@ -304,15 +304,18 @@ static void parse_net_via(struct nccllog *log, struct span via,
 	/* The net name may hold spaces ("AWS Libfabric") but no slash. */
 	slash = memchr(s.p, '/', s.n);
 	slash = slash ? memchr(slash + 1, '/', s.n - (size_t)(slash + 1 - s.p)) : NULL;
-	if (!slash) {
-		ch->transport = nccllog_intern(log, via);
+	/*
+	 * NCCL always prints the device ("via NET/%s/%d%s%s%s", "via
+	 * COLLNET/%s/%d…"): a line without one was cut ("via NET/IBext/").
+	 */
+	if (!slash)
 		return;
-	}
-	ch->transport = nccllog_intern(log, span_make(s.p, (size_t)(slash - s.p)));
 	s.n -= (size_t)(slash + 1 - s.p);
 	s.p = slash + 1;
-	if (span_number(&s, &v, false))
-		ch->dev = (int)v;
+	if (!span_number(&s, &v, false))
+		return;
+	ch->dev = (int)v;
+	ch->transport = nccllog_intern(log, span_make(via.p, (size_t)(slash - via.p)));
 	if (s.n && s.p[0] == '(') {
 		s.p++, s.n--;
 		if (span_number(&s, &v, false))
@@ -1031,6 +1034,12 @@ static int parse_net(struct line_ctx *c)
 			if ((r = set_once(&h->ofi_provider, span_make(sub.p, (size_t)(end - sub.p)))) < 0)
 				return r;
 		}
+		/* aws-ofi-nccl's init() failed: NCCL goes on without it (sockets). */
+		if (c->level == 'W' && span_contains(s, "initialization failed") && !h->net_failed) {
+			if (!(h->net_failed = strdup("aws-ofi-nccl")))
+				return -ENOMEM;
+			return nccllog_ref_set(c->log, &h->net_failed_ref, c->line);
+		}
 		if (span_contains(s, "disabling GDR") || span_contains(s, "GDR disabled") ||
 		    span_contains(s, "GDR not supported")) {
 			h->plugin_gdr_off = true;
@@ -1688,6 +1697,15 @@ static int parse_segment(struct nccllog *log, struct span line, bool ray, bool t
 		c.prefix = span_make(line.p, 0);
 		c.msg = c.line;
 		trim_back(&c.msg, table);
+		/* "| 2024-11-28T07:42:11.527Z | libfabric:…": a table row's first cell is a time. */
+		if (c.msg.n && c.msg.p[0] == '|') {
+			const char *bar = memchr(c.msg.p + 1, '|', c.msg.n - 1);
+
+			if (bar) {
+				c.msg = span_make(bar + 1, c.msg.n - (size_t)(bar + 1 - c.msg.p));
+				trim_back(&c.msg, true);
+			}
+		}
 		/* Behind a Ray tag only the version line comes without a prefix. */
 		if (ray && !span_startswith(c.msg, "NCCL version"))
 			return 0;
