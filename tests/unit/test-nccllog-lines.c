@@ -218,7 +218,7 @@ static void test_vnic_list(void **state)
 	nccllog_release(&log);
 }
 
-/* Every port kept (34 here), link layers per port, 2.26+ rail and plane fields. */
+/* Every port kept (34 here), link layers per port, 2.30.7+ rail and plane fields. */
 static void test_long_and_mixed_lists(void **state)
 {
 	char text[4096];
@@ -318,7 +318,7 @@ static void test_device_cap(void **state)
  * src/misc/ibvwrap.cc: WARN("Call to " name " failed") up to 2.13,
  * "… failed with error %s" (strerror(errno)) from 2.14; the plugins'
  * ibvwrap.c prints the same. Async events: "NET/IB : %s:%d async fatal
- * event: %s" (2.21 on), "NET/IB : Got async event : %s" before.
+ * event: %s" (2.23 on), "NET/IB : Got async event : %s" before.
  */
 static void test_verbs_errors(void **state)
 {

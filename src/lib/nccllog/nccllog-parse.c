@@ -600,7 +600,7 @@ static int hca_add_port(struct nccllog_hca *x, const struct nccllog_port *p, str
 }
 
 /*
- * One port of a device list: "mlx5_0:1/RoCE", "mlx5_0:1:0/IB" (rail, 2.26
+ * One port of a device list: "mlx5_0:1/RoCE", "mlx5_0:1:0/IB" (rail, 2.30.7
  * on), "mlx5_0:1::2/IB" (plane), "mlx5_0:1/IB/SHARP" (HPC-X), "rocep1:1/RoCE,".
  */
 static struct span parse_port(struct span ent, struct nccllog_port *p)
@@ -1313,7 +1313,7 @@ struct error_pattern {
 #define MEANS_PD "NCCL could not allocate a protection domain on the HCA (src/misc/ibvwrap.cc wrap_ibv_alloc_pd): the device went away or is in an error state, or the locked-memory limit"
 #define MEANS_OPEN "NCCL could not open an RDMA device it listed (src/misc/ibvwrap.cc wrap_ibv_open_device, src/transport/net_ib 'Unable to open device'): /dev/infiniband/uverbsN missing or not accessible in the container, or the device went away"
 #define MEANS_QUERY "NCCL could not query an RDMA device, port or GID (src/misc/ibvwrap.cc wrap_ibv_query_*, src/transport/net_ib 'Unable to query'): the device or port went away or is in an error state; for a GID, an index the port does not have (NCCL_IB_GID_INDEX)"
-#define MEANS_ASYNC "the HCA reported an asynchronous error under the job (src/transport/net_ib* ncclIbAsyncThreadMain: 'async fatal event' 2.21 on, 'Got async event' before): local catastrophic error, port error or a fatal queue-pair event mean the device, its firmware, the cable or the switch port failed; see dmesg and the port's error counters"
+#define MEANS_ASYNC "the HCA reported an asynchronous error under the job (src/transport/net_ib* ncclIbAsyncThreadMain: 'async fatal event' 2.23 on, 'Got async event' before): local catastrophic error, port error or a fatal queue-pair event mean the device, its firmware, the cable or the switch port failed; see dmesg and the port's error counters"
 #define MEANS_IBV "an RDMA verbs call failed (src/misc/ibvwrap.cc: 'Call to <verb> failed', from 2.14 'with error <strerror>'); the error text says why"
 #define MEANS_OFI_CQE "a Libfabric transfer completed with an error (aws-ofi-nccl src/nccl_ofi_rdma.cpp, src/nccl_ofi_sendrecv.cpp): the peer process failed or its device reset, or the provider could not reach the memory of the request"
 
