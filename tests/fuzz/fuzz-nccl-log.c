@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the NCCL log parser and its analysis. The input is
- * fed in two pieces split at its first byte's value, so line joins across
- * chunks are exercised too.
+ * libFuzzer target for the NCCL log parser, its analysis and the --expect
+ * gate. The input is fed in two pieces split at its first byte's value, so
+ * line joins across chunks are exercised too; its last bytes choose the
+ * gate's expectation, host count and share.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -21,8 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nccllog_begin_input(&log, "fuzz") == 0 &&
 	    nccllog_feed(&log, data, cut) == 0 &&
 	    nccllog_feed(&log, data + cut, size - cut) == 0 &&
-	    nccllog_end_input(&log) == 0)
-		nccllog_analyse(&log);
+	    nccllog_end_input(&log) == 0 &&
+	    nccllog_analyse(&log) == 0) {
+		uint8_t b = size ? data[size - 1] : 0;
+		struct nccllog_gate g = {
+			.expect = (enum nccllog_expect)(1 + b % 3),
+			.hosts = (b >> 2) % 5,
+			.min_gdr_pct = b & 0x80 ? (double)(b % 101) : -1,
+		};
+		struct nccllog_gate_outcome o;
+
+		if (nccllog_gate_eval(&log, &g, &o) == 0)
+			nccllog_gate_outcome_release(&o);
+	}
 	nccllog_release(&log);
 	return 0;
 }

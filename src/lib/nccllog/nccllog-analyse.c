@@ -131,18 +131,13 @@ static bool net_is_socket(const char *net)
 	return net && strstr(net, "Socket") != NULL;
 }
 
-/* A device of NCCL's socket net (an interface, never GDR), not an HCA. */
-static bool hca_is_socket(const struct nccllog_hca *x)
-{
-	return x->net && strstr(x->net, "Socket");
-}
 
 static size_t rdma_devices(const struct nccllog_host *h)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < h->n_hcas; i++)
-		n += !hca_is_socket(&h->hcas[i]);
+		n += !h->hcas[i].socket;
 	return n;
 }
 
@@ -189,7 +184,7 @@ static const char *host_transport(const struct nccllog *log,
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		const struct nccllog_hca *x = &h->hcas[i];
 
-		if (!x->link || hca_is_socket(x))
+		if (!x->link || x->socket)
 			continue;
 		/* A merged device of IB and RoCE ports is both. */
 		for (size_t j = 0; j < x->n_ports; j++) {
@@ -289,7 +284,7 @@ static int hca_reasons(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	size_t n = 0;
 
 	for (size_t i = 0; i < h->n_hcas; i++) {
-		if (h->hcas[i].gdr != 0 || hca_is_socket(&h->hcas[i]))
+		if (h->hcas[i].gdr != 0 || h->hcas[i].socket)
 			continue;
 		if (!first)
 			first = &h->hcas[i];
@@ -378,7 +373,7 @@ static int capable_reasons(struct nccllog *log, struct nccllog_host *h, size_t h
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		const struct nccllog_hca *x = &h->hcas[i];
 
-		if (hca_is_socket(x))
+		if (x->socket)
 			continue;
 		if (x->gdr_state != 1)
 			return 0;
@@ -431,7 +426,7 @@ static void host_verdict(struct nccllog *log, struct nccllog_host *h, size_t hi)
 	} else if (g == NCCLLOG_GDR_UNKNOWN) {
 		/* No channel lines: fall back on the other evidence. */
 		for (size_t i = 0; i < h->n_hcas; i++)
-			if (h->hcas[i].gdr >= 0 && !hca_is_socket(&h->hcas[i])) {
+			if (h->hcas[i].gdr >= 0 && !h->hcas[i].socket) {
 				any_hca = true;
 				all_off &= h->hcas[i].gdr == 0;
 			}
@@ -524,7 +519,7 @@ static struct nccllog_hca *device_of(struct nccllog_host *h, int dev, bool sock)
 	for (size_t i = 0; i < h->n_hcas; i++) {
 		struct nccllog_hca *x = &h->hcas[i];
 
-		if (x->index != dev || hca_is_socket(x) != sock)
+		if (x->index != dev || x->socket != sock)
 			continue;
 		if (found)
 			return NULL; /* ranks printed different lists: cannot tell which */
@@ -538,7 +533,7 @@ static struct nccllog_hca *only_rdma_device(struct nccllog_host *h)
 	struct nccllog_hca *found = NULL;
 
 	for (size_t i = 0; i < h->n_hcas; i++) {
-		if (hca_is_socket(&h->hcas[i]))
+		if (h->hcas[i].socket)
 			continue;
 		if (found)
 			return NULL;

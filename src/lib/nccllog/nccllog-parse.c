@@ -204,13 +204,21 @@ static struct span prefix_host(struct span pre)
  */
 static void remember_pid(struct nccllog *log, struct span host, struct span pre, size_t hi)
 {
-	struct span rest = span_make(host.p + host.n, pre.n - (size_t)(host.p + host.n - pre.p));
-	long pid;
+	const char *p = host.p + host.n, *end = pre.p + pre.n;
+	struct nccllog_pid_host *e;
+	long pid = 0;
+	int digits = 0;
 
-	if (!span_skip(&rest, ":") || !span_number(&rest, &pid, false) || !rest.n || rest.p[0] != ':')
+	/* A plain loop: this runs on every prefix the cache has not seen. */
+	if (p >= end || *p++ != ':')
 		return;
-	log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE].pid = pid;
-	log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE].host = hi;
+	for (; p < end && digits < 9 && is_digit(*p); p++, digits++)
+		pid = pid * 10 + (*p - '0');
+	if (!digits || p >= end || *p != ':')
+		return;
+	e = &log->pid_host[(unsigned long)pid % NCCLLOG_PID_CACHE];
+	e->pid = pid;
+	e->host = hi;
 }
 
 static struct nccllog_host *ctx_host(struct line_ctx *c)
@@ -564,6 +572,7 @@ static struct nccllog_hca *hca_get(struct line_ctx *c, struct nccllog_host *h, i
 	x->name = span_dup(name, 128);
 	x->index = index;
 	x->net = net.n ? nccllog_intern(c->log, net) : NULL;
+	x->socket = x->net && strstr(x->net, "Socket");
 	if (!x->name) {
 		h->n_hcas--; /* an empty slot would be a device without a name */
 		c->log->total_hcas--;

@@ -413,9 +413,7 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 
 static void text_hca(FILE *out, const struct nccllog_hca *x)
 {
-	bool sock = x->net && strstr(x->net, "Socket");
-
-	fprintf(out, "  %s [%d] %s", sock ? "socket device" : "HCA", x->index, x->name);
+	fprintf(out, "  %s [%d] %s", x->socket ? "socket device" : "HCA", x->index, x->name);
 	if (x->port >= 0)
 		fprintf(out, " port %d", x->port);
 	if (x->link)
