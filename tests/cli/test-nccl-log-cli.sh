@@ -70,6 +70,17 @@ json 'd["node"]["hostname"] == "pcie-l40s-01"'
 expect 0 "node text" -- "$bin" nccl-log --facts "$fixtures/phb-only/probed-facts.json" "$tmp/gdr.log"
 grep -q "the node moved" "$tmp/out" || fail "node text: $(cat "$tmp/out")"
 
+# A merged device (2.20 - 2.23, HPC-X) is on the node when its ports are.
+cat >"$tmp/vnic.log" <<'EOF'
+pcie-l40s-01:100:200 [0] NCCL INFO NET/IB : Using [0]={[0] mlx5_0:1/IB, [1] mlx5_1:1/IB} [RO]; OOB eth0:10.0.0.1<0>
+pcie-l40s-01:100:200 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1000 commId 0x2 - Init START
+pcie-l40s-01:100:200 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/0/GDRDMA
+EOF
+expect 0 "merged device on the node" -- "$bin" nccl-log --json --facts "$fixtures/phb-only/probed-facts.json" "$tmp/vnic.log"
+json 'any(r["rank"] is None and r["moved"] == "agree" for r in d["node"]["comparisons"])'
+json 'any(r["rank"] == 0 and r["nic"] == "mlx5_0" for r in d["node"]["comparisons"])'
+json 'd["hcas"]["mlx5_0+mlx5_1"]["gdr"] is True and len(d["hcas"]["mlx5_0+mlx5_1"]["ports"]) == 2'
+
 # The same node with NCCL_NET_GDR_LEVEL=SYS predicts GDR; a log without
 # GDRDMA then means the job ran with less than the node offers.
 python3 - "$fixtures/phb-only/probed-facts.json" "$tmp/sys.json" <<'EOF'

@@ -40,6 +40,28 @@ static struct nccllog_node_row *row_add(struct nccllog_node *n, size_t host,
 	return r;
 }
 
+/*
+ * The RDMA device of a log device: a merged device's first port (NCCL takes
+ * its PCI path from it, src/transport/net_ib ncclIbGetProperties).
+ */
+static const char *device_nic(const struct nccllog_hca *x)
+{
+	return x->n_ports > 1 ? x->ports[0].name : x->name;
+}
+
+/* A device NCCL chose that the node lacks (a merged one: any of its ports), or NULL. */
+static const char *device_missing(const struct facts *f, const struct nccllog_hca *x)
+{
+	if (x->socket)
+		return NULL; /* an interface, not an RDMA device */
+	if (x->n_ports <= 1)
+		return facts_nic_index(f, x->name) < 0 ? x->name : NULL;
+	for (size_t i = 0; i < x->n_ports; i++)
+		if (facts_nic_index(f, x->ports[i].name) < 0)
+			return x->ports[i].name;
+	return NULL;
+}
+
 /* The log used TCP sockets while the node has RDMA devices, or the reverse. */
 static int host_row(struct nccllog_node *n, const struct nccllog *log,
 		    size_t hi, const struct facts *f)
@@ -63,8 +85,7 @@ static int host_row(struct nccllog_node *n, const struct nccllog *log,
 		const char *missing = NULL;
 
 		for (size_t i = 0; i < h->n_hcas && !missing; i++)
-			if (facts_nic_index(f, h->hcas[i].name) < 0)
-				missing = h->hcas[i].name;
+			missing = device_missing(f, &h->hcas[i]);
 		if (!(r = row_add(n, hi, -1)))
 			return -ENOMEM;
 		r->logged = h->gdr;
@@ -104,7 +125,7 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 	r->logged = rk->gdr;
 	if (rk->bus_id && !(r->gpu = strdup(rk->bus_id)))
 		return -ENOMEM;
-	if (hca && !(r->nic = strdup(hca->name)))
+	if (hca && !(r->nic = strdup(device_nic(hca))))
 		return -ENOMEM;
 	g = rk->bus_id ? facts_gpu_index(f, rk->bus_id) : -1;
 	/* NVML's index is the GPU's place in PCI bus order, as in the facts. */
@@ -115,7 +136,7 @@ static int rank_row(struct nccllog_node *n, const struct nccllog *log,
 		if (!(r->gpu = strdup(f->gpus[g].bdf)))
 			return -ENOMEM;
 	}
-	nic = hca ? facts_nic_index(f, hca->name) : -1;
+	nic = hca ? facts_nic_index(f, device_nic(hca)) : -1;
 	if (g < 0 || nic < 0) {
 		r->moved = NCCLLOG_MOVED_UNKNOWN;
 		if (g < 0)
