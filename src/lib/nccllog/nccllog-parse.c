@@ -636,6 +636,22 @@ static struct span parse_port(struct span ent, struct nccllog_port *p)
 	return name;
 }
 
+/* The next "[n]" of a device list: *@s moves past it, @idx is n. "[RO]" is none. */
+static bool next_device(struct span *s, long *idx)
+{
+	for (;;) {
+		const char *open = memchr(s->p, '[', s->n);
+
+		if (!open)
+			return false;
+		*s = span_make(open + 1, s->n - (size_t)(open + 1 - s->p));
+		if (span_number(s, idx, false) && s->n && s->p[0] == ']') {
+			s->p++, s->n--;
+			return true;
+		}
+	}
+}
+
 /*
  * A merged (virtual) device, 2.20 - 2.23 and HPC-X's plugin: "{[0] mlx5_2:1/RoCE,
  * [1] mlx5_3:1/RoCE}" (@s after the '{'). Its name joins the ports' with '+',
@@ -651,21 +667,15 @@ static int parse_vnic(struct line_ctx *c, struct nccllog_host *h, long idx, stru
 	char joined[256];
 	size_t n = 0, dropped = 0, len = 0;
 	struct nccllog_hca *x;
+	long pidx;
 	int r = 0;
 
 	s->n -= body.n;
 	s->p += body.n;
-	for (;;) {
-		const char *open = memchr(body.p, '[', body.n), *end;
-		long pidx;
+	while (next_device(&body, &pidx)) {
+		const char *end;
 		struct span ent;
 
-		if (!open)
-			break;
-		body = span_make(open + 1, body.n - (size_t)(open + 1 - body.p));
-		if (!span_number(&body, &pidx, false) || !body.n || body.p[0] != ']')
-			continue;
-		body.p++, body.n--;
 		span_trim(&body);
 		end = memchr(body.p, ',', body.n);
 		ent = span_make(body.p, end ? (size_t)(end - body.p) : body.n);
@@ -706,6 +716,7 @@ static int parse_ib_using(struct line_ctx *c, struct span s, struct span net)
 {
 	struct nccllog_host *h = ctx_host(c);
 	const char *semi = memchr(s.p, ';', s.n);
+	long idx;
 	int r = 0;
 
 	if (!h)
@@ -714,19 +725,12 @@ static int parse_ib_using(struct line_ctx *c, struct span s, struct span net)
 		format_seen(c->log, V(2, 12, 7), 0);
 	if (semi)
 		s.n = (size_t)(semi - s.p);
-	while (r >= 0) {
-		const char *open = memchr(s.p, '[', s.n), *sp;
+	while (r >= 0 && next_device(&s, &idx)) {
+		const char *sp;
 		struct nccllog_port port;
 		struct nccllog_hca *x;
 		struct span ent, name;
-		long idx;
 
-		if (!open)
-			break;
-		s = span_make(open + 1, s.n - (size_t)(open + 1 - s.p));
-		if (!span_number(&s, &idx, false) || !s.n || s.p[0] != ']')
-			continue;
-		s.p++, s.n--;
 		if (span_skip(&s, "={")) {
 			r = parse_vnic(c, h, idx, &s, net);
 			continue;
