@@ -329,9 +329,20 @@ static void parse_net_via(struct nccllog *log, struct span via,
 		if (span_number(&s, &v, false))
 			ch->proxy = (int)v;
 	}
-	ch->gdr = span_contains(s, "/GDRDMA");
-	ch->pci = span_contains(s, "(PCI)");
-	ch->shared = span_contains(s, "/Shared");
+	/*
+	 * The suffixes come in this order ("%s%s%s": "/GDRDMA", "(PCI)",
+	 * "/Shared"): compared in place, searched only when something else
+	 * is in between.
+	 */
+	ch->gdr = span_skip(&s, "/GDRDMA");
+	ch->pci = span_skip(&s, "(PCI)");
+	ch->shared = span_skip(&s, "/Shared");
+	span_trim(&s);
+	if (s.n) {
+		ch->gdr |= span_contains(s, "/GDRDMA");
+		ch->pci |= span_contains(s, "(PCI)");
+		ch->shared |= span_contains(s, "/Shared");
+	}
 }
 
 static int add_channel(struct line_ctx *c, long rank, struct span gpu,
