@@ -671,7 +671,7 @@ static bool next_device(struct span *s, long *idx)
 static int parse_vnic(struct line_ctx *c, struct nccllog_host *h, long idx, struct span *s,
 		      struct span net)
 {
-	struct nccllog_port ports[NCCLLOG_MAX_PORTS];
+	struct nccllog_port ports[NCCLLOG_MAX_PORTS] = { 0 };
 	struct span names[NCCLLOG_MAX_PORTS];
 	const char *close = memchr(s->p, '}', s->n);
 	struct span body = span_make(s->p, close ? (size_t)(close - s->p) : s->n);
@@ -1323,6 +1323,7 @@ struct error_pattern {
 	const char *needle;
 	const char *also; /* a second word the line must hold, or NULL */
 	const char *meaning;
+	const char *fix;
 };
 
 #define MEANS_QP "NCCL could not move a queue pair to the next state (INIT, RTR, RTS) while connecting (src/misc/ibvwrap.cc wrap_ibv_modify_qp; plugins print the same from ibvwrap.c). 110 Connection timed out or Network is unreachable: the two NICs cannot reach each other (RoCE GID index or routing, or a rail-only fabric: NCCL_CROSS_NIC=0, NVIDIA/nccl#2013); Invalid argument: a GID index, MTU or address the port does not have; No such device: the RDMA device went away or is not usable here"
@@ -1341,34 +1342,46 @@ struct error_pattern {
 #define MEANS_IBV "an RDMA verbs call failed (src/misc/ibvwrap.cc: 'Call to <verb> failed', from 2.14 'with error <strerror>'); the error text says why"
 #define MEANS_OFI_CQE "a Libfabric transfer completed with an error (aws-ofi-nccl src/nccl_ofi_rdma.cpp, src/nccl_ofi_sendrecv.cpp): the peer process failed or its device reset, or the provider could not reach the memory of the request"
 
+#define FIX_MEMLOCK_PEERMEM "raise the locked-memory limit (ulimit -l unlimited; a container: --ulimit memlock=-1, or the runtime's LimitMEMLOCK); for GPU memory load nvidia-peermem or use DMA-BUF (NCCL 2.13+ with the open kernel module)"
+#define FIX_DMABUF "set NCCL_DMABUF_ENABLE=0 to register through nvidia-peermem, or bring the kernel (5.12+), rdma-core and the NIC driver to versions with DMA-BUF for this NIC"
+#define FIX_REACH "check that the two NICs reach each other: the GID index (NCCL_IB_GID_INDEX, show_gids), the routes and VLANs, the switch ports (ib_write_bw between the two nodes); on a rail-only fabric set NCCL_CROSS_NIC=0"
+#define FIX_QUEUES "raise the locked-memory limit (ulimit -l unlimited; a container: --ulimit memlock=-1); at scale open fewer queue pairs (NCCL_IB_QPS_PER_CONNECTION, NCCL_NCHANNELS_PER_NET_PEER) or check the HCA's limits (ibv_devinfo -v: max_qp, max_cq)"
+#define FIX_DEVICE "check the device (ibv_devinfo, dmesg) and the locked-memory limit"
+#define FIX_OPEN "give the container the RDMA device (/dev/infiniband/uverbsN and rdma_cm, through the RDMA device plugin or a hostdev/SR-IOV network) with read-write access"
+#define FIX_PORT "check the port (ibv_devinfo, ibstat: state ACTIVE) and NCCL_IB_GID_INDEX against the port's GID table"
+#define FIX_FATAL "read dmesg and the port's error counters; check the firmware, the cable and the switch port; drain the node and reset the device"
+#define FIX_OFI "check the EFA devices in the container (/dev/infiniband), FI_PROVIDER, the Libfabric the plugin loads (the EFA installer's), and dmesg for the efa driver; memlock unlimited"
+#define FIX_OFI_CQE "read the peer's log (it may have failed first) and dmesg on both nodes"
+#define FIX_NET "install the plugin that provides the network (libnccl-net-<name>.so where NCCL looks, or NCCL_NET_PLUGIN), or correct or unset NCCL_NET"
+
 static const struct error_pattern error_patterns[] = {
-	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF },
-	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG },
-	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP },
-	{ "cq-create-failed", "ibv_create_cq", "fail", MEANS_CQ },
-	{ "qp-create-failed", "ibv_create_qp", "fail", MEANS_QPC },
-	{ "pd-alloc-failed", "ibv_alloc_pd", "fail", MEANS_PD },
-	{ "device-open-failed", "ibv_open_device", "fail", MEANS_OPEN },
-	{ "device-open-failed", "Unable to open device", NULL, MEANS_OPEN },
-	{ "device-query-failed", "ibv_query_", "fail", MEANS_QUERY },
-	{ "device-query-failed", "NET/IB : Unable to query", NULL, MEANS_QUERY },
-	{ "device-fatal-event", "async fatal event", NULL, MEANS_ASYNC },
-	{ "device-fatal-event", "Got async error event", NULL, MEANS_ASYNC },
-	{ "device-fatal-event", "Got async event", "error", MEANS_ASYNC },
-	{ "device-fatal-event", "Got async event", "fatal", MEANS_ASYNC },
-	{ "ibv-call-failed", "Call to ibv_", "failed", MEANS_IBV },
-	{ "completion-error", "Got completion", NULL, MEANS_CQE },
-	{ "ib-timeout", "NET/IB", "timeout", NULL },
-	{ "ib-timeout", "NET/IB", "Timeout", NULL },
-	{ "ofi-setup-failed", "NET/OFI Couldn't", NULL, MEANS_OFI },
-	{ "ofi-setup-failed", "NET/OFI", "initialization failed", MEANS_OFI },
-	{ "ofi-setup-failed", "NET/OFI Creating new endpoint", "failed", MEANS_OFI },
-	{ "ofi-completion-error", "NET/OFI", "completed with error", MEANS_OFI_CQE },
-	{ "net-not-found", "Error: network ", "not found", MEANS_NET },
-	{ "no-net-plugin", "Failed to initialize any NET plugin", NULL, MEANS_NONET },
-	{ "cuda-failure", "Cuda failure", NULL, NULL },
-	{ "cuda-failure", "unhandled cuda error", NULL, NULL },
-	{ "system-error", "unhandled system error", NULL, NULL },
+	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF, FIX_DMABUF },
+	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG, FIX_MEMLOCK_PEERMEM },
+	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP, FIX_REACH },
+	{ "cq-create-failed", "ibv_create_cq", "fail", MEANS_CQ, FIX_QUEUES },
+	{ "qp-create-failed", "ibv_create_qp", "fail", MEANS_QPC, FIX_QUEUES },
+	{ "pd-alloc-failed", "ibv_alloc_pd", "fail", MEANS_PD, FIX_DEVICE },
+	{ "device-open-failed", "ibv_open_device", "fail", MEANS_OPEN, FIX_OPEN },
+	{ "device-open-failed", "Unable to open device", NULL, MEANS_OPEN, FIX_OPEN },
+	{ "device-query-failed", "ibv_query_", "fail", MEANS_QUERY, FIX_PORT },
+	{ "device-query-failed", "NET/IB : Unable to query", NULL, MEANS_QUERY, FIX_PORT },
+	{ "device-fatal-event", "async fatal event", NULL, MEANS_ASYNC, FIX_FATAL },
+	{ "device-fatal-event", "Got async error event", NULL, MEANS_ASYNC, FIX_FATAL },
+	{ "device-fatal-event", "Got async event", "error", MEANS_ASYNC, FIX_FATAL },
+	{ "device-fatal-event", "Got async event", "fatal", MEANS_ASYNC, FIX_FATAL },
+	{ "ibv-call-failed", "Call to ibv_", "failed", MEANS_IBV, NULL },
+	{ "completion-error", "Got completion", NULL, MEANS_CQE, FIX_REACH },
+	{ "ib-timeout", "NET/IB", "timeout", NULL, FIX_REACH },
+	{ "ib-timeout", "NET/IB", "Timeout", NULL, FIX_REACH },
+	{ "ofi-setup-failed", "NET/OFI Couldn't", NULL, MEANS_OFI, FIX_OFI },
+	{ "ofi-setup-failed", "NET/OFI", "initialization failed", MEANS_OFI, FIX_OFI },
+	{ "ofi-setup-failed", "NET/OFI Creating new endpoint", "failed", MEANS_OFI, FIX_OFI },
+	{ "ofi-completion-error", "NET/OFI", "completed with error", MEANS_OFI_CQE, FIX_OFI_CQE },
+	{ "net-not-found", "Error: network ", "not found", MEANS_NET, FIX_NET },
+	{ "no-net-plugin", "Failed to initialize any NET plugin", NULL, MEANS_NONET, FIX_NET },
+	{ "cuda-failure", "Cuda failure", NULL, NULL, NULL },
+	{ "cuda-failure", "unhandled cuda error", NULL, NULL, NULL },
+	{ "system-error", "unhandled system error", NULL, NULL, NULL },
 };
 
 /*
@@ -1402,14 +1415,15 @@ static const char *errno_cause(struct span line)
 	return NULL;
 }
 
-/* The first finding of @code on @host was just added: its meaning and cause. */
-static void set_meaning(struct nccllog *log, const char *code, size_t host,
-			const char *meaning, struct span line)
+/* The first finding of @e's code on @host was just added: its meaning, fix and cause. */
+static void set_meaning(struct nccllog *log, const struct error_pattern *e, size_t host,
+			struct span line)
 {
 	for (size_t i = log->n_errors; i-- > 0;)
-		if (log->errors[i].host == host && strcmp(log->errors[i].code, code) == 0) {
+		if (log->errors[i].host == host && strcmp(log->errors[i].code, e->code) == 0) {
 			if (log->errors[i].count == 1) {
-				log->errors[i].meaning = meaning;
+				log->errors[i].meaning = e->meaning;
+				log->errors[i].fix = e->fix;
 				log->errors[i].cause = errno_cause(line);
 			}
 			return;
@@ -1439,7 +1453,7 @@ static int parse_errors(struct line_ctx *c)
 					    NULL, c->line);
 
 		if (r >= 0)
-			set_meaning(c->log, e->code, hi, e->meaning, c->msg);
+			set_meaning(c->log, e, hi, c->msg);
 		return r;
 	}
 	return 0;

@@ -190,6 +190,7 @@ struct nccllog_finding {
 	char *text;
 	const char *meaning; /* errors: what it usually means, with the source; NULL */
 	const char *cause;   /* errors: what the error text in the line (errno) usually means; NULL */
+	const char *fix;     /* errors: what to change or check; NULL */
 	size_t host; /* index, or SIZE_MAX for the whole log */
 	unsigned long count;
 	struct nccllog_ref ref;

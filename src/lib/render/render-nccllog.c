@@ -40,6 +40,7 @@ static json_object *findings_json(const struct nccllog *log,
 		if (meaning) {
 			json_object_object_add(o, "meaning", render_str_or_null(f[i].meaning));
 			json_object_object_add(o, "cause", render_str_or_null(f[i].cause));
+			json_object_object_add(o, "fix", render_str_or_null(f[i].fix));
 		}
 		ref_json_into(o, log, &f[i].ref);
 		json_object_array_add(a, o);
@@ -408,6 +409,8 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 			fprintf(out, "      usually: %s\n", f[i].meaning);
 		if (f[i].cause)
 			fprintf(out, "      here: %s\n", f[i].cause);
+		if (f[i].fix)
+			fprintf(out, "      fix: %s\n", f[i].fix);
 	}
 }
 
