@@ -341,6 +341,8 @@ static void test_verbs_errors(void **state)
 	assert_non_null(f->meaning);
 	assert_non_null(f->cause);
 	assert_non_null(strstr(f->cause, "ulimit -l"));
+	assert_non_null(f->fix);
+	assert_non_null(strstr(f->fix, "memlock"));
 	f = finding(log.errors, log.n_errors, "qp-create-failed");
 	assert_non_null(f);
 	assert_non_null(strstr(f->meaning, "max_qp"));
