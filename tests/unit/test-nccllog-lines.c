@@ -334,6 +334,8 @@ static void test_verbs_errors(void **state)
 		 "n4:1:2 [0] misc/ibvwrap.cc:120 NCCL WARN Call to ibv_query_port failed with error Invalid argument errno 22\n"
 		 "n4:1:2 [0] misc/ibvwrap.cc:97 NCCL WARN Call to ibv_open_device failed\n"
 		 "n5:1:2 [0] misc/ibvwrap.cc:300 NCCL WARN Call to ibv_create_qp failed with error Cannot allocate memory\n"
+		 "n6:1:2 [0] transport/net_ib.cc:1033 NCCL WARN NET/IB : Attempted to connect incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_2:1/RoCE. Try selecting NICs of only one link type using NCCL_IB_HCA\n"
+		 "n7:1:2 [0] ibvwrap.c:328 NCCL WARN Call to mlx5dv_reg_dmabuf_mr failed with error Operation not supported\n"
 		 "n5:1:2 [0] NCCL INFO Call to ibv_modify_qp failed with 110 Connection timed out, retrying 1/3 after 1000 msec of sleep\n",
 		 17);
 	f = finding(log.errors, log.n_errors, "cq-create-failed");
@@ -355,8 +357,15 @@ static void test_verbs_errors(void **state)
 	assert_non_null(finding(log.errors, log.n_errors, "device-open-failed"));
 	/* INFO retries are not errors. */
 	assert_null(finding(log.errors, log.n_errors, "qp-modify-failed"));
+	/* IB and RoCE ports together (2.26 on, HPC-X): link layers that do not match. */
+	f = finding(log.errors, log.n_errors, "link-layer-mismatch");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "NCCL_IB_HCA"));
+	f = finding(log.errors, log.n_errors, "reg-dmabuf-mr-failed");
+	assert_non_null(f);
+	assert_non_null(strstr(f->cause, "EOPNOTSUPP"));
 	/* n5's create_qp is a second host's first: counted there. */
-	assert_int_equal(log.n_errors, 7);
+	assert_int_equal(log.n_errors, 9);
 	nccllog_release(&log);
 }
 

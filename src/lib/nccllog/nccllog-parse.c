@@ -1342,6 +1342,8 @@ struct error_pattern {
 #define MEANS_IBV "an RDMA verbs call failed (src/misc/ibvwrap.cc: 'Call to <verb> failed', from 2.14 'with error <strerror>'); the error text says why"
 #define MEANS_OFI_CQE "a Libfabric transfer completed with an error (aws-ofi-nccl src/nccl_ofi_rdma.cpp, src/nccl_ofi_sendrecv.cpp): the peer process failed or its device reset, or the provider could not reach the memory of the request"
 
+#define MEANS_LL "NCCL was to merge or to connect an InfiniBand port with a RoCE port (src/transport/net_ib* 'Attempted to merge / to connect incompatible devices', 'Remote … device is incompatible with the local', 2.26 on; HPC-X p2p_plugin.c, ib_plugin.c): a node's device list mixes link layers, or the two sides' lists differ"
+#define FIX_LL "select NICs of one link type on every node with NCCL_IB_HCA (e.g. NCCL_IB_HCA=mlx5_0,mlx5_1 or =^mlx5_2); against a merge, NCCL_IB_MERGE_NICS=0"
 #define FIX_MEMLOCK_PEERMEM "raise the locked-memory limit (ulimit -l unlimited; a container: --ulimit memlock=-1, or the runtime's LimitMEMLOCK); for GPU memory load nvidia-peermem or use DMA-BUF (NCCL 2.13+ with the open kernel module)"
 #define FIX_DMABUF "set NCCL_DMABUF_ENABLE=0 to register through nvidia-peermem, or bring the kernel (5.12+), rdma-core and the NIC driver to versions with DMA-BUF for this NIC"
 #define FIX_REACH "check that the two NICs reach each other: the GID index (NCCL_IB_GID_INDEX, show_gids), the routes and VLANs, the switch ports (ib_write_bw between the two nodes); on a rail-only fabric set NCCL_CROSS_NIC=0"
@@ -1355,7 +1357,7 @@ struct error_pattern {
 #define FIX_NET "install the plugin that provides the network (libnccl-net-<name>.so where NCCL looks, or NCCL_NET_PLUGIN), or correct or unset NCCL_NET"
 
 static const struct error_pattern error_patterns[] = {
-	{ "reg-dmabuf-mr-failed", "ibv_reg_dmabuf_mr", "fail", MEANS_DMABUF, FIX_DMABUF },
+	{ "reg-dmabuf-mr-failed", "reg_dmabuf_mr", "fail", MEANS_DMABUF, FIX_DMABUF },
 	{ "reg-mr-failed", "ibv_reg_mr", "fail", MEANS_REG, FIX_MEMLOCK_PEERMEM },
 	{ "qp-modify-failed", "ibv_modify_qp", "fail", MEANS_QP, FIX_REACH },
 	{ "cq-create-failed", "ibv_create_cq", "fail", MEANS_CQ, FIX_QUEUES },
@@ -1370,6 +1372,8 @@ static const struct error_pattern error_patterns[] = {
 	{ "device-fatal-event", "Got async event", "error", MEANS_ASYNC, FIX_FATAL },
 	{ "device-fatal-event", "Got async event", "fatal", MEANS_ASYNC, FIX_FATAL },
 	{ "ibv-call-failed", "Call to ibv_", "failed", MEANS_IBV, NULL },
+	{ "link-layer-mismatch", "incompatible devices", NULL, MEANS_LL, FIX_LL },
+	{ "link-layer-mismatch", "device is incompatible with the local", NULL, MEANS_LL, FIX_LL },
 	{ "completion-error", "Got completion", NULL, MEANS_CQE, FIX_REACH },
 	{ "ib-timeout", "NET/IB", "timeout", NULL, FIX_REACH },
 	{ "ib-timeout", "NET/IB", "Timeout", NULL, FIX_REACH },
