@@ -405,11 +405,16 @@ static void text_findings(FILE *out, const struct nccllog *log, const char *titl
 			fprintf(out, " (%lu times)", f[i].count);
 		fputc('\n', out);
 		text_ref(out, log, &f[i].ref);
-		if (f[i].meaning)
+		/* What a code means and its fix once, under its first host. */
+		bool told = false;
+
+		for (size_t j = 0; j < i && !told; j++)
+			told = strcmp(f[j].code, f[i].code) == 0;
+		if (f[i].meaning && !told)
 			fprintf(out, "      usually: %s\n", f[i].meaning);
 		if (f[i].cause)
 			fprintf(out, "      here: %s\n", f[i].cause);
-		if (f[i].fix)
+		if (f[i].fix && !told)
 			fprintf(out, "      fix: %s\n", f[i].fix);
 	}
 }

@@ -94,12 +94,32 @@ static void filter_byte(struct filter *v, unsigned char ch)
 		put_broken(v);
 }
 
+/* A byte that passes as it is: ASCII, and with escapes on, no control but newline and tab. */
+static bool passes(const struct filter *v, unsigned char ch)
+{
+	if (ch >= 0x80)
+		return false;
+	return !v->visible || (ch >= 0x20 && ch != 0x7f) || ch == '\n' || ch == '\t';
+}
+
 static ssize_t filter_write(void *cookie, const char *buf, size_t n)
 {
 	struct filter *v = cookie;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
-		filter_byte(v, (unsigned char)buf[i]);
+	while (i < n) {
+		size_t j = i;
+
+		/* Most output is plain text: a run of it goes out in one write. */
+		while (!v->have && j < n && passes(v, (unsigned char)buf[j]))
+			j++;
+		if (j > i) {
+			fwrite(buf + i, 1, j - i, v->raw);
+			i = j;
+			continue;
+		}
+		filter_byte(v, (unsigned char)buf[i++]);
+	}
 	return ferror(v->raw) ? -1 : (ssize_t)n;
 }
 
