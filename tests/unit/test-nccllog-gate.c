@@ -10,16 +10,8 @@
 
 #include <cmocka.h>
 
+#include "nccllog-parse-in.h"
 #include "nccllog/nccllog.h"
-
-static void parse_in(struct nccllog *log, const char *text)
-{
-	assert_int_equal(nccllog_init(log), 0);
-	assert_int_equal(nccllog_begin_input(log, "t"), 0);
-	assert_int_equal(nccllog_feed(log, text, strlen(text)), 0);
-	assert_int_equal(nccllog_end_input(log), 0);
-	assert_int_equal(nccllog_analyse(log), 0);
-}
 
 static enum nccllog_gate_result gate(const char *text, enum nccllog_expect e, unsigned hosts,
 				     double pct, const char *why_has)
@@ -29,7 +21,7 @@ static enum nccllog_gate_result gate(const char *text, enum nccllog_expect e, un
 	struct nccllog_gate_outcome o;
 	enum nccllog_gate_result r;
 
-	parse_in(&log, text);
+	parse_in(&log, text, 4096);
 	assert_int_equal(nccllog_gate_eval(&log, &g, &o), 0);
 	assert_non_null(o.why);
 	assert_null(strchr(o.why, '\n'));
