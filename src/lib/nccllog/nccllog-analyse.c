@@ -131,7 +131,7 @@ static bool net_is_socket(const char *net)
 	return net && strstr(net, "Socket") != NULL;
 }
 
-
+/* Devices of the host that are not a socket net's interfaces. */
 static size_t rdma_devices(const struct nccllog_host *h)
 {
 	size_t n = 0;
