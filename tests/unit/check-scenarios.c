@@ -118,10 +118,10 @@ static void sc_nic(struct facts *f, const char *name, const char *bdf,
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
 	n->pci = -1;
-	n->netdevs = calloc(1, sizeof(char *));
-	must(n->netdevs);
+	n->netdev_names = calloc(1, sizeof(char *));
+	must(n->netdev_names);
 	if (netdev)
-		must(strv_push(&n->netdevs, NULL, netdev) == 0);
+		must(strv_push(&n->netdev_names, NULL, netdev) == 0);
 	sset(&n->node_type, "1: CA");
 	sset(&n->fw_ver, "1.3429.0");
 	n->ports = calloc(1, sizeof(*n->ports));
@@ -305,7 +305,8 @@ static void sc_finish(struct facts *f)
 {
 	free(f->source_path);
 	f->source_path = strdup("scenario");
-	facts_sort(f);
+	if (facts_sort(f) < 0)
+		abort();
 }
 
 #define OPEN_580 "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Thu Sep 25 00:00:00 UTC 2025"

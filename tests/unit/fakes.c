@@ -843,5 +843,6 @@ void fake_facts(struct facts *f, int n_gpus, int n_nics)
 			fact_int_set(&nc->numa, 0);
 		}
 	}
-	facts_sort(f);
+	if (facts_sort(f) < 0)
+		abort();
 }

@@ -96,8 +96,8 @@ struct rdma_dev *tb_nic_on(struct facts *f, const char *name, const char *bdf)
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
 	n->pci = -1;
-	n->netdevs = calloc(1, sizeof(char *));
-	CHECK_ALLOC(n->netdevs);
+	n->netdev_names = calloc(1, sizeof(char *));
+	CHECK_ALLOC(n->netdev_names);
 	return n;
 }
 
@@ -125,9 +125,89 @@ void tb_nccl(struct facts *f, const char *name, const char *value)
 	CHECK_ALLOC(s->name && s->value && s->source);
 }
 
+struct netdev *tb_netdev(struct facts *f, const char *name, const char *bdf)
+{
+	struct netdev *n = facts_netdev_get(f, name);
+
+	CHECK_ALLOC(n);
+	if (bdf)
+		snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
+	return n;
+}
+
+struct netdev *tb_link(struct facts *f, const char *name, int ifindex,
+		       int mtu)
+{
+	struct netdev *n = tb_netdev(f, name, NULL);
+
+	n->ifindex = ifindex;
+	fact_int_set(&n->link.st, 1);
+	fact_int_set(&n->link.mtu, mtu);
+	fact_int_set(&n->link.operstate, 6);
+	fact_int_fail(&n->link.master, -ENOENT);
+	if (!n->link.addrs)
+		n->link.addrs = calloc(1, sizeof(char *));
+	CHECK_ALLOC(n->link.addrs);
+	return n;
+}
+
+void tb_enslave(struct facts *f, const char *bond, const char *slave)
+{
+	struct netdev *b = tb_netdev(f, bond, NULL);
+	int ifindex = b->ifindex;
+	struct netdev *s;
+
+	if (!fact_str_ok(&b->link.kind))
+		CHECK_ALLOC(fact_str_set(&b->link.kind, "bond") == 0);
+	s = tb_netdev(f, slave, NULL);
+	fact_int_set(&s->link.master, ifindex);
+	CHECK_ALLOC(fact_str_set(&s->link.slave_kind, "bond") == 0);
+}
+
+void tb_bond_file(struct facts *f, const char *bond, const char *const *slaves)
+{
+	struct netdev *b = tb_netdev(f, bond, NULL);
+
+	fact_int_set(&b->bonding.st, 1);
+	CHECK_ALLOC(fact_str_set(&b->bonding.mode, "IEEE 802.3ad Dynamic link aggregation") == 0);
+	CHECK_ALLOC(fact_str_set(&b->bonding.mii_status, "up") == 0);
+	b->bonding.slaves = calloc(1, sizeof(char *));
+	CHECK_ALLOC(b->bonding.slaves);
+	for (size_t i = 0; slaves[i]; i++)
+		CHECK_ALLOC(strv_push(&b->bonding.slaves, NULL, slaves[i]) == 0);
+	for (size_t i = 0; slaves[i]; i++) {
+		struct netdev *s = tb_netdev(f, slaves[i], NULL);
+
+		fact_int_set(&s->bonding_slave.st, 1);
+		s->bonding_slave.bond = strdup(bond);
+		CHECK_ALLOC(s->bonding_slave.bond);
+		CHECK_ALLOC(fact_str_set(&s->bonding_slave.mii_status, "up") == 0);
+	}
+}
+
+struct roce_gid *tb_gid(struct rdma_port *p, unsigned index, const char *gid,
+			const char *type, const char *ndev)
+{
+	struct roce_gid *g;
+
+	p->gids = realloc(p->gids, (p->n_gids + 1) * sizeof(*p->gids));
+	CHECK_ALLOC(p->gids);
+	g = &p->gids[p->n_gids++];
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->gid = strdup(gid);
+	CHECK_ALLOC(g->gid);
+	if (type)
+		CHECK_ALLOC(fact_str_set(&g->type, type) == 0);
+	if (ndev)
+		CHECK_ALLOC(fact_str_set(&g->ndev, ndev) == 0);
+	return g;
+}
+
 void tb_done(struct facts *f)
 {
-	facts_sort(f);
+	if (facts_sort(f) < 0)
+		abort();
 }
 
 char *tt_mkdtemp(void)

@@ -28,6 +28,26 @@ struct rdma_dev *tb_nic(struct facts *f, const char *name, const char *bdf,
 /* An RDMA NIC on an existing PCI function (second port, VF). */
 struct rdma_dev *tb_nic_on(struct facts *f, const char *name, const char *bdf);
 void tb_nccl(struct facts *f, const char *name, const char *value);
+/*
+ * Network interfaces: records of facts.netdevs, named as the collectors
+ * name them; tb_done() resolves the names (facts_link_netdevs). A returned
+ * pointer holds until the next interface is added.
+ */
+/* The interface @name, on PCI function @bdf (NULL: none). */
+struct netdev *tb_netdev(struct facts *f, const char *name, const char *bdf);
+/* @name as rtnetlink lists it: @ifindex, @mtu, up. */
+struct netdev *tb_link(struct facts *f, const char *name, int ifindex,
+		       int mtu);
+/* rtnetlink: @slave's master is the bond @bond (both listed already). */
+void tb_enslave(struct facts *f, const char *bond, const char *slave);
+/*
+ * /proc/net/bonding/@bond (802.3ad) listing @slaves (NULL-terminated),
+ * each with an "up" slave block.
+ */
+void tb_bond_file(struct facts *f, const char *bond, const char *const *slaves);
+/* A GID entry in use of port @p; @ndev may be NULL. */
+struct roce_gid *tb_gid(struct rdma_port *p, unsigned index, const char *gid,
+			const char *type, const char *ndev);
 /* Sort and link, as the collectors do at the end. */
 void tb_done(struct facts *f);
 

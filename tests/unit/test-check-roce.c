@@ -297,7 +297,7 @@ static void mk_dev(struct facts *f, const char *name, const char *netdev)
 	struct rdma_port *p;
 
 	assert_non_null(d);
-	assert_int_equal(strv_push(&d->fn_netdevs, NULL, netdev), 0);
+	assert_int_equal(strv_push(&d->fn_netdev_names, NULL, netdev), 0);
 	/* Built as the RDMA collector would: the function is no VF. */
 	fact_int_set(&d->is_vf, 0);
 	p = rdma_port_get(d, 1);

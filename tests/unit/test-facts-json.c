@@ -73,7 +73,7 @@ static void fill(struct facts *f)
 	n = &f->nics[0];
 	strcpy(n->name, "mlx5_0");
 	strcpy(n->bdf, "0000:18:00.0");
-	strv_push(&n->netdevs, NULL, "ib0");
+	strv_push(&n->netdev_names, NULL, "ib0");
 	fact_str_set(&n->node_type, "1: CA");
 	fact_str_set(&n->fw_ver, "28.39.1002");
 	fact_str_set(&n->node_guid, "b83f:d203:0012:3456");
@@ -96,7 +96,7 @@ static void fill(struct facts *f)
 	f->netfns = calloc(1, sizeof(*f->netfns));
 	f->n_netfns = 1;
 	strcpy(f->netfns[0].bdf, "0000:9a:00.0");
-	strv_push(&f->netfns[0].netdevs, NULL, "ens5f0");
+	strv_push(&f->netfns[0].netdev_names, NULL, "ens5f0");
 	fact_str_set(&f->netfns[0].driver, "ice");
 
 	f->numa = calloc(1, sizeof(*f->numa));
@@ -113,7 +113,8 @@ static void fill(struct facts *f)
 	f->nccl[0].value = strdup("PHB");
 	f->nccl[0].source = strdup("/etc/nccl.conf");
 	strv_push(&f->notes, NULL, "cannot read '/sys/x': Permission denied");
-	facts_sort(f);
+	if (facts_sort(f) < 0)
+		abort();
 }
 
 static void assert_int_fact(const struct fact_int *a, const struct fact_int *b)
@@ -198,8 +199,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.n_nics, 1);
 	assert_string_equal(b.nics[0].name, "mlx5_0");
 	assert_string_equal(b.nics[0].bdf, "0000:18:00.0");
-	assert_string_equal(b.nics[0].netdevs[0], "ib0");
-	assert_null(b.nics[0].netdevs[1]);
+	assert_string_equal(b.nics[0].netdev_names[0], "ib0");
+	assert_null(b.nics[0].netdev_names[1]);
 	assert_str_fact(&a.nics[0].node_type, &b.nics[0].node_type);
 	assert_str_fact(&a.nics[0].fw_ver, &b.nics[0].fw_ver);
 	assert_str_fact(&a.nics[0].node_guid, &b.nics[0].node_guid);
@@ -220,7 +221,7 @@ static void test_round_trip(void **state)
 		assert_int_fact(&x->rate_gbps, &y->rate_gbps);
 	}
 	assert_int_equal(b.n_netfns, 1);
-	assert_string_equal(b.netfns[0].netdevs[0], "ens5f0");
+	assert_string_equal(b.netfns[0].netdev_names[0], "ens5f0");
 	assert_str_fact(&a.netfns[0].driver, &b.netfns[0].driver);
 	assert_int_equal(b.n_numa, 1);
 	assert_str_fact(&a.numa[0].cpulist, &b.numa[0].cpulist);
@@ -302,8 +303,8 @@ static void test_v1_rdma_devices(void **state)
 	assert_string_equal(f.nics[0].nl_fw.v, "1.80");
 	assert_int_equal(f.nics[0].nl_node_type.v, 1);
 	assert_string_equal(f.nics[0].driver.v, "ice");
-	assert_string_equal(f.nics[0].fn_netdevs[0], "ens5f0np0");
-	assert_string_equal(f.nics[0].netdevs[0], "bond1");
+	assert_string_equal(f.nics[0].fn_netdev_names[0], "ens5f0np0");
+	assert_string_equal(f.nics[0].netdev_names[0], "bond1");
 	assert_int_equal(f.nics[0].n_ports, 2);
 	p = &f.nics[0].ports[0];
 	assert_int_equal(p->num, 1);

@@ -81,7 +81,7 @@ static size_t rdma_on(const struct facts *f, const char *netdev,
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_contains(f->nics[i].fn_netdevs, netdev)) {
+		if (strv_contains(f->nics[i].fn_netdev_names, netdev)) {
 			if (!n && first)
 				*first = &f->nics[i];
 			n++;
@@ -101,8 +101,8 @@ static const struct rdma_dev *lag_dev(const struct facts *f,
 		bool mine = false;
 
 		for (size_t k = 0; startswith(d->name, "mlx5_bond") && slaves && slaves[k]; k++)
-			mine = mine || strv_contains(d->fn_netdevs, slaves[k]);
-		if (strv_contains(d->fn_netdevs, bond) || mine)
+			mine = mine || strv_contains(d->fn_netdev_names, slaves[k]);
+		if (strv_contains(d->fn_netdev_names, bond) || mine)
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
 			if (fact_str_is(&d->ports[p].ndev_name, bond))
@@ -250,12 +250,12 @@ static void lag_slave_of(const struct facts *f, const char *name,
 	s->rdma = NULL;
 	(void)rdma_on(f, name, &s->rdma);
 	for (size_t i = 0; !bdf && i < f->n_nics; i++)
-		if (strv_contains(f->nics[i].netdevs, name)) {
+		if (strv_contains(f->nics[i].netdev_names, name)) {
 			bdf = f->nics[i].bdf;
 			pci = f->nics[i].pci;
 		}
 	for (size_t i = 0; !bdf && i < f->n_netfns; i++)
-		if (strv_contains(f->netfns[i].netdevs, name)) {
+		if (strv_contains(f->netfns[i].netdev_names, name)) {
 			bdf = f->netfns[i].bdf;
 			pci = f->netfns[i].pci;
 		}
@@ -305,7 +305,7 @@ static size_t bond_gid_devs(const struct facts *f, const char *bond,
 	names[0] = '\0';
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
-		bool has = strv_contains(d->fn_netdevs, bond);
+		bool has = strv_contains(d->fn_netdev_names, bond);
 
 		for (size_t p = 0; !has && p < d->n_ports; p++) {
 			has = fact_str_is(&d->ports[p].ndev_name, bond);

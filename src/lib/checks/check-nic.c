@@ -35,8 +35,8 @@ static const struct nic_kind_info *netfn_kind(const struct facts *f,
 
 static void netfn_subject(const struct netfn *nf, char *buf, size_t size)
 {
-	if (nf->netdevs && nf->netdevs[0])
-		snprintf(buf, size, "%s (%s)", nf->bdf, nf->netdevs[0]);
+	if (nf->netdev_names && nf->netdev_names[0])
+		snprintf(buf, size, "%s (%s)", nf->bdf, nf->netdev_names[0]);
 	else
 		snprintf(buf, size, "%s", nf->bdf);
 }
@@ -62,8 +62,8 @@ static int nic_present(const struct check_ctx *ctx, struct finding *out)
 		nic_subject(n, subj, sizeof(subj));
 		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s",
 				 nic_kind_of(f, n)->family,
-				 n->netdevs && n->netdevs[0] ? ", netdev " : "",
-				 n->netdevs && n->netdevs[0] ? n->netdevs[0] : ""));
+				 n->netdev_names && n->netdev_names[0] ? ", netdev " : "",
+				 n->netdev_names && n->netdev_names[0] ? n->netdev_names[0] : ""));
 	}
 	for (size_t i = 0; i < f->n_netfns; i++) {
 		const struct nic_kind_info *k = netfn_kind(f, &f->netfns[i]);
@@ -186,8 +186,8 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		netfn_subject(nf, subj, sizeof(subj));
 		lag_peer = NULL;
-		for (size_t d = 0; !lag_peer && nf->netdevs && nf->netdevs[d]; d++)
-			lag_peer = rdma_lag_peer(f, nf->netdevs[d], &bond);
+		for (size_t d = 0; !lag_peer && nf->netdev_names && nf->netdev_names[d]; d++)
+			lag_peer = rdma_lag_peer(f, nf->netdev_names[d], &bond);
 		if (!host_kmod_present(&f->host, k->rdma_module)) {
 			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), NULL, 0);
 			TRY(finding_item(out, subj, ST_FAIL, fix,

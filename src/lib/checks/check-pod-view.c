@@ -303,12 +303,12 @@ static const char *rdma_on_netdev(const struct facts *f, const char *netdev,
 {
 	*ret = NULL;
 	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_has(f->nics[i].fn_netdevs, netdev)) {
+		if (strv_has(f->nics[i].fn_netdev_names, netdev)) {
 			*ret = &f->nics[i];
 			return f->nics[i].name;
 		}
 	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_has(f->nics[i].netdevs, netdev))
+		if (strv_has(f->nics[i].netdev_names, netdev))
 			return f->nics[i].name;
 	return NULL;
 }

@@ -20,9 +20,9 @@ static bool sriov_in_use(const struct facts *f, const char **why)
 		if (fact_ok(&r->links[i].sriov_numvfs) &&
 		    r->links[i].sriov_numvfs.v > 0) {
 			for (size_t d = 0; d < f->n_nics; d++)
-				for (size_t k = 0; f->nics[d].fn_netdevs &&
-						   f->nics[d].fn_netdevs[k]; k++)
-					if (strcmp(f->nics[d].fn_netdevs[k],
+				for (size_t k = 0; f->nics[d].fn_netdev_names &&
+						   f->nics[d].fn_netdev_names[k]; k++)
+					if (strcmp(f->nics[d].fn_netdev_names[k],
 						   r->links[i].name) == 0) {
 						*why = r->links[i].name;
 						return true;

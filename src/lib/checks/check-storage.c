@@ -130,7 +130,7 @@ static const struct rdma_dev *nic_of_addr(const struct facts *f, const char *add
 		if (!link_has_addr(&f->roce.links[k], addr))
 			continue;
 		for (size_t i = 0; i < f->n_nics; i++)
-			if (strv_contains(f->nics[i].netdevs, f->roce.links[k].name))
+			if (strv_contains(f->nics[i].netdev_names, f->roce.links[k].name))
 				return &f->nics[i];
 	}
 	return NULL;

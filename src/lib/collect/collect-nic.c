@@ -197,8 +197,8 @@ static int add_gid_netdevs(struct rdma_dev *d)
 		if (!port->n_gids || port->gids[0].index != 0 ||
 		    !fact_str_ok(&port->gids[0].ndev))
 			continue;
-		if (!strv_contains(d->netdevs, port->gids[0].ndev.v) &&
-		    strv_push(&d->netdevs, NULL, port->gids[0].ndev.v) < 0)
+		if (!strv_contains(d->netdev_names, port->gids[0].ndev.v) &&
+		    strv_push(&d->netdev_names, NULL, port->gids[0].ndev.v) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -247,13 +247,13 @@ static int collect_function(const struct gc_root *root, struct rdma_dev *d,
 			fact_int_fail(&d->is_vf, r);
 	}
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net", d->name);
-	r = root_list(root, path, &d->fn_netdevs, NULL);
+	r = root_list(root, path, &d->fn_netdev_names, NULL);
 	if (r == -ENOMEM)
 		return r;
 	/* Unresolved or unlisted: no netdev is known on it. */
-	d->netdevs = real && d->fn_netdevs ? strv_copy(d->fn_netdevs) :
+	d->netdev_names = real && d->fn_netdev_names ? strv_copy(d->fn_netdev_names) :
 					     calloc(1, sizeof(char *));
-	if (!d->netdevs)
+	if (!d->netdev_names)
 		return -ENOMEM;
 	snprintf(path, sizeof(path),
 		 "/sys/kernel/config/irdma/%s/roce_dcqcn_enable", d->name);
@@ -352,7 +352,7 @@ static int collect_netfns(const struct gc_root *root, struct facts *f)
 		nf = &f->netfns[f->n_netfns++];
 		memcpy(nf->bdf, p->bdf, sizeof(nf->bdf));
 		nf->pci = (int)i;
-		r = list_netdevs(root, p->sysfs_path, &nf->netdevs);
+		r = list_netdevs(root, p->sysfs_path, &nf->netdev_names);
 		if (r < 0)
 			return r;
 		if (p->driver.state == FACT_OK)

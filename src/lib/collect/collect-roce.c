@@ -95,7 +95,7 @@ static bool interesting(const struct gc_root *root, const struct facts *f,
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 
-		if (strv_contains(d->netdevs, l->name))
+		if (strv_contains(d->netdev_names, l->name))
 			return true;
 		for (size_t p = 0; p < d->n_ports; p++) {
 			const struct rdma_port *port = &d->ports[p];

@@ -76,6 +76,6 @@ int collect_node(const struct collect_ctx *c, struct facts *f)
 		if (run & collectors[i].provides)
 			r = collectors[i].run(c, f);
 	if (r >= 0)
-		facts_sort(f);
+		r = facts_sort(f);
 	return r < 0 ? r : 0;
 }

@@ -272,15 +272,15 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	n->pci = facts_find_pci(f, n->bdf);
 	if (n->pci >= 0)
 		n->numa = f->pci[n->pci].numa_node;
-	n->netdevs = calloc(1, sizeof(char *));
-	if (!n->netdevs)
+	n->netdev_names = calloc(1, sizeof(char *));
+	if (!n->netdev_names)
 		return -ENOMEM;
 	/* The function's network interfaces are its sibling OS devices. */
 	for (hwloc_obj_t s = pcio->io_first_child; s; s = s->next_sibling) {
 		if (s->type != HWLOC_OBJ_OS_DEVICE ||
 		    s->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !s->name)
 			continue;
-		r = strv_push(&n->netdevs, NULL, s->name);
+		r = strv_push(&n->netdev_names, NULL, s->name);
 		if (r < 0)
 			return r;
 	}
@@ -662,6 +662,5 @@ int import_hwloc_xml_buffer(const char *buf, size_t len, const char *path,
 		r = add_numa_nodes(&c);
 	if (r < 0)
 		return r;
-	facts_sort(f);
-	return 0;
+	return facts_sort(f);
 }

@@ -293,8 +293,8 @@ static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
 		/* No PCI function: the engine hangs it off this CPU's key. */
 		fact_int_set(&v->numa, cpu->key);
 	}
-	v->netdevs = calloc(1, sizeof(char *));
-	if (!v->netdevs)
+	v->netdev_names = calloc(1, sizeof(char *));
+	if (!v->netdev_names)
 		return -ENOMEM;
 	*ret = v;
 	return 0;
@@ -630,7 +630,7 @@ int import_nccl_xml_buffer(const char *buf, size_t len, const char *name,
 		r = facts_note(f, "%s: no <pci> here says what it is (no class, <gpu> or <nic>): no GPU or NIC to classify",
 			       name);
 	if (r >= 0)
-		facts_sort(f);
+		r = facts_sort(f);
 out:
 	for (size_t i = 0; c.extra && i < f->n_gpus; i++)
 		strv_free(c.extra[i].nvl_targets);

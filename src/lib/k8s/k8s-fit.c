@@ -271,14 +271,14 @@ static void add_unique(json_object *arr, const char *s)
 
 static const char *pf_port(const struct rdma_dev *n, const struct roce_facts *r)
 {
-	if (n->fn_netdevs && n->fn_netdevs[0])
-		return n->fn_netdevs[0];
+	if (n->fn_netdev_names && n->fn_netdev_names[0])
+		return n->fn_netdev_names[0];
 	/* Inputs without the function's own list: the first that is no bond. */
-	for (size_t k = 0; n->netdevs && n->netdevs[k]; k++) {
-		const struct roce_link *l = roce_link_find(r, n->netdevs[k]);
+	for (size_t k = 0; n->netdev_names && n->netdev_names[k]; k++) {
+		const struct roce_link *l = roce_link_find(r, n->netdev_names[k]);
 
-		if (!(l && roce_link_is_bond(r, l)) && !roce_bond_find(r, n->netdevs[k]))
-			return n->netdevs[k];
+		if (!(l && roce_link_is_bond(r, l)) && !roce_bond_find(r, n->netdev_names[k]))
+			return n->netdev_names[k];
 	}
 	return NULL;
 }
@@ -321,7 +321,7 @@ static int find_nics(struct fit *fit)
 		id->port = pf_port(n, &f->roce);
 		id->bond = id->port ? port_bond(&f->roce, id->port) : NULL;
 		id->lag = startswith(n->name, "mlx5_bond") ||
-			  (id->bond && strv_contains(n->netdevs, id->bond));
+			  (id->bond && strv_contains(n->netdev_names, id->bond));
 		id->default_route = fact_str_ok(route) &&
 				    ((id->port && strcmp(route->v, id->port) == 0) ||
 				     (id->bond && strcmp(route->v, id->bond) == 0));

@@ -36,6 +36,8 @@ struct cni_facts {
 	struct name_list device_plugins;   /* /var/lib/kubelet/device-plugins */
 	/* The interface of the IPv4 default route (/proc/net/route). */
 	struct fact_str default_route_dev;
+	/* That interface in facts.netdevs (facts_link_netdevs), -1. */
+	int default_route;
 };
 
 void cni_facts_release(struct cni_facts *c);

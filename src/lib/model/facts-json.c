@@ -158,7 +158,7 @@ static const struct json_field nic_fields[] = {
 	JFIELD("name", struct rdma_dev, name, JK_CHARS, .size = sizeof(((struct rdma_dev *)0)->name),
 	       .flags = JF_REQUIRED | JF_NONEMPTY),
 	JBDF("bdf", struct rdma_dev, bdf, .flags = 0),
-	JFIELD("netdevs", struct rdma_dev, netdevs, JK_STRV, .flags = JF_ALLOC),
+	JFIELD("netdevs", struct rdma_dev, netdev_names, JK_STRV, .flags = JF_ALLOC),
 	JFS("node_type", struct rdma_dev, node_type),
 	JFS("fw_ver", struct rdma_dev, fw_ver),
 	JFS("node_guid", struct rdma_dev, node_guid),
@@ -169,7 +169,7 @@ static const struct json_field nic_fields[] = {
 	JFI("dmabuf_mr", struct rdma_dev, dmabuf_mr),
 	JFS("driver", struct rdma_dev, driver),
 	JFI("is_vf", struct rdma_dev, is_vf),
-	JFIELD("fn_netdevs", struct rdma_dev, fn_netdevs, JK_STRV, .flags = JF_OMIT_NULL),
+	JFIELD("fn_netdevs", struct rdma_dev, fn_netdev_names, JK_STRV, .flags = JF_OMIT_NULL),
 	JFI("dcqcn", struct rdma_dev, dcqcn),
 	/* RDMA netlink CMD_GET */
 	JFI("nl_index", struct rdma_dev, nl_index),
@@ -189,7 +189,7 @@ static void netfn_init(void *p)
 
 static const struct json_field netfn_fields[] = {
 	JBDF("bdf", struct netfn, bdf, .flags = JF_REQUIRED),
-	JFIELD("netdevs", struct netfn, netdevs, JK_STRV, .flags = JF_ALLOC),
+	JFIELD("netdevs", struct netfn, netdev_names, JK_STRV, .flags = JF_ALLOC),
 	JFS("driver", struct netfn, driver),
 };
 static JSON_DESC(netfn_desc, netfn_fields, .init = netfn_init);
@@ -364,6 +364,6 @@ int facts_from_json(json_object *doc, struct facts *f, char *err,
 	if (r < 0)
 		return r;
 	f->source = SOURCE_FACTS;
-	facts_sort(f);
-	return check_unique(&c, f);
+	r = facts_sort(f);
+	return r < 0 ? r : check_unique(&c, f);
 }

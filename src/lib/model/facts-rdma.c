@@ -22,8 +22,8 @@ static void port_release(struct rdma_port *p)
 
 void rdma_dev_release(struct rdma_dev *d)
 {
-	strv_free(d->netdevs);
-	strv_free(d->fn_netdevs);
+	strv_free(d->netdev_names);
+	strv_free(d->fn_netdev_names);
 	fact_str_release(&d->node_type);
 	fact_str_release(&d->fw_ver);
 	fact_str_release(&d->node_guid);
@@ -36,6 +36,7 @@ void rdma_dev_release(struct rdma_dev *d)
 	for (size_t i = 0; i < d->n_ports; i++)
 		port_release(&d->ports[i]);
 	free(d->ports);
+	free(d->netdevs);
 	memset(d, 0, sizeof(*d));
 }
 

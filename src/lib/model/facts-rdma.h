@@ -23,6 +23,7 @@ struct roce_gid {
 	char *gid;            /* sysfs text: 8 groups of 4 hex digits */
 	struct fact_str type; /* "RoCE v2", "IB/RoCE v1" */
 	struct fact_str ndev; /* the netdev the GID belongs to */
+	int netdev;           /* @ndev in facts.netdevs (facts_link_netdevs), -1 */
 };
 
 struct rdma_port {
@@ -47,6 +48,12 @@ struct rdma_port {
 	struct fact_int traffic_class;
 	/* libibverbs ibv_query_port (live probe). */
 	struct rdma_port_verbs verbs;
+	/*
+	 * The netdev it sits on, in facts.netdevs (facts_link_netdevs): RDMA
+	 * netlink's, else the first its GID table names, else its function's
+	 * first; -1 none.
+	 */
+	int netdev;
 };
 
 struct rdma_dev {
@@ -57,12 +64,12 @@ struct rdma_dev {
 	 * Network interfaces on the device: its function's (device/net) and,
 	 * for a RoCE LAG device, the bond its GID table names.
 	 */
-	char **netdevs; /* NULL-terminated */
+	char **netdev_names; /* NULL-terminated */
 	/* sysfs, below /sys/class/infiniband/<name>/. */
 	struct fact_str node_type, fw_ver, node_guid, hca_type, board_id;
 	struct fact_str driver; /* PCI driver of the function: mlx5_core, ice */
 	struct fact_int is_vf;  /* device/physfn exists */
-	char **fn_netdevs;      /* entries of device/net only, NULL-terminated */
+	char **fn_netdev_names;      /* entries of device/net only, NULL-terminated */
 	struct fact_int numa;
 	/* Out-of-tree irdma configfs: irdma/<dev>/roce_dcqcn_enable. */
 	struct fact_int dcqcn;
@@ -78,6 +85,14 @@ struct rdma_dev {
 	struct rdma_verbs verbs; /* the rest of what libibverbs says */
 	struct rdma_port *ports;
 	size_t n_ports;
+	/*
+	 * Its network interfaces, indices into facts.netdevs
+	 * (facts_link_netdevs): its function's (device/net, by name) first,
+	 * n_fn_netdevs of them, then for a RoCE LAG device (mlx5_bond_N, irdma
+	 * on a bond) the bond its ports' GID 0 names.
+	 */
+	int *netdevs;
+	size_t n_netdevs, n_fn_netdevs;
 };
 
 void rdma_dev_release(struct rdma_dev *d);

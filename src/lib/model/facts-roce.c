@@ -9,12 +9,6 @@
 #include "../util/array.h"
 #include "../util/strv.h"
 
-void roce_dcb_release(struct roce_dcb *d)
-{
-	free(d->apps);
-	memset(d, 0, sizeof(*d));
-}
-
 void roce_link_release(struct roce_link *l)
 {
 	free(l->name);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fact.h"
+#include "facts-netdev.h"
 
 /*
  * RoCE fabric facts: RDMA netlink system settings, DCB, rtnetlink, bonding,
@@ -17,83 +18,6 @@
  * A block read in one go (a DCB PFC payload, an ETS table) carries one state
  * for the whole block in `st`: ok (v = 1) when it was read, otherwise why not.
  */
-
-#define ROCE_NPRIO 8
-
-/* One DCB APP table entry (struct dcb_app). */
-struct roce_dcb_app {
-	uint8_t selector; /* 1 ethertype, 2 tcp, 3 udp, 4 any, 5 dscp, 255 pcp */
-	uint8_t priority;
-	uint16_t protocol; /* DSCP value for selector 5 */
-	bool ieee;         /* DCB_ATTR_IEEE_APP (true) or DCB_ATTR_DCB_APP */
-};
-
-struct roce_pfc {
-	struct fact_int st;
-	uint8_t cap, en, mbc; /* en: bit p set = priority p lossless */
-	uint16_t delay;
-	uint64_t requests[ROCE_NPRIO], indications[ROCE_NPRIO];
-};
-
-struct roce_ets {
-	struct fact_int st;
-	uint8_t willing, ets_cap, cbs;
-	uint8_t tc_tx_bw[ROCE_NPRIO], tc_rx_bw[ROCE_NPRIO];
-	uint8_t tc_tsa[ROCE_NPRIO]; /* 0 strict, 1 cb shaper, 2 ets, 255 vendor */
-	uint8_t prio_tc[ROCE_NPRIO];
-};
-
-/* DCB over rtnetlink (DCB_CMD_IEEE_GET) for one netdev. */
-struct roce_dcb {
-	/* The answer as a whole: unsupported when the driver has no DCB. */
-	struct fact_int st;
-	struct fact_int dcbx; /* DCB_CAP_DCBX_* flags */
-	struct roce_pfc pfc, peer_pfc;
-	struct roce_ets ets;
-	struct fact_int apps_st; /* the APP table was in the answer */
-	struct roce_dcb_app *apps;
-	size_t n_apps;
-	/* DCB_ATTR_DCB_APP_TRUST_TABLE: selectors in trust order. */
-	struct fact_int trust_st;
-	uint8_t trust[ROCE_NPRIO];
-	size_t n_trust;
-};
-
-struct roce_privflag {
-	char *name;
-	bool on;
-};
-
-/*
- * ethtool PAUSE_GET with ETHTOOL_FLAG_STATS: the IEEE 802.3 pause frames
- * (link-level; ice counts XON and XOFF, ice_get_pause_stats) and, from
- * kernel 7.0, the pause storms the device itself detected and stopped
- * (tx_pause_storm_events: mlx5 and fbnic fill it). A counter the driver
- * does not fill is absent from the answer: FACT_ABSENT.
- */
-struct roce_pause_stats {
-	struct fact_int st;
-	struct fact_int tx_frames, rx_frames, storm_events;
-};
-
-/* The counters one reading of a pause sample takes of a port. */
-struct roce_pause_reading {
-	/* The DCB PFC answer's requests/indications: XOFF frames sent/received. */
-	uint64_t xoff_tx[ROCE_NPRIO], xoff_rx[ROCE_NPRIO];
-	/* IFLA_STATS64 of the netdev. */
-	uint64_t rx_bytes, tx_bytes;
-};
-
-/*
- * check --pause-sample: a port's counters read twice, `ms` apart (opt-in:
- * a storm is a rate, and one snapshot has none). st: ok (1) when both
- * readings came, otherwise why not; unset when no sample was asked.
- */
-struct roce_pause_sample {
-	struct fact_int st;
-	struct fact_int ms;
-	struct roce_pause_reading first, last;
-};
 
 /* One network interface (rtnetlink link + what else is known about it). */
 struct roce_link {
@@ -205,7 +129,6 @@ struct roce_facts {
 
 void roce_facts_release(struct roce_facts *r);
 void roce_link_release(struct roce_link *l);
-void roce_dcb_release(struct roce_dcb *d);
 void roce_bond_release(struct roce_bond *b);
 void roce_devlink_release(struct roce_devlink *d);
 

@@ -79,10 +79,15 @@ void facts_release(struct facts *f)
 		rdma_dev_release(&f->nics[i]);
 	free(f->nics);
 	for (size_t i = 0; i < f->n_netfns; i++) {
-		strv_free(f->netfns[i].netdevs);
+		strv_free(f->netfns[i].netdev_names);
 		fact_str_release(&f->netfns[i].driver);
+		free(f->netfns[i].netdevs);
 	}
 	free(f->netfns);
+	for (size_t i = 0; i < f->n_netdevs; i++)
+		netdev_release(&f->netdevs[i]);
+	free(f->netdevs);
+	free(f->links);
 	for (size_t i = 0; i < f->n_numa; i++)
 		fact_str_release(&f->numa[i].cpulist);
 	free(f->numa);
@@ -207,7 +212,7 @@ static int cmp_pci(const void *a, const void *b)
 		       ((const struct pci_dev *)b)->bdf);
 }
 
-void facts_sort(struct facts *f)
+int facts_sort(struct facts *f)
 {
 	if (f->n_pci)
 		qsort(f->pci, f->n_pci, sizeof(*f->pci), cmp_pci);
@@ -222,6 +227,7 @@ void facts_sort(struct facts *f)
 		f->nics[i].pci = facts_find_pci(f, f->nics[i].bdf);
 	for (size_t i = 0; i < f->n_netfns; i++)
 		f->netfns[i].pci = facts_find_pci(f, f->netfns[i].bdf);
+	return facts_link_netdevs(f);
 }
 
 int facts_note(struct facts *f, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include "fact.h"
 #include "facts-cni.h"
 #include "facts-host.h"
+#include "facts-netdev.h"
 #include "facts-pod.h"
 #include "facts-probe.h"
 #include "facts-rdma.h"
@@ -87,8 +88,11 @@ struct gpu {
 struct netfn {
 	char bdf[BDF_LEN];
 	int pci;
-	char **netdevs;
+	char **netdev_names;
 	struct fact_str driver;
+	/* Its netdevs by name, indices into facts.netdevs (facts_link_netdevs). */
+	int *netdevs;
+	size_t n_netdevs;
 };
 
 /*
@@ -165,6 +169,16 @@ struct facts {
 	size_t n_nics;
 	struct netfn *netfns;
 	size_t n_netfns;
+	/* Network interfaces, one record each, by name (facts-netdev.h). */
+	struct netdev *netdevs;
+	size_t n_netdevs;
+	/*
+	 * The interfaces the link source listed, in its order: rtnetlink's
+	 * (by ifindex, as the kernel dumps them) or, without it,
+	 * /sys/class/net's (by name). Indices into netdevs (facts_link_netdevs).
+	 */
+	int *links;
+	size_t n_links;
 	struct numa_node *numa;
 	size_t n_numa;
 
@@ -196,10 +210,44 @@ const struct nccl_setting *facts_nccl_get(const struct facts *f,
 					  const char *name);
 /* Some RDMA device has its RoCE facts (rdma_dev_roce_known). */
 bool facts_have_roce(const struct facts *f);
-/* Sort GPUs and NICs into their canonical order and fix up indices. */
-void facts_sort(struct facts *f);
+/*
+ * Sort GPUs and NICs into their canonical order and fix up indices, the
+ * netdevs' too (facts_link_netdevs). 0 or -ENOMEM.
+ */
+int facts_sort(struct facts *f);
 /* Re-link pci parent_idx from the parent BDF strings. */
 void facts_link_pci(struct facts *f);
+/*
+ * The netdev named @name, added when there is none: for collectors and
+ * loaders, which name interfaces. NULL on -ENOMEM or a name that is no
+ * interface name (empty, longer than IFNAMSIZ allows). The pointer and the
+ * indices of facts.netdevs hold until the next facts_link_netdevs().
+ */
+struct netdev *facts_netdev_get(struct facts *f, const char *name);
+/*
+ * The index of the netdev named @name, or -1: for a name from outside the
+ * facts (the command line, the environment). Records point at each other
+ * by index (facts_link_netdevs), never by name.
+ */
+int facts_netdev_index(const struct facts *f, const char *name);
+/* facts.netdevs[@idx], or NULL for -1 (or out of range). */
+const struct netdev *facts_netdev(const struct facts *f, int idx);
+/* The same, only when the link source listed it (netdev_listed). */
+const struct netdev *facts_link(const struct facts *f, int idx);
+/* The bond @n is enslaved to (its master when that is a bond), or NULL. */
+const struct netdev *netdev_bond(const struct facts *f, const struct netdev *n);
+/* Whether @n is a slave of @bond (in its slaves list). */
+bool netdev_is_slave_of(const struct facts *f, const struct netdev *n,
+			const struct netdev *bond);
+/*
+ * Resolve every name that points at a netdev into an index, once, when
+ * facts are collected or loaded: add a record for each interface a source
+ * names, sort the records by name, and fill the indices of struct netdev
+ * (pci, master, slaves, nic, port), of the RDMA devices, ports and GID
+ * entries (netdevs, netdev), of the network functions, facts.links and the
+ * default route's interface. Idempotent. 0 or -ENOMEM.
+ */
+int facts_link_netdevs(struct facts *f);
 /* Add a collection note (printf-style). */
 int facts_note(struct facts *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

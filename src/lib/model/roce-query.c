@@ -61,7 +61,7 @@ const char *roce_port_netdev(const struct rdma_dev *d,
 	for (size_t g = 0; g < p->n_gids; g++)
 		if (fact_str_ok(&p->gids[g].ndev))
 			return p->gids[g].ndev.v;
-	return d->fn_netdevs && d->fn_netdevs[0] ? d->fn_netdevs[0] : NULL;
+	return d->fn_netdev_names && d->fn_netdev_names[0] ? d->fn_netdev_names[0] : NULL;
 }
 
 bool roce_port_is_roce(const struct rdma_dev *d,
@@ -157,9 +157,9 @@ const struct roce_link **roce_dcb_links(const struct facts *f)
 						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
 					goto oom;
 		}
-		for (size_t k = 0; roce && d->fn_netdevs && d->fn_netdevs[k]; k++)
+		for (size_t k = 0; roce && d->fn_netdev_names && d->fn_netdev_names[k]; k++)
 			if (push_physical(r, &v, &n,
-					  roce_link_find(r, d->fn_netdevs[k])) < 0)
+					  roce_link_find(r, d->fn_netdev_names[k])) < 0)
 				goto oom;
 	}
 	return v;

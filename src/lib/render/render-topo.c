@@ -61,7 +61,7 @@ static json_object *nic_json(const struct facts *f, const struct topo_report *r,
 	json_object_object_add(o, "name", json_object_new_string(n->name));
 	json_object_object_add(o, "bdf",
 			       n->bdf[0] ? json_object_new_string(n->bdf) : NULL);
-	json_object_object_add(o, "netdevs", strv_json(n->netdevs));
+	json_object_object_add(o, "netdevs", strv_json(n->netdev_names));
 	json_object_object_add(o, "numa", int_fact_json(&n->numa));
 	json_object_object_add(o, "gdr_support", support_json(&r->nic_support[i]));
 	return o;

@@ -295,11 +295,11 @@ static int nic_lines(struct builder *b, struct lay_box *bx, const struct rdma_de
 
 	if (r >= 0 && n->bdf[0])
 		r = strv_pushf(&bx->lines, "%s", n->bdf);
-	for (size_t i = 0; r >= 0 && n->netdevs && n->netdevs[i]; i++) {
-		const char *bond = bond_of(b->f, n->netdevs[i]);
+	for (size_t i = 0; r >= 0 && n->netdev_names && n->netdev_names[i]; i++) {
+		const char *bond = bond_of(b->f, n->netdev_names[i]);
 
-		r = bond ? strv_pushf(&bx->lines, "%s (in %s)", n->netdevs[i], bond) :
-			   strv_pushf(&bx->lines, "%s", n->netdevs[i]);
+		r = bond ? strv_pushf(&bx->lines, "%s (in %s)", n->netdev_names[i], bond) :
+			   strv_pushf(&bx->lines, "%s", n->netdev_names[i]);
 	}
 	for (size_t i = 0; r >= 0 && i < n->n_ports; i++) {
 		const struct rdma_port *p = &n->ports[i];
