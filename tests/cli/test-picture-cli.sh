@@ -55,7 +55,9 @@ wellformed "live html"
 python3 - "$tmp/facts.json" "$tmp/hostile.json" <<'PY' || fail "hostile facts"
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["nics"][0]["netdevs"][0] = "<b>&\"x'\u0001"
+nic = d["nics"][0]
+# The NIC's netdevs are those of its PCI function (device/net).
+nic["netdevs"][0] = nic["fn_netdevs"][0] = "<b>&\"x'\u0001"
 d["gpus"][0]["name"] = "]]></text><script>alert(1)</script>"
 json.dump(d, open(sys.argv[2], "w"))
 PY

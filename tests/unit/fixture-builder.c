@@ -151,6 +151,36 @@ struct netdev *tb_link(struct facts *f, const char *name, int ifindex,
 	return n;
 }
 
+struct netdev *tb_pod_netdev(struct facts *f, const char *name, const char *device)
+{
+	struct netdev *n = tb_netdev(f, name, NULL);
+
+	fact_int_set(&n->pod.st, 1);
+	fact_int_set(&n->pod.ifindex, (int64_t)f->n_netdevs);
+	fact_int_set(&n->pod.iflink, (int64_t)f->n_netdevs);
+	fact_str_release(&n->pod.device);
+	if (device)
+		CHECK_ALLOC(fact_str_set(&n->pod.device, device) == 0);
+	else
+		fact_str_fail(&n->pod.device, -ENOENT);
+	fact_str_fail(&n->pod.lower, -ENOENT);
+	return n;
+}
+
+void tb_unlist(struct facts *f)
+{
+	for (size_t i = 0; i < f->n_netdevs; i++) {
+		struct netdev_link *l = &f->netdevs[i].link;
+
+		fact_str_release(&l->kind);
+		fact_str_release(&l->slave_kind);
+		fact_str_release(&l->bond.ad_partner_mac);
+		strv_free(l->addrs);
+		memset(l, 0, sizeof(*l));
+		f->netdevs[i].ifindex = 0;
+	}
+}
+
 void tb_enslave(struct facts *f, const char *bond, const char *slave)
 {
 	struct netdev *b = tb_netdev(f, bond, NULL);

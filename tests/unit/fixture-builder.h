@@ -38,6 +38,10 @@ struct netdev *tb_netdev(struct facts *f, const char *name, const char *bdf);
 /* @name as rtnetlink lists it: @ifindex, @mtu, up. */
 struct netdev *tb_link(struct facts *f, const char *name, int ifindex,
 		       int mtu);
+/* @name as the pod's /sys/class/net shows it, on PCI function @device (NULL: virtual). */
+struct netdev *tb_pod_netdev(struct facts *f, const char *name, const char *device);
+/* Forget what the link source listed (every record's link block). */
+void tb_unlist(struct facts *f);
 /* rtnetlink: @slave's master is the bond @bond (both listed already). */
 void tb_enslave(struct facts *f, const char *bond, const char *slave);
 /*

@@ -278,26 +278,25 @@ static void empty_facts_skip(void **state)
 
 /* ------------------------------------------------ hand-built mlx5 node */
 
-static struct roce_link *mk_link(struct facts *f, const char *name, int idx,
-				 const char *driver)
+/* A link as rtnetlink and ethtool show it; the pointer holds until the next add. */
+static struct netdev *mk_link(struct facts *f, const char *name, int idx,
+			      const char *driver)
 {
-	struct roce_link *l = roce_link_add(&f->roce, name);
+	struct netdev *l = tb_link(f, name, idx, 1500);
 
-	assert_non_null(l);
-	l->ifindex = idx;
-	fact_int_set(&l->mtu, 1500);
-	fact_int_set(&l->operstate, 6);
-	fact_str_set(&l->driver, driver);
+	fact_str_set(&l->ethtool.driver, driver);
 	return l;
 }
 
-static void mk_dev(struct facts *f, const char *name, const char *netdev)
+/* RDMA device @name on PCI function @bdf, whose netdev is @netdev. */
+static struct rdma_dev *mk_dev(struct facts *f, const char *name,
+			       const char *netdev, const char *bdf)
 {
-	struct rdma_dev *d = tb_nic_on(f, name, "");
+	struct rdma_dev *d = tb_nic_on(f, name, bdf);
 	struct rdma_port *p;
 
 	assert_non_null(d);
-	assert_int_equal(strv_push(&d->fn_netdev_names, NULL, netdev), 0);
+	tb_netdev(f, netdev, bdf);
 	/* Built as the RDMA collector would: the function is no VF. */
 	fact_int_set(&d->is_vf, 0);
 	p = rdma_port_get(d, 1);
@@ -305,24 +304,36 @@ static void mk_dev(struct facts *f, const char *name, const char *netdev)
 	fact_str_set(&p->link_layer, "Ethernet");
 	fact_str_set(&p->ndev_name, netdev);
 	fact_int_set(&p->gid_tbl_len, 4);
+	return d;
+}
+
+/* The record of @name once the facts are linked. */
+static struct netdev *link_of(struct facts *f, const char *name)
+{
+	int i = facts_netdev_index(f, name);
+
+	assert_true(i >= 0);
+	return &f->netdevs[i];
 }
 
 static void mlx5_trust_and_mtu(void **state)
 {
 	struct facts f;
 	struct finding out;
-	struct roce_link *l;
+	struct netdev *l;
 
 	(void)state;
 	facts_init(&f);
-	l = mk_link(&f, "eth2", 2, "mlx5_core");
-	mk_dev(&f, "mlx5_0", "eth2");
+	mk_link(&f, "eth2", 2, "mlx5_core");
+	mk_dev(&f, "mlx5_0", "eth2", "0000:03:00.0");
+	tb_done(&f);
+	l = link_of(&f, "eth2");
 	fact_int_set(&l->dcb.st, 1);
 	fact_int_set(&l->dcb.apps_st, 1);
 	assert_int_equal(run(&check_roce_trust, &f, &out), ST_WARN);
 	assert_true(has_fix(&out, "dcb app add dev eth2 dscp-prio 24:3"));
 	finding_release(&out);
-	fact_str_set(&l->qos_trust, "dscp");
+	fact_str_set(&l->mlx5.qos_trust, "dscp");
 	assert_int_equal(run(&check_roce_trust, &f, &out), ST_PASS);
 	finding_release(&out);
 	/* 1500 → RoCE MTU 1024. */
@@ -335,8 +346,8 @@ static void mlx5_trust_and_mtu(void **state)
 	assert_int_equal(roce_iboe_mtu(9000), 4096);
 	assert_int_equal(roce_iboe_mtu(100), 0);
 	/* OFED ECN files off for priority 3. */
-	fact_int_set(&l->ecn_np[3], 0);
-	fact_int_set(&l->ecn_rp[3], 1);
+	fact_int_set(&l->mlx5.ecn_np[3], 0);
+	fact_int_set(&l->mlx5.ecn_rp[3], 1);
 	assert_int_equal(run(&check_roce_ecn, &f, &out), ST_WARN);
 	assert_true(has_fix(&out, "ecn/roce_np/enable/3"));
 	finding_release(&out);
@@ -387,6 +398,7 @@ static void bond_cases(void **state)
 
 		facts_init(&f);
 		mk_bond(&f, cases[i].file);
+		tb_done(&f);
 		if (run(&check_net_bond, &f, &out) != cases[i].st)
 			fail_msg("%s: %s (%s)", cases[i].file,
 				 check_status_name(out.status), out.verdict);
@@ -402,25 +414,20 @@ static void bond_mlx5_lag(void **state)
 {
 	struct facts f;
 	struct finding out;
-	struct roce_link *b, *s0, *s1;
 
 	(void)state;
 	facts_init(&f);
-	/* Pointers only after the last add: the array moves as it grows. */
 	mk_link(&f, "bond0", 10, "bonding");
 	mk_link(&f, "ens1f0", 11, "mlx5_core");
 	mk_link(&f, "ens1f1", 12, "mlx5_core");
-	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
-	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
-	s1 = (struct roce_link *)roce_link_find(&f.roce, "ens1f1");
-	fact_str_set(&b->kind, "bond");
-	fact_int_set(&b->bond_mode, 4);
-	fact_int_set(&s0->master, 10);
-	fact_int_set(&s1->master, 10);
-	fact_int_set(&s0->slave_mii, 0);
-	fact_int_set(&s1->slave_mii, 0);
-	mk_dev(&f, "mlx5_0", "ens1f0");
-	mk_dev(&f, "mlx5_1", "ens1f1");
+	tb_enslave(&f, "bond0", "ens1f0");
+	tb_enslave(&f, "bond0", "ens1f1");
+	mk_dev(&f, "mlx5_0", "ens1f0", "0000:01:00.0");
+	mk_dev(&f, "mlx5_1", "ens1f1", "0000:01:00.1");
+	tb_done(&f);
+	fact_int_set(&link_of(&f, "bond0")->link.bond.mode, 4);
+	fact_int_set(&link_of(&f, "ens1f0")->link.slave.mii, 0);
+	fact_int_set(&link_of(&f, "ens1f1")->link.slave.mii, 0);
 	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
 	assert_true(has_fix(&out, "mlx5_bond_N"));
 	finding_release(&out);
@@ -429,13 +436,11 @@ static void bond_mlx5_lag(void **state)
 	facts_init(&f);
 	mk_link(&f, "bond0", 10, "bonding");
 	mk_link(&f, "ens1f0", 11, "mlx5_core");
-	b = (struct roce_link *)roce_link_find(&f.roce, "bond0");
-	s0 = (struct roce_link *)roce_link_find(&f.roce, "ens1f0");
-	fact_str_set(&b->kind, "bond");
-	fact_int_set(&b->bond_mode, 1);
-	fact_int_set(&s0->master, 10);
-	fact_int_set(&s0->slave_mii, 0);
-	mk_dev(&f, "mlx5_bond_0", "bond0");
+	tb_enslave(&f, "bond0", "ens1f0");
+	mk_dev(&f, "mlx5_bond_0", "bond0", "0000:01:00.0");
+	tb_done(&f);
+	fact_int_set(&link_of(&f, "bond0")->link.bond.mode, 1);
+	fact_int_set(&link_of(&f, "ens1f0")->link.slave.mii, 0);
 	/* active-backup under RoCE: LAG works, but not the seed's 802.3ad. */
 	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
 	assert_true(has_fix(&out, "mode=802.3ad"));
@@ -460,20 +465,21 @@ static void bond_mlx5_other_lag(void **state)
 	facts_init(&f);
 	for (int i = 0; i < 6; i++)
 		mk_link(&f, links[i], 10 + i, i % 3 ? "mlx5_core" : "bonding");
+	for (int i = 0; i < 6; i++)
+		if (i % 3)
+			tb_enslave(&f, links[i < 3 ? 0 : 3], links[i]);
+	mk_dev(&f, "mlx5_bond_0", "ens1f0", "0000:01:00.0");
+	mk_dev(&f, "mlx5_2", "ens2f0", "0000:02:00.0");
+	mk_dev(&f, "mlx5_3", "ens3f0", "0000:03:00.0");
+	tb_done(&f);
 	for (int i = 0; i < 6; i++) {
-		struct roce_link *l = (struct roce_link *)roce_link_find(&f.roce, links[i]);
+		struct netdev *l = link_of(&f, links[i]);
 
-		if (i % 3 == 0) {
-			fact_str_set(&l->kind, "bond");
-			fact_int_set(&l->bond_mode, 4);
-			continue;
-		}
-		fact_int_set(&l->master, i < 3 ? 10 : 13);
-		fact_int_set(&l->slave_mii, 0);
+		if (i % 3 == 0)
+			fact_int_set(&l->link.bond.mode, 4);
+		else
+			fact_int_set(&l->link.slave.mii, 0);
 	}
-	mk_dev(&f, "mlx5_bond_0", "ens1f0");
-	mk_dev(&f, "mlx5_2", "ens2f0");
-	mk_dev(&f, "mlx5_3", "ens3f0");
 	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
 	for (size_t k = 0; k < out.n_items; k++)
 		if (strcmp(out.items[k].subject, "bond1") == 0 && out.items[k].status == ST_WARN)
@@ -484,9 +490,6 @@ static void bond_mlx5_other_lag(void **state)
 }
 
 /* ------------------------------------------------- E810 RDMA LAG rules */
-
-static void add_gid(struct rdma_port *p, unsigned idx, const char *gid,
-		    const char *type);
 
 static void add_mod(struct facts *f, const char *name, const char *taint)
 {
@@ -514,39 +517,30 @@ static void add_mod(struct facts *f, const char *name, const char *taint)
 static void ice_bond(struct facts *f, const char *bus, bool rdma2, bool gid2,
 		     bool irdma, const char *taint)
 {
-	struct roce_link *b, *s0, *s1;
 	struct rdma_dev *d;
 
 	facts_init(f);
 	mk_link(f, "bond1", 10, "bonding");
-	mk_link(f, "ens5f0np0", 11, "ice");
-	mk_link(f, "ensXf1np1", 12, "ice");
-	b = (struct roce_link *)roce_link_find(&f->roce, "bond1");
-	s0 = (struct roce_link *)roce_link_find(&f->roce, "ens5f0np0");
-	s1 = (struct roce_link *)roce_link_find(&f->roce, "ensXf1np1");
-	fact_str_set(&b->kind, "bond");
-	fact_int_set(&b->bond_mode, 4);
-	fact_str_set(&s0->bus_info, "0000:19:00.0");
-	fact_str_set(&s1->bus_info, bus);
-	fact_int_set(&s0->master, 10);
-	fact_int_set(&s1->master, 10);
-	fact_int_set(&s0->slave_mii, 0);
-	fact_int_set(&s1->slave_mii, 0);
-	mk_dev(f, "irdma0", "ens5f0np0");
-	if (rdma2)
-		mk_dev(f, "irdma1", "ensXf1np1");
-	d = (struct rdma_dev *)facts_nic_find(f, "irdma0");
-	add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
-	fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
-	if (gid2) {
-		d = (struct rdma_dev *)facts_nic_find(f, "irdma1");
-		add_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2");
-		fact_str_set(&d->ports[0].gids[0].ndev, "bond1");
+	fact_str_set(&mk_link(f, "ens5f0np0", 11, "ice")->ethtool.bus_info, "0000:19:00.0");
+	fact_str_set(&mk_link(f, "ensXf1np1", 12, "ice")->ethtool.bus_info, bus);
+	tb_enslave(f, "bond1", "ens5f0np0");
+	tb_enslave(f, "bond1", "ensXf1np1");
+	d = mk_dev(f, "irdma0", "ens5f0np0", "0000:19:00.0");
+	tb_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b", "RoCE v2", "bond1");
+	if (rdma2) {
+		d = mk_dev(f, "irdma1", "ensXf1np1", bus);
+		if (gid2)
+			tb_gid(&d->ports[0], 3, "0000:0000:0000:0000:0000:ffff:0a0a:000b",
+			       "RoCE v2", "bond1");
 	}
 	add_mod(f, "ib_core", NULL);
 	add_mod(f, "ice", taint);
 	if (irdma)
 		add_mod(f, "irdma", taint);
+	tb_done(f);
+	fact_int_set(&link_of(f, "bond1")->link.bond.mode, 4);
+	fact_int_set(&link_of(f, "ens5f0np0")->link.slave.mii, 0);
+	fact_int_set(&link_of(f, "ensXf1np1")->link.slave.mii, 0);
 }
 
 static void bond_ice_rdma_lag(void **state)
@@ -589,21 +583,6 @@ static void bond_ice_rdma_lag(void **state)
 
 /* ------------------------------------------------------- NCCL's GID rule */
 
-static void add_gid(struct rdma_port *p, unsigned idx, const char *gid,
-		    const char *type)
-{
-	struct roce_gid *v = realloc(p->gids, (p->n_gids + 1) * sizeof(*v));
-
-	assert_non_null(v);
-	p->gids = v;
-	memset(&v[p->n_gids], 0, sizeof(v[0]));
-	v[p->n_gids].index = idx;
-	v[p->n_gids].gid = strdup(gid);
-	if (type)
-		fact_str_set(&v[p->n_gids].type, type);
-	p->n_gids++;
-}
-
 /* The NCCL GID settings from one or two NCCL_* values. */
 static void env_with(const char *n1, const char *v1, const char *n2,
 		     const char *v2, struct nccl_gid_env *env)
@@ -631,12 +610,12 @@ static void nccl_gid_rule(void **state)
 	p = rdma_port_get(d, 1);
 	fact_int_set(&p->gid_tbl_len, 256);
 	/* The typical mlx5 table: link-local v1/v2, IPv4 v1/v2, IPv6 v1/v2. */
-	add_gid(p, 0, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "IB/RoCE v1");
-	add_gid(p, 1, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "RoCE v2");
-	add_gid(p, 2, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "IB/RoCE v1");
-	add_gid(p, 3, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "RoCE v2");
-	add_gid(p, 4, "fd00:0000:0000:0000:0000:0000:0000:0021", "IB/RoCE v1");
-	add_gid(p, 5, "fd00:0000:0000:0000:0000:0000:0000:0021", "RoCE v2");
+	tb_gid(p, 0, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "IB/RoCE v1", NULL);
+	tb_gid(p, 1, "fe80:0000:0000:0000:0ac0:ebff:fe3d:ca54", "RoCE v2", NULL);
+	tb_gid(p, 2, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "IB/RoCE v1", NULL);
+	tb_gid(p, 3, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "RoCE v2", NULL);
+	tb_gid(p, 4, "fd00:0000:0000:0000:0000:0000:0000:0021", "IB/RoCE v1", NULL);
+	tb_gid(p, 5, "fd00:0000:0000:0000:0000:0000:0000:0021", "RoCE v2", NULL);
 	nccl_gid_env_from_facts(&f, &env);
 	assert_int_equal(env.gid_index, -1);
 	assert_int_equal(env.family, AF_INET);
@@ -706,15 +685,15 @@ static void gid_index_override_fails(void **state)
 /* One E810 port at 0000:19:00.0 (ens5f0np0) whose DCB answer is @dcb. */
 static void ddp_node(struct facts *f, enum fact_state dcb, enum fact_state pkg)
 {
-	struct roce_link *l;
+	struct netdev *l;
 
 	facts_init(f);
 	tb_pci(f, "0000:19:00.0", "", "pci0000:17", 0x020000, 0x8086, 0x159b, 0);
 	fact_str_set(&f->pci[0].driver, "ice");
 	fact_str_fail(&f->pci[0].physfn, -ENOENT);
 	l = mk_link(f, "ens5f0np0", 2, "ice");
-	fact_str_set(&l->bus_info, "0000:19:00.0");
-	fact_str_set(&l->fw_version, "4.80 0x8001f6c4 1.3755.0");
+	fact_str_set(&l->ethtool.bus_info, "0000:19:00.0");
+	fact_str_set(&l->ethtool.fw_version, "4.80 0x8001f6c4 1.3755.0");
 	if (dcb == FACT_OK)
 		fact_int_set(&l->dcb.st, 1);
 	else if (dcb == FACT_UNSUPPORTED)
@@ -725,6 +704,7 @@ static void ddp_node(struct facts *f, enum fact_state dcb, enum fact_state pkg)
 	} else if (pkg == FACT_ABSENT) {
 		fact_str_fail(&f->host.ice_ddp, -ENOENT);
 	}
+	tb_done(f);
 }
 
 static void ddp_states(void **state)
@@ -848,10 +828,13 @@ static void firmware_node(struct facts *f, const char *version,
 	add_mod(f, "ice", version ? "OE" : "");
 	if (version)
 		fact_str_set(&f->host.mods[f->host.n_mods - 1].version, version);
+	struct netdev *l = link_of(f, "ens5f0np0");
+
+	fact_str_release(&l->ethtool.fw_version);
 	if (ethtool_fw)
-		fact_str_set(&f->roce.links[0].fw_version, ethtool_fw);
+		fact_str_set(&l->ethtool.fw_version, ethtool_fw);
 	else
-		fact_str_fail(&f->roce.links[0].fw_version, -ENOENT);
+		fact_str_fail(&l->ethtool.fw_version, -ENOENT);
 }
 
 static void firmware_states(void **state)
@@ -966,17 +949,19 @@ static void switch_checklist(void **state)
 /* ------------------------------------------------------ pause storm */
 
 /* A sampled 25 Gb/s port: one XOFF frame pauses at most 1.342 ms. */
-static struct roce_link *pause_node(struct facts *f, int64_t ms)
+static struct netdev *pause_node(struct facts *f, int64_t ms)
 {
-	struct roce_link *l;
+	struct netdev *l;
 
 	facts_init(f);
-	l = mk_link(f, "eth2", 2, "ice");
-	mk_dev(f, "irdma0", "eth2");
+	mk_link(f, "eth2", 2, "ice");
+	mk_dev(f, "irdma0", "eth2", "0000:19:00.0");
+	tb_done(f);
+	l = link_of(f, "eth2");
 	fact_int_set(&l->dcb.st, 1);
 	fact_int_set(&l->dcb.pfc.st, 1);
 	l->dcb.pfc.en = 0x08;
-	fact_int_set(&l->speed_mbps, 25000);
+	fact_int_set(&l->sysfs.speed_mbps, 25000);
 	fact_int_set(&l->pause.st, 1);
 	fact_int_set(&l->pause.ms, ms);
 	l->pause.first.xoff_tx[3] = 100;
@@ -990,7 +975,7 @@ static void pause_storm(void **state)
 {
 	struct facts f;
 	struct finding out;
-	struct roce_link *l;
+	struct netdev *l;
 
 	(void)state;
 	/* No sample: info, and how to take one. */
@@ -1041,12 +1026,12 @@ static void pause_storm(void **state)
 	 */
 	l = pause_node(&f, 10000);
 	l->pause.st.state = FACT_UNSET;
-	fact_int_set(&l->pause_stats.st, 1);
-	fact_int_set(&l->pause_stats.storm_events, 0);
+	fact_int_set(&l->ethtool.pause_stats.st, 1);
+	fact_int_set(&l->ethtool.pause_stats.storm_events, 0);
 	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_INFO);
 	assert_non_null(strstr(out.verdict, "counted none"));
 	finding_release(&out);
-	fact_int_set(&l->pause_stats.storm_events, 3);
+	fact_int_set(&l->ethtool.pause_stats.storm_events, 3);
 	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_WARN);
 	assert_non_null(strstr(out.items[0].verdict, "detected 3 pause storms"));
 	assert_true(has_fix(&out, "pfc-prevention-tout"));
@@ -1063,11 +1048,11 @@ static void pause_storm(void **state)
 	finding_release(&out);
 	facts_release(&f);
 	l = pause_node(&f, 10000);
-	fact_int_set(&l->speed_mbps, -1);
+	fact_int_set(&l->sysfs.speed_mbps, -1);
 	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
 	assert_non_null(strstr(out.items[0].verdict, "link speed unknown"));
 	finding_release(&out);
-	fact_int_set(&l->speed_mbps, 25000);
+	fact_int_set(&l->sysfs.speed_mbps, 25000);
 	fact_int_fail(&l->pause.st, -EOPNOTSUPP);
 	assert_int_equal(run(&check_roce_pause_storm, &f, &out), ST_UNKNOWN);
 	finding_release(&out);

@@ -89,38 +89,24 @@ static void shared_pod(struct facts *f)
 {
 	struct pod_facts *p = &f->pod;
 	struct rdma_dev *d;
-	struct rdma_port *port;
 
 	facts_init(f);
 	fact_int_set(&p->collected, 1);
 	fact_int_set(&p->sys_net, 1);
 	assert_int_equal(fact_str_set(&p->k8s_host, "10.96.0.1"), 0);
-	p->netdevs = calloc(2, sizeof(*p->netdevs));
-	assert_non_null(p->netdevs);
-	p->netdevs[0].name = strdup("eth0");
-	p->netdevs[1].name = strdup("net1");
-	fact_str_fail(&p->netdevs[0].device, -ENOENT);
-	fact_str_fail(&p->netdevs[1].device, -ENOENT);
-	p->n_netdevs = 2;
+	tb_pod_netdev(f, "eth0", NULL);
+	tb_pod_netdev(f, "net1", NULL);
 	fact_int_set(&f->roce.netns_shared, 1);
 	d = tb_nic_on(f, "mlx5_0", "");
-	assert_non_null(d);
-	port = rdma_port_get(d, 1);
-	assert_non_null(port);
-	port->gids = calloc(1, sizeof(*port->gids));
-	assert_non_null(port->gids);
-	port->gids[0].index = 3;
-	port->gids[0].gid = strdup("0000:0000:0000:0000:0000:ffff:0a38:d905");
-	assert_int_equal(fact_str_set(&port->gids[0].type, "RoCE v2"), 0);
-	assert_int_equal(fact_str_set(&port->gids[0].ndev, "net1"), 0);
-	port->n_gids = 1;
+	tb_gid(rdma_port_get(d, 1), 3, "0000:0000:0000:0000:0000:ffff:0a38:d905",
+	       "RoCE v2", "net1");
+	tb_done(f);
 }
 
 static void test_mode(void **state)
 {
 	struct pod_view v;
 	struct facts f;
-	struct roce_link *l;
 
 	(void)state;
 	shared_pod(&f);
@@ -133,38 +119,38 @@ static void test_mode(void **state)
 	assert_string_equal(v.nics[0].netdev, "net1");
 	/* The GID on another netdev: a pod netns without RDMA. */
 	assert_int_equal(fact_str_set(&f.nics[0].ports[0].gids[0].ndev, "ens1f0np0"), 0);
+	tb_done(&f);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.mode, POD_MODE_NONE);
 	assert_int_equal(v.netns, POD_NETNS_POD);
 	/* No eth0, and a port of the node (a PCI netdev): the node's own netns. */
-	free(f.pod.netdevs[0].name);
-	f.pod.netdevs[0].name = strdup("eno1");
-	assert_int_equal(fact_str_set(&f.pod.netdevs[0].device, "0000:04:00.0"), 0);
+	tb_netdev(&f, "eth0", NULL)->pod.st.state = FACT_UNSET;
+	tb_pod_netdev(&f, "eno1", "0000:04:00.0");
+	tb_done(&f);
 	pod_view_of(&f, &v);
 	assert_true(v.host_netns);
 	assert_int_equal(v.mode, POD_MODE_HOSTNET);
 	assert_non_null(strstr(v.netns_why, "eno1"));
 	/* rtnetlink answers for this netns (lo and a veth eth0): the sysfs is another netns's. */
 	fact_int_set(&f.roce.rtnl, 1);
-	assert_non_null(roce_link_add(&f.roce, "lo"));
-	l = roce_link_add(&f.roce, "eth0");
-	assert_non_null(l);
-	assert_int_equal(fact_str_set(&l->kind, "veth"), 0);
+	tb_link(&f, "lo", 1, 65536);
+	assert_int_equal(fact_str_set(&tb_link(&f, "eth0", 2, 1500)->link.kind, "veth"), 0);
+	tb_done(&f);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.netns, POD_NETNS_POD);
 	assert_non_null(strstr(v.netns_why, "rtnetlink decides"));
 	assert_int_equal(v.n_nics, 0); /* eno1 and net1 are not here */
 	/* Only lo: neither a pod's netns nor the node's, and never hostNetwork. */
-	roce_facts_release(&f.roce);
-	fact_int_set(&f.roce.rtnl, 1);
-	fact_int_set(&f.roce.netns_shared, 1);
-	assert_non_null(roce_link_add(&f.roce, "lo"));
+	tb_unlist(&f);
+	tb_link(&f, "lo", 1, 65536);
+	tb_done(&f);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.netns, POD_NETNS_ISOLATED);
 	assert_int_equal(v.mode, POD_MODE_NONE);
 	assert_false(v.host_netns);
 	/* A bond or a CNI host interface is the node's too. */
-	assert_non_null(roce_link_add(&f.roce, "cni0"));
+	tb_link(&f, "cni0", 3, 1500);
+	tb_done(&f);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.netns, POD_NETNS_HOST);
 	/* No KUBERNETES_SERVICE_HOST: not a pod. */
@@ -174,7 +160,9 @@ static void test_mode(void **state)
 	assert_string_equal(pod_mode_key(v.mode), "not-a-pod");
 	/* Neither rtnetlink nor /sys/class/net: nothing is told. */
 	assert_int_equal(fact_str_set(&f.pod.k8s_host, "10.96.0.1"), 0);
-	roce_facts_release(&f.roce);
+	tb_unlist(&f);
+	f.roce.rtnl.state = FACT_UNSET;
+	tb_done(&f);
 	fact_int_fail(&f.pod.sys_net, -ENOENT);
 	pod_view_of(&f, &v);
 	assert_int_equal(v.mode, POD_MODE_UNKNOWN);

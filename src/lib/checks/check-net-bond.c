@@ -13,118 +13,127 @@
 
 #define BOND_MODE_8023AD 4
 
-/* One bond as the checks see it: procfs when present, rtnetlink otherwise. */
-struct bond_view {
-	const char *name;
-	const struct roce_bond *proc;
-	const struct roce_link *link;
-};
-
-static bool is_8023ad(const struct bond_view *b)
+/*
+ * A bond, as the checks see it: its /proc/net/bonding file when the bonding
+ * driver has one, rtnetlink's IFLA_INFO_DATA otherwise (both are blocks of
+ * its netdev record).
+ */
+static const struct netdev_bonding *proc_of(const struct netdev *b)
 {
-	if (b->proc && fact_str_ok(&b->proc->mode))
-		return strstr(b->proc->mode.v, "802.3ad") != NULL;
-	if (b->link && fact_ok(&b->link->bond_mode))
-		return b->link->bond_mode.v == BOND_MODE_8023AD;
+	return fact_ok(&b->bonding.st) ? &b->bonding : NULL;
+}
+
+static const struct netdev_bond_info *link_of(const struct netdev *b)
+{
+	return netdev_listed(b) ? &b->link.bond : NULL;
+}
+
+static bool is_8023ad(const struct netdev *b)
+{
+	const struct netdev_bonding *p = proc_of(b);
+	const struct netdev_bond_info *l = link_of(b);
+
+	if (p && fact_str_ok(&p->mode))
+		return strstr(p->mode.v, "802.3ad") != NULL;
+	if (l && fact_ok(&l->mode))
+		return l->mode.v == BOND_MODE_8023AD;
 	return false;
 }
 
-static const char *mode_text(const struct bond_view *b)
+static const char *mode_text(const struct netdev *b)
 {
 	static const char *const names[] = { "balance-rr",  "active-backup",
 					     "balance-xor", "broadcast",
 					     "802.3ad",     "balance-tlb",
 					     "balance-alb" };
+	const struct netdev_bonding *p = proc_of(b);
+	const struct netdev_bond_info *l = link_of(b);
 
-	if (b->proc && fact_str_ok(&b->proc->mode))
-		return b->proc->mode.v;
-	if (b->link && fact_ok(&b->link->bond_mode) && b->link->bond_mode.v >= 0 &&
-	    b->link->bond_mode.v < 7)
-		return names[b->link->bond_mode.v];
+	if (p && fact_str_ok(&p->mode))
+		return p->mode.v;
+	if (l && fact_ok(&l->mode) && l->mode.v >= 0 && l->mode.v < 7)
+		return names[l->mode.v];
 	return "unknown";
 }
 
-/* Slave names, NULL-terminated (procfs first, else rtnetlink masters). */
-static char **slaves_of(const struct roce_facts *r, const struct bond_view *b)
+/* @s's block of @b's /proc/net/bonding file, or NULL. */
+static const struct netdev_bonding_slave *proc_slave(const struct facts *f,
+						     const struct netdev *b,
+						     const struct netdev *s)
 {
-	char **v = calloc(1, sizeof(char *));
-
-	if (!v)
+	if (!proc_of(b) || !fact_ok(&s->bonding_slave.st) ||
+	    facts_netdev(f, s->proc_bond) != b)
 		return NULL;
-	for (size_t i = 0; b->proc && i < b->proc->n_slaves; i++)
-		if (strv_push(&v, NULL, b->proc->slaves[i].name) < 0)
-			goto oom;
-	for (size_t i = 0; b->link && i < r->n_links; i++)
-		if (roce_link_is_slave_of(r, &r->links[i], b->link) &&
-		    !strv_contains(v, r->links[i].name) &&
-		    strv_push(&v, NULL, r->links[i].name) < 0)
-			goto oom;
-	return v;
-oom:
-	strv_free(v);
-	return NULL;
+	return &s->bonding_slave;
 }
 
-static const struct roce_bond_slave *proc_slave(const struct bond_view *b,
-						const char *name)
+static bool fn_netdev_of(const struct rdma_dev *d, const struct facts *f,
+			 const struct netdev *n)
 {
-	for (size_t i = 0; b->proc && i < b->proc->n_slaves; i++)
-		if (strcmp(b->proc->slaves[i].name, name) == 0)
-			return &b->proc->slaves[i];
-	return NULL;
+	for (size_t k = 0; k < d->n_fn_netdevs; k++)
+		if (&f->netdevs[d->netdevs[k]] == n)
+			return true;
+	return false;
 }
 
-/* RDMA devices whose PCI function carries @netdev. */
-static size_t rdma_on(const struct facts *f, const char *netdev,
+/* RDMA devices whose PCI function carries @n. */
+static size_t rdma_on(const struct facts *f, const struct netdev *n,
 		      const struct rdma_dev **first)
 {
-	size_t n = 0;
+	size_t k = 0;
 
 	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_contains(f->nics[i].fn_netdev_names, netdev)) {
-			if (!n && first)
+		if (fn_netdev_of(&f->nics[i], f, n)) {
+			if (!k && first)
 				*first = &f->nics[i];
-			n++;
+			k++;
 		}
-	return n;
+	return k;
+}
+
+/* Whether port @p's RDMA netlink netdev is @n. */
+static bool port_on(const struct facts *f, const struct rdma_port *p,
+		    const struct netdev *n)
+{
+	return fact_str_ok(&p->ndev_name) && facts_netdev(f, p->netdev) == n;
 }
 
 /*
  * The RDMA device of @bond: one that names it, or an mlx5_bond_N on one of
- * its @slaves' functions (another bond's mlx5_bond_N is not this bond's LAG).
+ * its slaves' functions (another bond's mlx5_bond_N is not this bond's LAG).
  */
 static const struct rdma_dev *lag_dev(const struct facts *f,
-					   const char *bond, char *const *slaves)
+				      const struct netdev *bond)
 {
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 		bool mine = false;
 
-		for (size_t k = 0; startswith(d->name, "mlx5_bond") && slaves && slaves[k]; k++)
-			mine = mine || strv_contains(d->fn_netdev_names, slaves[k]);
-		if (strv_contains(d->fn_netdev_names, bond) || mine)
+		for (size_t k = 0; startswith(d->name, "mlx5_bond") && k < bond->n_slaves; k++)
+			mine = mine || fn_netdev_of(d, f, &f->netdevs[bond->slaves[k]]);
+		if (fn_netdev_of(d, f, bond) || mine)
 			return d;
 		for (size_t p = 0; p < d->n_ports; p++)
-			if (fact_str_is(&d->ports[p].ndev_name, bond))
+			if (port_on(f, &d->ports[p], bond))
 				return d;
 	}
 	return NULL;
 }
 
-static int check_slave(const struct roce_facts *r, const struct bond_view *b,
-		       const char *name, struct finding *out, int64_t *agg,
+static int check_slave(const struct facts *f, const struct netdev *b,
+		       const struct netdev *sl, struct finding *out, int64_t *agg,
 		       bool *split)
 {
-	const struct roce_bond_slave *ps = proc_slave(b, name);
-	const struct roce_link *l = roce_link_find(r, name);
+	const struct netdev_bonding_slave *ps = proc_slave(f, b, sl);
+	const struct netdev_link *l = netdev_listed(sl) ? &sl->link : NULL;
 	char subj[96], fix[160];
 	bool up;
 
-	snprintf(subj, sizeof(subj), "%s slave %s", b->name, name);
+	snprintf(subj, sizeof(subj), "%s slave %s", b->name, sl->name);
 	if (ps && fact_str_ok(&ps->mii_status))
 		up = strcmp(ps->mii_status.v, "up") == 0;
-	else if (l && fact_ok(&l->slave_mii))
-		up = l->slave_mii.v == 0; /* BOND_LINK_UP */
+	else if (l && fact_ok(&l->slave.mii))
+		up = l->slave.mii.v == 0; /* BOND_LINK_UP */
 	else if (l && fact_ok(&l->operstate))
 		up = l->operstate.v == 6; /* IF_OPER_UP */
 	else
@@ -132,7 +141,7 @@ static int check_slave(const struct roce_facts *r, const struct bond_view *b,
 				    "link state unknown");
 	if (!up) {
 		snprintf(fix, sizeof(fix),
-			 "ip link set dev %s up; check the cable and the switch port", name);
+			 "ip link set dev %s up; check the cable and the switch port", sl->name);
 		return finding_item(out, subj, ST_FAIL, fix, "MII status down");
 	}
 	/*
@@ -143,7 +152,8 @@ static int check_slave(const struct roce_facts *r, const struct bond_view *b,
 	if (is_8023ad(b) && ps && (fact_str_is(&ps->partner_churn, "churned") ||
 				   fact_str_is(&ps->actor_churn, "churned"))) {
 		snprintf(fix, sizeof(fix),
-			 "check that %s's switch port is in the bond's LACP port-channel (same speed, LACP active)", name);
+			 "check that %s's switch port is in the bond's LACP port-channel (same speed, LACP active)",
+			 sl->name);
 		return finding_item(out, subj, ST_FAIL, fix,
 				    "LACP churned (%s churn): the port never synchronised with its partner and carries nothing",
 				    fact_str_is(&ps->partner_churn, "churned") ? "partner" : "actor");
@@ -151,7 +161,7 @@ static int check_slave(const struct roce_facts *r, const struct bond_view *b,
 	if (is_8023ad(b)) {
 		const struct fact_int *a = ps && fact_ok(&ps->aggregator_id)
 						   ? &ps->aggregator_id
-						   : l ? &l->slave_aggregator : NULL;
+						   : l ? &l->slave.aggregator : NULL;
 
 		if (a && fact_ok(a)) {
 			if (*agg >= 0 && a->v != *agg)
@@ -163,13 +173,13 @@ static int check_slave(const struct roce_facts *r, const struct bond_view *b,
 	return finding_item(out, subj, ST_PASS, NULL, "up");
 }
 
-static int check_lacp(const struct bond_view *b, char *const *slaves,
-		      bool split, struct finding *out)
+static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 {
-	const struct roce_bond *p = b->proc;
+	const struct netdev_bonding *p = proc_of(b);
+	const struct netdev_bond_info *l = link_of(b);
 	const struct fact_str *mac = p && fact_str_ok(&p->partner_mac)
 					     ? &p->partner_mac
-					     : b->link ? &b->link->ad_partner_mac : NULL;
+					     : l ? &l->ad_partner_mac : NULL;
 	const struct fact_int *active = p ? &p->active_aggregator : NULL;
 
 	if (split)
@@ -177,7 +187,7 @@ static int check_lacp(const struct bond_view *b, char *const *slaves,
 				    "configure every bond port in one LACP port-channel (MLAG) on the switch",
 				    "slaves are in different 802.3ad aggregators: only the active aggregator's ports carry traffic");
 	if (active && active->state == FACT_ABSENT && active->err == ENOENT &&
-	    strv_len(slaves))
+	    b->n_slaves)
 		return finding_item(out, b->name, ST_FAIL,
 				    "check the switch port-channel (LACP) configuration",
 				    "bond has no active aggregator");
@@ -195,18 +205,20 @@ static int check_lacp(const struct bond_view *b, char *const *slaves,
  * documentation: slow = a LACPDU every 30 s, fast = every second, the
  * partner times out after three).
  */
-static int check_hash_rate(const struct bond_view *b, struct finding *out)
+static int check_hash_rate(const struct netdev *b, struct finding *out)
 {
 	static const char *const hashes[] = { "layer2",   "layer3+4", "layer2+3",
 					      "encap2+3", "encap3+4", "vlan+srcmac" };
+	const struct netdev_bonding *p = proc_of(b);
+	const struct netdev_bond_info *l = link_of(b);
 	char hash[32] = "", fix[160];
 
-	if (b->proc && fact_str_ok(&b->proc->xmit_hash))
+	if (p && fact_str_ok(&p->xmit_hash))
 		snprintf(hash, sizeof(hash), "%.*s",
-			 (int)strcspn(b->proc->xmit_hash.v, " "), b->proc->xmit_hash.v);
-	else if (b->link && fact_ok(&b->link->bond_xmit_hash) &&
-		 b->link->bond_xmit_hash.v >= 0 && b->link->bond_xmit_hash.v < 6)
-		snprintf(hash, sizeof(hash), "%s", hashes[b->link->bond_xmit_hash.v]);
+			 (int)strcspn(p->xmit_hash.v, " "), p->xmit_hash.v);
+	else if (l && fact_ok(&l->xmit_hash) &&
+		 l->xmit_hash.v >= 0 && l->xmit_hash.v < 6)
+		snprintf(hash, sizeof(hash), "%s", hashes[l->xmit_hash.v]);
 	if (*hash && (strcmp(hash, "layer2") == 0 || strcmp(hash, "vlan+srcmac") == 0)) {
 		snprintf(fix, sizeof(fix), "nmcli con mod %s +bond.options xmit_hash_policy=layer3+4 (takes effect when the bond is re-activated)",
 			 b->name);
@@ -218,13 +230,13 @@ static int check_hash_rate(const struct bond_view *b, struct finding *out)
 				 "xmit_hash_policy %s: flows to one peer spread over the ports by address%s",
 				 hash, strstr(hash, "3+4") ? " and UDP/TCP port" : ""));
 	}
-	if (b->proc && fact_str_is(&b->proc->lacp_rate, "slow")) {
+	if (p && fact_str_is(&p->lacp_rate, "slow")) {
 		snprintf(fix, sizeof(fix), "nmcli con mod %s +bond.options lacp_rate=fast (and LACP rate fast on the switch port-channel)",
 			 b->name);
 		return finding_item(out, b->name, ST_INFO, fix,
 				    "LACP rate slow: a LACPDU every 30 s, so a dead partner port is noticed only after 90 s (fast: 3 s)");
 	}
-	if (b->proc && fact_str_is(&b->proc->lacp_rate, "fast"))
+	if (p && fact_str_is(&p->lacp_rate, "fast"))
 		return finding_item(out, b->name, ST_PASS, NULL,
 				    "LACP rate fast: a dead partner port is noticed within 3 s");
 	return 0;
@@ -238,41 +250,49 @@ struct lag_slave {
 	const struct rdma_dev *rdma; /* RDMA device on its function */
 };
 
-static void lag_slave_of(const struct facts *f, const char *name,
+/* The network function without an RDMA device that carries @n, or NULL. */
+static const struct netfn *netfn_of(const struct facts *f, const struct netdev *n)
+{
+	for (size_t i = 0; i < f->n_netfns; i++)
+		for (size_t k = 0; k < f->netfns[i].n_netdevs; k++)
+			if (&f->netdevs[f->netfns[i].netdevs[k]] == n)
+				return &f->netfns[i];
+	return NULL;
+}
+
+static void lag_slave_of(const struct facts *f, const struct netdev *n,
 			 struct lag_slave *s)
 {
-	const struct roce_link *l = roce_link_find(&f->roce, name);
+	const struct netdev *l = netdev_listed(n) ? n : NULL;
+	const struct netfn *nf = NULL;
 	const char *bdf = NULL;
 	int pci = -1;
 
-	s->name = name;
+	s->name = n->name;
 	s->driver = NULL;
 	s->rdma = NULL;
-	(void)rdma_on(f, name, &s->rdma);
-	for (size_t i = 0; !bdf && i < f->n_nics; i++)
-		if (strv_contains(f->nics[i].netdev_names, name)) {
-			bdf = f->nics[i].bdf;
-			pci = f->nics[i].pci;
-		}
-	for (size_t i = 0; !bdf && i < f->n_netfns; i++)
-		if (strv_contains(f->netfns[i].netdev_names, name)) {
-			bdf = f->netfns[i].bdf;
-			pci = f->netfns[i].pci;
-		}
-	if (!bdf && l && fact_str_ok(&l->bus_info) && *l->bus_info.v)
-		bdf = l->bus_info.v;
+	(void)rdma_on(f, n, &s->rdma);
+	if (n->nic >= 0) {
+		bdf = f->nics[n->nic].bdf;
+		pci = f->nics[n->nic].pci;
+	} else if ((nf = netfn_of(f, n))) {
+		bdf = nf->bdf;
+		pci = nf->pci;
+	}
+	if (!bdf && l && fact_str_ok(&l->ethtool.bus_info) && *l->ethtool.bus_info.v)
+		bdf = l->ethtool.bus_info.v;
 	if (facts_pci(f, pci) && fact_str_ok(&facts_pci(f, pci)->driver))
 		s->driver = facts_pci(f, pci)->driver.v;
-	else if (l && fact_str_ok(&l->driver))
-		s->driver = l->driver.v;
+	else if (l && fact_str_ok(netdev_driver(l)))
+		s->driver = netdev_driver(l)->v;
 	s->card[0] = '\0';
 	if (bdf) {
 		const char *dot = strrchr(bdf, '.');
-		size_t n = dot ? (size_t)(dot - bdf) : strlen(bdf);
+		size_t k = dot ? (size_t)(dot - bdf) : strlen(bdf);
 
-		if (n < sizeof(s->card)) {
-			memcpy(s->card, bdf, n);
-			s->card[n] = '\0';
+		if (k < sizeof(s->card)) {
+			memcpy(s->card, bdf, k);
+			s->card[k] = '\0';
 		}
 	}
 }
@@ -297,7 +317,7 @@ static const char *lag_spread(const struct lag_slave *s, size_t n,
 }
 
 /* RDMA devices whose GID table holds the bond's addresses. */
-static size_t bond_gid_devs(const struct facts *f, const char *bond,
+static size_t bond_gid_devs(const struct facts *f, const struct netdev *bond,
 			    char *names, size_t size)
 {
 	size_t n = 0, len = 0;
@@ -305,12 +325,12 @@ static size_t bond_gid_devs(const struct facts *f, const char *bond,
 	names[0] = '\0';
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
-		bool has = strv_contains(d->fn_netdev_names, bond);
+		bool has = fn_netdev_of(d, f, bond);
 
 		for (size_t p = 0; !has && p < d->n_ports; p++) {
-			has = fact_str_is(&d->ports[p].ndev_name, bond);
+			has = port_on(f, &d->ports[p], bond);
 			for (size_t g = 0; !has && g < d->ports[p].n_gids; g++)
-				has = fact_str_is(&d->ports[p].gids[g].ndev, bond);
+				has = facts_netdev(f, d->ports[p].gids[g].netdev) == bond;
 		}
 		if (!has)
 			continue;
@@ -331,13 +351,13 @@ static size_t bond_gid_devs(const struct facts *f, const char *bond,
  * and slot). RoCE on slaves of two adapters is lost when LACP hashes it
  * onto the other card's port.
  */
-static int ice_lag(const struct facts *f, const struct bond_view *b,
+static int ice_lag(const struct facts *f, const struct netdev *b,
 		   const struct lag_slave *s, size_t n, struct finding *out)
 {
 	char why_ice[192], why_irdma[192], gid_devs[160], fix[320];
 	int oot_ice = kmod_out_of_tree(f, "ice", why_ice, sizeof(why_ice));
 	int oot_irdma = kmod_out_of_tree(f, "irdma", why_irdma, sizeof(why_irdma));
-	size_t n_gid = bond_gid_devs(f, b->name, gid_devs, sizeof(gid_devs));
+	size_t n_gid = bond_gid_devs(f, b, gid_devs, sizeof(gid_devs));
 	size_t with_rdma;
 	const char *other = lag_spread(s, n, &with_rdma);
 	TRY(finding_evidence(out, "ice: %s", why_ice));
@@ -392,11 +412,10 @@ static int ice_lag(const struct facts *f, const struct bond_view *b,
  * are the bond's only slaves, in active-backup, balance-xor or 802.3ad
  * (net/mlx5 lag).
  */
-static int mlx5_lag(const struct facts *f, const struct bond_view *b,
-		    char *const *slaves, const struct lag_slave *s, size_t n,
-		    struct finding *out)
+static int mlx5_lag(const struct facts *f, const struct netdev *b,
+		    const struct lag_slave *s, size_t n, struct finding *out)
 {
-	const struct rdma_dev *lag = lag_dev(f, b->name, slaves);
+	const struct rdma_dev *lag = lag_dev(f, b);
 	size_t with_rdma;
 	bool two_cards = lag_spread(s, n, &with_rdma) != NULL;
 
@@ -415,10 +434,10 @@ static int mlx5_lag(const struct facts *f, const struct bond_view *b,
 }
 
 /* RoCE over a bond: what each driver family does with it. */
-static int check_roce_lag(const struct facts *f, const struct bond_view *b,
-			  char *const *slaves, struct finding *out)
+static int check_roce_lag(const struct facts *f, const struct netdev *b,
+			  struct finding *out)
 {
-	size_t n = strv_len(slaves), ice = 0, mlx = 0;
+	size_t n = b->n_slaves, ice = 0, mlx = 0;
 	struct lag_slave *s;
 	int ret = 0;
 
@@ -428,79 +447,76 @@ static int check_roce_lag(const struct facts *f, const struct bond_view *b,
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		lag_slave_of(f, slaves[i], &s[i]);
+		lag_slave_of(f, &f->netdevs[b->slaves[i]], &s[i]);
 		ice += s[i].driver && strcmp(s[i].driver, "ice") == 0;
 		mlx += s[i].driver && strcmp(s[i].driver, "mlx5_core") == 0;
 	}
 	if (ice)
 		ret = ice_lag(f, b, s, n, out);
 	else if (mlx)
-		ret = mlx5_lag(f, b, slaves, s, n, out);
+		ret = mlx5_lag(f, b, s, n, out);
 	free(s);
 	return ret;
 }
 
-const char *rdma_lag_peer(const struct facts *f, const char *netdev,
-			  const char **bond)
+/*
+ * The bonds in the order they are judged: those with a /proc/net/bonding
+ * file (the directory's order, by name), then those only rtnetlink knows,
+ * in its order. @k counts from 0; NULL past the last.
+ */
+static const struct netdev *bond_at(const struct facts *f, size_t k)
 {
-	const struct roce_facts *r = &f->roce;
-	struct lag_slave me, other;
-	const char *ret = NULL;
+	for (size_t i = 0; i < f->n_netdevs; i++)
+		if (proc_of(&f->netdevs[i]) && !k--)
+			return &f->netdevs[i];
+	for (size_t i = 0; i < f->n_links; i++) {
+		const struct netdev *l = &f->netdevs[f->links[i]];
 
-	lag_slave_of(f, netdev, &me);
-	for (size_t i = 0; !ret && i < r->n_bonds + r->n_links; i++) {
-		struct bond_view b = { NULL, NULL, NULL };
-		char **slaves;
-
-		if (i < r->n_bonds) {
-			b.name = r->bonds[i].name;
-			b.proc = &r->bonds[i];
-			b.link = roce_link_find(r, b.name);
-		} else {
-			const struct roce_link *l = &r->links[i - r->n_bonds];
-
-			if (!fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name))
-				continue;
-			b.name = l->name;
-			b.link = l;
-		}
-		slaves = slaves_of(r, &b);
-		if (!slaves)
-			return NULL;
-		for (size_t k = 0; strv_contains(slaves, netdev) && slaves[k]; k++) {
-			if (strcmp(slaves[k], netdev) == 0)
-				continue;
-			lag_slave_of(f, slaves[k], &other);
-			if (other.rdma && me.card[0] && strcmp(me.card, other.card) == 0) {
-				ret = other.rdma->name;
-				if (bond)
-					*bond = r->bonds && i < r->n_bonds ? r->bonds[i].name
-									  : r->links[i - r->n_bonds].name;
-				break;
-			}
-		}
-		strv_free(slaves);
+		if (fact_str_is(&l->link.kind, "bond") && !proc_of(l) && !k--)
+			return l;
 	}
-	return ret;
+	return NULL;
 }
 
-static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
+const char *rdma_lag_peer(const struct facts *f, const struct netdev *n,
+			  const struct netdev **bond)
+{
+	const struct netdev *b;
+	struct lag_slave me, other;
+
+	lag_slave_of(f, n, &me);
+	for (size_t i = 0; (b = bond_at(f, i)); i++) {
+		if (!netdev_is_slave_of(f, n, b))
+			continue;
+		for (size_t k = 0; k < b->n_slaves; k++) {
+			const struct netdev *s = &f->netdevs[b->slaves[k]];
+
+			if (s == n)
+				continue;
+			lag_slave_of(f, s, &other);
+			if (other.rdma && me.card[0] && strcmp(me.card, other.card) == 0) {
+				if (bond)
+					*bond = b;
+				return other.rdma->name;
+			}
+		}
+	}
+	return NULL;
+}
+
+static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 		    struct finding *out)
 {
-	const struct roce_facts *r = &ctx->f->roce;
-	char **slaves = slaves_of(r, b);
-	bool roce, split = false;
+	const struct facts *f = ctx->f;
+	bool roce = lag_dev(f, b) != NULL, split = false;
 	int64_t agg = -1;
 	int ret = 0;
 
-	if (!slaves)
-		return -ENOMEM;
-	roce = lag_dev(ctx->f, b->name, slaves) != NULL;
-	for (size_t i = 0; slaves[i]; i++)
-		roce = roce || rdma_on(ctx->f, slaves[i], NULL) > 0;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		roce = roce || rdma_on(f, &f->netdevs[b->slaves[i]], NULL) > 0;
 	finding_evidence(out, "%s: mode %s, slaves %zu%s", b->name, mode_text(b),
-			 strv_len(slaves), roce ? ", carries RDMA" : "");
-	if (strv_len(slaves) == 0)
+			 b->n_slaves, roce ? ", carries RDMA" : "");
+	if (b->n_slaves == 0)
 		ret = finding_item(out, b->name, ST_FAIL,
 				   "enslave the ports (nmcli con add type bond-slave ...)",
 				   "bond has no slaves");
@@ -508,41 +524,27 @@ static int one_bond(const struct check_ctx *ctx, const struct bond_view *b,
 		ret = finding_item(out, b->name, ST_WARN,
 				   "set mode=802.3ad xmit_hash_policy=layer3+4 (nmcli con mod <bond> bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4)",
 				   "mode %s, not 802.3ad", mode_text(b));
-	for (size_t i = 0; ret >= 0 && slaves[i]; i++)
-		ret = check_slave(r, b, slaves[i], out, &agg, &split);
+	for (size_t i = 0; ret >= 0 && i < b->n_slaves; i++)
+		ret = check_slave(f, b, &f->netdevs[b->slaves[i]], out, &agg, &split);
 	if (ret >= 0 && is_8023ad(b))
-		ret = check_lacp(b, slaves, split, out);
-	if (ret >= 0 && is_8023ad(b) && strv_len(slaves))
+		ret = check_lacp(b, split, out);
+	if (ret >= 0 && is_8023ad(b) && b->n_slaves)
 		ret = check_hash_rate(b, out);
 	if (ret >= 0)
-		ret = check_roce_lag(ctx->f, b, slaves, out);
-	strv_free(slaves);
+		ret = check_roce_lag(f, b, out);
 	return ret;
 }
 
-
 static int run_bond(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct roce_facts *r = &ctx->f->roce;
+	const struct facts *f = ctx->f;
+	const struct roce_facts *r = &f->roce;
+	const struct netdev *b;
 	size_t n = 0, bad = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < r->n_bonds && ret >= 0; i++) {
-		struct bond_view b = { r->bonds[i].name, &r->bonds[i],
-				       roce_link_find(r, r->bonds[i].name) };
-
-		ret = one_bond(ctx, &b, out);
-		n++;
-	}
-	for (size_t i = 0; i < r->n_links && ret >= 0; i++) {
-		const struct roce_link *l = &r->links[i];
-		struct bond_view b = { l->name, NULL, l };
-
-		if (!fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name))
-			continue;
-		ret = one_bond(ctx, &b, out);
-		n++;
-	}
+	for (; ret >= 0 && (b = bond_at(f, n)); n++)
+		ret = one_bond(ctx, b, out);
 	if (ret < 0)
 		return ret;
 	if (n == 0) {
@@ -550,8 +552,8 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 		 * No bond seen is only "no bond" when links were listed at all;
 		 * it matters only where RDMA runs over Ethernet (RoCE).
 		 */
-		if (!fact_ok(&r->rtnl) && r->n_links == 0 &&
-		    roce_first_ethernet_nic(ctx->f))
+		if (!fact_ok(&r->rtnl) && f->n_links == 0 &&
+		    roce_first_ethernet_nic(f))
 			return finding_set(out, ST_UNKNOWN,
 					   "network links were not collected (%s%s: run on the node or pass --netlink-replay)",
 					   r->rtnl.state == FACT_UNSET ? "no rtnetlink" : "rtnetlink ",

@@ -23,14 +23,12 @@
  * and the initramfs may hold the file it loaded at boot.
  */
 
-/* The port's DCB answer: the netdev ethtool says sits on @bdf. */
-static const struct roce_link *ice_port_link(const struct facts *f,
-					     const char *bdf)
+const struct netdev *ice_port_link(const struct facts *f, const char *bdf)
 {
-	for (size_t i = 0; i < f->roce.n_links; i++) {
-		const struct roce_link *l = &f->roce.links[i];
+	for (size_t i = 0; i < f->n_links; i++) {
+		const struct netdev *l = &f->netdevs[f->links[i]];
 
-		if (fact_str_is(&l->bus_info, bdf) && fact_str_is(&l->driver, "ice"))
+		if (fact_str_is(&l->ethtool.bus_info, bdf) && fact_str_is(netdev_driver(l), "ice"))
 			return l;
 	}
 	return NULL;
@@ -38,7 +36,7 @@ static const struct roce_link *ice_port_link(const struct facts *f,
 
 bool ice_safe_mode(const struct facts *f, const char *bdf)
 {
-	const struct roce_link *l = ice_port_link(f, bdf);
+	const struct netdev *l = ice_port_link(f, bdf);
 
 	return l && l->dcb.st.state == FACT_UNSUPPORTED;
 }
@@ -101,7 +99,7 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 
 	for (size_t i = 0; i < f->n_pci; i++) {
 		const struct pci_dev *p = &f->pci[i];
-		const struct roce_link *l;
+		const struct netdev *l;
 		enum fact_state st;
 
 		if (!fact_str_is(&p->driver, "ice") || p->physfn.state == FACT_OK)

@@ -92,34 +92,23 @@ static int nvm_number(const char *s, size_t len)
 	       (digits == 2 ? end[2] - '0' : 0);
 }
 
-/* The port's link (ethtool bus_info @bdf) on ice, or NULL. */
-static const struct roce_link *ice_link(const struct facts *f, const char *bdf)
-{
-	for (size_t i = 0; i < f->roce.n_links; i++) {
-		const struct roce_link *l = &f->roce.links[i];
-
-		if (fact_str_is(&l->bus_info, bdf) && fact_str_is(&l->driver, "ice"))
-			return l;
-	}
-	return NULL;
-}
-
 /* The running NVM of @bdf into @buf and where it was read; false if none. */
 static bool running_nvm(const struct facts *f, const char *bdf, char *buf,
 			size_t size, const char **src)
 {
 	const char *v = roce_devlink_running(&f->roce, bdf, "fw.psid.api");
-	const struct roce_link *l;
+	const struct netdev *l;
 
 	if (v) {
 		snprintf(buf, size, "%s", v);
 		*src = "devlink fw.psid.api";
 		return true;
 	}
-	l = ice_link(f, bdf);
-	if (!l || !fact_str_ok(&l->fw_version))
+	l = ice_port_link(f, bdf);
+	if (!l || !fact_str_ok(&l->ethtool.fw_version))
 		return false;
-	snprintf(buf, size, "%.*s", (int)strcspn(l->fw_version.v, " "), l->fw_version.v);
+	snprintf(buf, size, "%.*s", (int)strcspn(l->ethtool.fw_version.v, " "),
+		 l->ethtool.fw_version.v);
 	*src = "ethtool -i firmware-version";
 	return *buf != '\0';
 }

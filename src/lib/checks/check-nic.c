@@ -33,10 +33,11 @@ static const struct nic_kind_info *netfn_kind(const struct facts *f,
 	return nic_kind_by_pci_driver(drv);
 }
 
-static void netfn_subject(const struct netfn *nf, char *buf, size_t size)
+static void netfn_subject(const struct facts *f, const struct netfn *nf,
+			  char *buf, size_t size)
 {
-	if (nf->netdev_names && nf->netdev_names[0])
-		snprintf(buf, size, "%s (%s)", nf->bdf, nf->netdev_names[0]);
+	if (nf->n_netdevs)
+		snprintf(buf, size, "%s (%s)", nf->bdf, f->netdevs[nf->netdevs[0]].name);
 	else
 		snprintf(buf, size, "%s", nf->bdf);
 }
@@ -62,15 +63,15 @@ static int nic_present(const struct check_ctx *ctx, struct finding *out)
 		nic_subject(n, subj, sizeof(subj));
 		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s",
 				 nic_kind_of(f, n)->family,
-				 n->netdev_names && n->netdev_names[0] ? ", netdev " : "",
-				 n->netdev_names && n->netdev_names[0] ? n->netdev_names[0] : ""));
+				 n->n_netdevs ? ", netdev " : "",
+				 n->n_netdevs ? f->netdevs[n->netdevs[0]].name : ""));
 	}
 	for (size_t i = 0; i < f->n_netfns; i++) {
 		const struct nic_kind_info *k = netfn_kind(f, &f->netfns[i]);
 
 		if (!k)
 			continue;
-		netfn_subject(&f->netfns[i], subj, sizeof(subj));
+		netfn_subject(f, &f->netfns[i], subj, sizeof(subj));
 		TRY(finding_item(out, subj, ST_PASS, NULL,
 				 "%s, RDMA-capable (driver %s), no RDMA device yet",
 				 k->family, f->netfns[i].driver.v));
@@ -141,7 +142,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 
 		if (!k)
 			continue;
-		netfn_subject(nf, subj, sizeof(subj));
+		netfn_subject(f, nf, subj, sizeof(subj));
 		if (!host_kmod_present(h, k->rdma_module)) {
 			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy));
 			TRY(finding_item(out, subj, ST_FAIL, fix,
@@ -170,7 +171,8 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 	const struct facts *f = ctx->f;
 	char subj[96], fix[512];
 	size_t capable = rdma_capable_netfns(f);
-	const char *lag_peer, *bond = NULL;
+	const struct netdev *bond = NULL;
+	const char *lag_peer;
 
 	if (!f->n_nics && !capable)
 		return finding_set(out, ST_SKIP, "no RDMA-capable NIC");
@@ -184,10 +186,10 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 
 		if (!k)
 			continue;
-		netfn_subject(nf, subj, sizeof(subj));
+		netfn_subject(f, nf, subj, sizeof(subj));
 		lag_peer = NULL;
-		for (size_t d = 0; !lag_peer && nf->netdev_names && nf->netdev_names[d]; d++)
-			lag_peer = rdma_lag_peer(f, nf->netdev_names[d], &bond);
+		for (size_t d = 0; !lag_peer && d < nf->n_netdevs; d++)
+			lag_peer = rdma_lag_peer(f, &f->netdevs[nf->netdevs[d]], &bond);
 		if (!host_kmod_present(&f->host, k->rdma_module)) {
 			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), NULL, 0);
 			TRY(finding_item(out, subj, ST_FAIL, fix,
@@ -196,7 +198,7 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 		} else if (lag_peer) {
 			TRY(finding_item(out, subj, ST_PASS, NULL,
 					 "secondary port of %s's RDMA LAG: its RDMA traffic runs through %s (see net.bond)",
-					 bond, lag_peer));
+					 bond->name, lag_peer));
 		} else if (k->kind == NIC_IRDMA && ice_safe_mode(f, nf->bdf)) {
 			/* ice_set_safe_mode_caps drops RDMA: nic.ddp has the fix. */
 			TRY(finding_item(out, subj, ST_WARN, NULL,

@@ -41,10 +41,11 @@ static int socket_ifname(const struct check_ctx *ctx, struct finding *out,
 	const char *hit = NULL;
 	json_object *patch;
 
-	for (size_t i = 0; i < f->pod.n_netdevs && !hit; i++)
-		if (strcmp(f->pod.netdevs[i].name, "lo") != 0 &&
-		    ifname_selected(s->value, f->pod.netdevs[i].name))
-			hit = f->pod.netdevs[i].name;
+	/* The pod's /sys/class/net, by name. */
+	for (size_t i = 0; i < f->n_netdevs && !hit; i++)
+		if (netdev_pod(&f->netdevs[i]) && strcmp(f->netdevs[i].name, "lo") != 0 &&
+		    ifname_selected(s->value, f->netdevs[i].name))
+			hit = f->netdevs[i].name;
 	if (hit)
 		return finding_item(out, "NCCL_SOCKET_IFNAME", ST_PASS, NULL, "from %s%s: =%s matches %s",
 				    in_env(s) ? "the " : "", s->source, s->value, hit);

@@ -105,15 +105,17 @@ const struct check check_pod_rdma_visible = {
 /* The netdevs of this netns: rtnetlink's list when it answered, else sysfs'. */
 static int netdev_evidence(const struct facts *f, struct finding *out)
 {
-	const struct pod_facts *p = &f->pod;
 	bool rtnl = fact_ok(&f->roce.rtnl);
-	size_t n = rtnl ? f->roce.n_links : p->n_netdevs;
+	size_t n = rtnl ? f->n_links : f->n_netdevs;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *name = rtnl ? f->roce.links[i].name : p->netdevs[i].name;
-		const char *kind = rtnl && fact_str_ok(&f->roce.links[i].kind) ? f->roce.links[i].kind.v : NULL;
-		const struct pod_netdev *nd = pod_netdev_find(p, name);
+		const struct netdev *l = &f->netdevs[rtnl ? (size_t)f->links[i] : i];
+		const char *name = l->name;
+		const char *kind = rtnl && fact_str_ok(&l->link.kind) ? l->link.kind.v : NULL;
+		const struct netdev_pod *nd = netdev_pod(l);
 
+		if (!rtnl && !nd)
+			continue;
 		if (!kind && nd && fact_str_ok(&nd->device))
 			TRY(finding_evidence(out, "netdev %s: on device %s", name, nd->device.v));
 		else
@@ -255,6 +257,14 @@ static int ib_item(const struct facts *f, struct finding *out, const char *subj,
 			    "InfiniBand: partition keys %s; NCCL addresses the port by LID and GID 0/FLID, no IP GID needed", list);
 }
 
+/* Whether GID entry @e's netdev is one the pod's /sys/class/net lists. */
+static bool pod_gid(const struct facts *f, const struct roce_gid *e)
+{
+	const struct netdev *n = facts_netdev(f, e->netdev);
+
+	return n && netdev_pod(n);
+}
+
 /*
  * NCCL's pick is a GID whose netdev is not in the pod's netns (the host
  * port's own address). MLNX_OFED/DOCA-OFED's ib_core refuses it at
@@ -304,7 +314,7 @@ static int gid_item(const struct check_ctx *ctx, struct finding *out, const stru
 		uint8_t b[16];
 
 		/* The kernel lets a process use a GID whose netdev is in its netns. */
-		if (fact_str_ok(&e->ndev) && pod_netdev_find(&f->pod, e->ndev.v) &&
+		if (fact_str_ok(&e->ndev) && pod_gid(f, e) &&
 		    fact_str_is(&e->type, "RoCE v2") &&
 		    roce_gid_parse(e->gid, b) == 0 && !(b[0] == 0xfe && b[1] == 0x80))
 			own = e;
@@ -317,7 +327,7 @@ static int gid_item(const struct check_ctx *ctx, struct finding *out, const stru
 	gid_text(own->gid, addr, sizeof(addr));
 	pick = gid_at_index(port, idx);
 	if (pick && pick->index != own->index && fact_str_ok(&pick->ndev) &&
-	    pod_netdev_find(&f->pod, pick->ndev.v) && fact_str_is(&pick->type, "RoCE v2"))
+	    pod_gid(f, pick) && fact_str_is(&pick->type, "RoCE v2"))
 		own = pick; /* another address of this netns: as good */
 	if (pick == own)
 		return finding_item(out, subj, ST_PASS, NULL, "RoCE v2 GID %u (%s); NCCL picks index %lld%s",

@@ -266,14 +266,6 @@ int pod_fix_node(struct finding *out, const char *what)
 	return 0;
 }
 
-static bool strv_has(char *const *v, const char *s)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
-
 bool pod_view_has(const struct pod_view *v, const char *name)
 {
 	for (size_t i = 0; i < v->n_nics; i++)
@@ -297,32 +289,33 @@ static void add_nic(const struct facts *f, struct pod_view *v, const char *name,
 	n->via = via;
 }
 
-/* An RDMA device with @netdev among its own netdevs (device/net). */
-static const char *rdma_on_netdev(const struct facts *f, const char *netdev,
+/*
+ * An RDMA device with @n among its function's netdevs (device/net), *@ret
+ * set; else one whose netdevs hold it (a LAG device's bond).
+ */
+static const char *rdma_on_netdev(const struct facts *f, const struct netdev *n,
 				  const struct rdma_dev **ret)
 {
 	*ret = NULL;
 	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_has(f->nics[i].fn_netdev_names, netdev)) {
-			*ret = &f->nics[i];
-			return f->nics[i].name;
-		}
-	for (size_t i = 0; i < f->n_nics; i++)
-		if (strv_has(f->nics[i].netdev_names, netdev))
-			return f->nics[i].name;
-	return NULL;
+		for (size_t k = 0; k < f->nics[i].n_fn_netdevs; k++)
+			if (&f->netdevs[f->nics[i].netdevs[k]] == n) {
+				*ret = &f->nics[i];
+				return f->nics[i].name;
+			}
+	return n->nic >= 0 ? f->nics[n->nic].name : NULL;
 }
 
-/* An RDMA device whose GID table holds an entry of @netdev. */
+/* An RDMA device whose GID table holds an entry of @n. */
 static const struct rdma_dev *rdma_by_gid_ndev(const struct facts *f,
-						     const char *netdev)
+					       const struct netdev *n)
 {
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 
 		for (size_t p = 0; p < d->n_ports; p++)
 			for (size_t g = 0; g < d->ports[p].n_gids; g++)
-				if (fact_str_is(&d->ports[p].gids[g].ndev, netdev))
+				if (facts_netdev(f, d->ports[p].gids[g].netdev) == n)
 					return d;
 	}
 	return NULL;
@@ -356,10 +349,10 @@ static bool cni_host_if(const char *n)
 	return false;
 }
 
-/* Whether @name is a netdev of this netns: rtnetlink's list when it answered, else sysfs'. */
-static bool netdev_here(const struct facts *f, const char *name)
+/* Whether @n is a netdev of this netns: rtnetlink's list when it answered, else sysfs'. */
+static bool netdev_here(const struct facts *f, const struct netdev *n)
 {
-	return !fact_ok(&f->roce.rtnl) || roce_link_find(&f->roce, name);
+	return !fact_ok(&f->roce.rtnl) || netdev_listed(n);
 }
 
 /* @s appended to @buf, after ", " when @list and @buf is not empty. */
@@ -384,7 +377,7 @@ static void netns_of(const struct facts *f, struct pod_view *v)
 	const struct pod_facts *p = &f->pod;
 	bool rtnl = fact_ok(&f->roce.rtnl), eth0 = false;
 	char ports[160] = "", bonds[96] = "", cni[96] = "", others[96] = "";
-	size_t n = rtnl ? f->roce.n_links : p->n_netdevs, stale = 0;
+	size_t n = rtnl ? f->n_links : f->n_netdevs, stale = 0;
 
 	v->netns = POD_NETNS_UNKNOWN;
 	if (!rtnl && p->sys_net.state != FACT_OK) {
@@ -393,18 +386,21 @@ static void netns_of(const struct facts *f, struct pod_view *v)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = rtnl ? f->roce.links[i].name : p->netdevs[i].name;
-		const char *kind = rtnl && fact_str_ok(&f->roce.links[i].kind) ? f->roce.links[i].kind.v : NULL;
-		const struct pod_netdev *nd = pod_netdev_find(p, name);
+		const struct netdev *l = &f->netdevs[rtnl ? (size_t)f->links[i] : i];
+		const char *name = l->name;
+		const char *kind = rtnl && fact_str_ok(&l->link.kind) ? l->link.kind.v : NULL;
+		const struct netdev_pod *nd = netdev_pod(l);
 		bool physical = !kind && nd && fact_str_ok(&nd->device);
 
+		if (!rtnl && !nd)
+			continue;
 		if (strcmp(name, "lo") == 0)
 			continue;
 		if (strcmp(name, "eth0") == 0 && !physical) {
 			eth0 = true;
 			continue;
 		}
-		if ((kind && strcmp(kind, "bond") == 0) || roce_bond_find(&f->roce, name))
+		if ((kind && strcmp(kind, "bond") == 0) || fact_ok(&l->bonding.st))
 			append(bonds, sizeof(bonds), true, name);
 		else if (physical && !is_vf(f, nd->device.v))
 			append(ports, sizeof(ports), true, name);
@@ -413,8 +409,8 @@ static void netns_of(const struct facts *f, struct pod_view *v)
 		else
 			append(others, sizeof(others), true, name);
 	}
-	for (size_t i = 0; rtnl && i < p->n_netdevs; i++)
-		stale += !roce_link_find(&f->roce, p->netdevs[i].name);
+	for (size_t i = 0; rtnl && i < f->n_netdevs; i++)
+		stale += netdev_pod(&f->netdevs[i]) && !netdev_listed(&f->netdevs[i]);
 	if (eth0) {
 		v->netns = POD_NETNS_POD;
 		snprintf(v->netns_why, sizeof(v->netns_why),
@@ -479,33 +475,35 @@ void pod_view_of(const struct facts *f, struct pod_view *v)
 	v->in_pod = fact_str_ok(&p->k8s_host) && *p->k8s_host.v;
 	netns_of(f, v);
 	v->host_netns = v->netns == POD_NETNS_HOST;
-	for (size_t i = 0; i < p->n_netdevs; i++) {
-		const struct pod_netdev *nd = &p->netdevs[i];
+	/* The pod's /sys/class/net, by name. */
+	for (size_t i = 0; i < f->n_netdevs; i++) {
+		const struct netdev *n = &f->netdevs[i];
+		const struct netdev_pod *nd = netdev_pod(n);
 		const struct rdma_dev *d = NULL;
 		const char *rd;
 
-		if (strcmp(nd->name, "lo") == 0 || !netdev_here(f, nd->name))
+		if (!nd || strcmp(n->name, "lo") == 0 || !netdev_here(f, n))
 			continue;
 		if (fact_str_ok(&nd->device)) {
-			rd = rdma_on_netdev(f, nd->name, &d);
+			rd = rdma_on_netdev(f, n, &d);
 			if (!rd)
 				continue;
 			if (v->host_netns) {
-				add_nic(f, v, rd, d, nd->name, "host netdev");
+				add_nic(f, v, rd, d, n->name, "host netdev");
 			} else if (is_vf(f, nd->device.v)) {
-				add_nic(f, v, rd, d, nd->name, "VF");
+				add_nic(f, v, rd, d, n->name, "VF");
 				vf = true;
 			} else {
-				add_nic(f, v, rd, d, nd->name, "PF");
+				add_nic(f, v, rd, d, n->name, "PF");
 				pf = true;
 			}
 			continue;
 		}
 		/* Virtual: a bond over the node's ports, or a child interface. */
-		d = rdma_by_gid_ndev(f, nd->name);
+		d = rdma_by_gid_ndev(f, n);
 		if (!d)
 			continue;
-		add_nic(f, v, d->name, d, nd->name,
+		add_nic(f, v, d->name, d, n->name,
 			v->host_netns ? "host netdev" : "child of its port");
 		child = !v->host_netns;
 	}

@@ -9,25 +9,24 @@
 /* Is SR-IOV in use on an RDMA NIC: VFs configured or VF RDMA devices? */
 static bool sriov_in_use(const struct facts *f, const char **why)
 {
-	const struct roce_facts *r = &f->roce;
-
 	for (size_t i = 0; i < f->n_nics; i++)
 		if (fact_ok(&f->nics[i].is_vf) && f->nics[i].is_vf.v) {
 			*why = f->nics[i].name;
 			return true;
 		}
-	for (size_t i = 0; i < r->n_links; i++)
-		if (fact_ok(&r->links[i].sriov_numvfs) &&
-		    r->links[i].sriov_numvfs.v > 0) {
-			for (size_t d = 0; d < f->n_nics; d++)
-				for (size_t k = 0; f->nics[d].fn_netdev_names &&
-						   f->nics[d].fn_netdev_names[k]; k++)
-					if (strcmp(f->nics[d].fn_netdev_names[k],
-						   r->links[i].name) == 0) {
-						*why = r->links[i].name;
-						return true;
-					}
-		}
+	/* VFs configured on the function of an RDMA device. */
+	for (size_t i = 0; i < f->n_links; i++) {
+		const struct netdev *l = &f->netdevs[f->links[i]];
+
+		if (!fact_ok(&l->sysfs.sriov_numvfs) || l->sysfs.sriov_numvfs.v <= 0)
+			continue;
+		for (size_t d = 0; d < f->n_nics; d++)
+			for (size_t k = 0; k < f->nics[d].n_fn_netdevs; k++)
+				if (f->nics[d].netdevs[k] == f->links[i]) {
+					*why = l->name;
+					return true;
+				}
+	}
 	return false;
 }
 

@@ -56,9 +56,9 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 			else if (pt->phys_state.v == 2)
 				snprintf(fix, sizeof(fix), "no link (Polling): check the cable or transceiver and the peer port (switch port enabled, same speed and type)%s",
 					 fact_str_is(&pt->link_layer, "InfiniBand") ? "; ip link set up does not help" : "");
-			else if (n->netdev_names && n->netdev_names[0])
+			else if (n->n_netdevs)
 				snprintf(fix, sizeof(fix), "ip link set %s up; check the cable and the switch port (ethtool %s)",
-					 n->netdev_names[0], n->netdev_names[0]);
+					 f->netdevs[n->netdevs[0]].name, f->netdevs[n->netdevs[0]].name);
 			else
 				snprintf(fix, sizeof(fix), "check the cable, the switch port and (InfiniBand) that a subnet manager runs");
 			TRY(finding_item(out, subj, ST_FAIL, fix, "%s, %s, %s",

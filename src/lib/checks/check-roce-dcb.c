@@ -25,9 +25,9 @@
  * its eight, so the priority keeps its own number (the seed's TC3). ice is
  * not here: its fix follows its QoS mode (ets_command).
  */
-static int roce_tc_for(const struct roce_link *l, int prio)
+static int roce_tc_for(const struct netdev *l, int prio)
 {
-	return fact_str_is(&l->driver, "mlx5_core") ? prio : prio ? 1 : 0;
+	return fact_str_is(netdev_driver(l), "mlx5_core") ? prio : prio ? 1 : 0;
 }
 
 /*
@@ -38,15 +38,15 @@ static int roce_tc_for(const struct roce_link *l, int prio)
  * default) and TC bandwidths that sum to 100 (ice_dcb_bwchk), half of it on
  * the RoCE priority's own TC.
  */
-static void ets_command(const struct roce_link *l, int prio, char *buf,
+static void ets_command(const struct netdev *l, int prio, char *buf,
 			size_t size)
 {
 	int tc = roce_tc_for(l, prio);
 
-	if (fact_str_is(&l->driver, "ice") && prio)
+	if (fact_str_is(netdev_driver(l), "ice") && prio)
 		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:50 %d:50",
 			 l->name, prio);
-	else if (fact_str_is(&l->driver, "ice"))
+	else if (fact_str_is(netdev_driver(l), "ice"))
 		snprintf(buf, size, "dcb ets set dev %s tc-tsa all:ets tc-bw all:0 0:100",
 			 l->name);
 	else if (tc == 0)
@@ -80,7 +80,7 @@ static int qos_consequence(struct finding *out, int r, const char *what)
 }
 
 /* One item per physical RoCE netdev; returns -ENODATA when there is none. */
-typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
+typedef int (*link_fn)(const struct check_ctx *ctx, const struct netdev *l,
 		       struct finding *out);
 
 /*
@@ -89,13 +89,13 @@ typedef int (*link_fn)(const struct check_ctx *ctx, const struct roce_link *l,
  * commands are no step of their own: roce.lag-qos runs them all, for every
  * port of the bond, in one procedure (check-roce-lag.c).
  */
-static int bonded_ice_procedure(const struct roce_facts *r,
-				const struct roce_link *l, struct finding *out,
+static int bonded_ice_procedure(const struct facts *f,
+				const struct netdev *l, struct finding *out,
 				size_t from)
 {
-	const char *bond = roce_link_bond(r, l);
+	const struct netdev *bond = netdev_bond(f, l);
 
-	if (!bond || !fact_str_is(&l->driver, "ice"))
+	if (!bond || !fact_str_is(netdev_driver(l), "ice"))
 		return 0;
 	for (size_t i = from; i < out->n_items; i++) {
 		char *v;
@@ -103,7 +103,7 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 		if (!out->items[i].fix)
 			continue;
 		if (asprintf(&v, "%s (set by the roce.lag-qos procedure for %s: ice refuses DCB changes on a bond slave)",
-			     out->items[i].verdict, bond) < 0)
+			     out->items[i].verdict, bond->name) < 0)
 			return -ENOMEM;
 		free(out->items[i].verdict);
 		out->items[i].verdict = v;
@@ -116,7 +116,7 @@ static int bonded_ice_procedure(const struct roce_facts *r,
 static int per_link(const struct check_ctx *ctx, struct finding *out,
 		    link_fn fn, const char *what_ok)
 {
-	const struct roce_link **v = roce_dcb_links(ctx->f);
+	const struct netdev **v = roce_dcb_links(ctx->f);
 	bool fixed = false;
 	size_t n = 0;
 	int r = 0;
@@ -128,7 +128,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 
 		r = fn(ctx, v[n], out);
 		if (r >= 0)
-			r = bonded_ice_procedure(&ctx->f->roce, v[n], out, from);
+			r = bonded_ice_procedure(ctx->f, v[n], out, from);
 		for (size_t i = from; i < out->n_items; i++)
 			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb "));
 	}
@@ -143,21 +143,21 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 }
 
 /* DCB not readable on @l: an unknown item saying why. */
-static int dcb_unknown(const struct roce_link *l, const struct fact_int *st,
+static int dcb_unknown(const struct netdev *l, const struct fact_int *st,
 		       const char *what, struct finding *out)
 {
 	return finding_item(out, l->name, ST_UNKNOWN, NULL, "%s %s", what,
 			    roce_state_text(st->state, st->err));
 }
 
-static bool dcb_ok(const struct roce_link *l)
+static bool dcb_ok(const struct netdev *l)
 {
 	return fact_ok(&l->dcb.st);
 }
 
 /* ------------------------------------------------------- roce.dscp-map */
 
-static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int dscp_map_link(const struct check_ctx *ctx, const struct netdev *l,
 			 struct finding *out)
 {
 	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio;
@@ -190,7 +190,7 @@ static int dscp_map_link(const struct check_ctx *ctx, const struct roce_link *l,
 				    "DSCP %d maps to priority %d and also to %d",
 				    dscp, prio, others - 1);
 	}
-	if (others && fact_str_is(&l->driver, "ice")) {
+	if (others && fact_str_is(netdev_driver(l), "ice")) {
 		/*
 		 * ice maps a DSCP value once ("already user mapped", so dcb app
 		 * replace, which adds first, is refused), and deleting its last
@@ -247,7 +247,7 @@ static size_t dscp_entries(const struct roce_dcb *d)
 	return n;
 }
 
-static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int trust_link(const struct check_ctx *ctx, const struct netdev *l,
 		      struct finding *out)
 {
 	const struct roce_dcb *d = &l->dcb;
@@ -256,9 +256,9 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 	snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d", l->name,
 		 ctx->opts->roce_dscp, ctx->opts->roce_prio);
-	if (fact_str_is(&l->driver, "ice")) {
+	if (fact_str_is(netdev_driver(l), "ice")) {
 		/* ice: the firmware LLDP agent owns DCB until it is turned off. */
-		lldp = roce_link_privflag(l, "fw-lldp-agent");
+		lldp = netdev_privflag(l, "fw-lldp-agent");
 		finding_evidence(out, "ethtool --show-priv-flags %s: fw-lldp-agent %s",
 				 l->name, lldp < 0 ? "unknown" : lldp ? "on" : "off");
 		if (lldp < 0 && fact_ok(&d->dcbx) && (d->dcbx.v & DCB_CAP_DCBX_LLD_MANAGED))
@@ -266,8 +266,8 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		if (lldp < 0)
 			return finding_item(out, l->name, ST_UNKNOWN, NULL,
 					    "ice private flags %s",
-					    roce_state_text(l->privflags_st.state,
-						       l->privflags_st.err));
+					    roce_state_text(l->ethtool.privflags_st.state,
+						       l->ethtool.privflags_st.err));
 		if (lldp) {
 			snprintf(fix, sizeof(fix),
 				 "ethtool --set-priv-flags %s fw-lldp-agent off", l->name);
@@ -283,13 +283,13 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "fw-lldp-agent off but no DSCP app entry: ice still classifies by VLAN priority (PCP)");
 	}
-	if (fact_str_is(&l->driver, "mlx5_core")) {
-		if (fact_str_ok(&l->qos_trust)) {
+	if (fact_str_is(netdev_driver(l), "mlx5_core")) {
+		if (fact_str_ok(&l->mlx5.qos_trust)) {
 			snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp", l->name);
 			return finding_item(out, l->name,
-					    strcmp(l->qos_trust.v, "dscp") == 0 ? ST_PASS : ST_WARN,
-					    strcmp(l->qos_trust.v, "dscp") == 0 ? NULL : fix,
-					    "trust %s (MLNX_OFED qos/trust)", l->qos_trust.v);
+					    strcmp(l->mlx5.qos_trust.v, "dscp") == 0 ? ST_PASS : ST_WARN,
+					    strcmp(l->mlx5.qos_trust.v, "dscp") == 0 ? NULL : fix,
+					    "trust %s (MLNX_OFED qos/trust)", l->mlx5.qos_trust.v);
 		}
 		if (!dcb_ok(l))
 			return dcb_unknown(l, &d->st, "DCB", out);
@@ -318,7 +318,7 @@ static int trust_link(const struct check_ctx *ctx, const struct roce_link *l,
 				    "DSCP app entries present (%zu)", dscp_entries(d));
 	return finding_item(out, l->name, ST_WARN, fix,
 			    "driver %s: no DSCP app entry and no apptrust table; DSCP classification unknown",
-			    fact_str_ok(&l->driver) ? l->driver.v : "unknown");
+			    fact_str_ok(netdev_driver(l)) ? netdev_driver(l)->v : "unknown");
 }
 
 static int run_trust(const struct check_ctx *ctx, struct finding *out)
@@ -336,7 +336,7 @@ const struct check check_roce_trust = {
 
 /* ------------------------------------------------------------ roce.pfc */
 
-static int pfc_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int pfc_link(const struct check_ctx *ctx, const struct netdev *l,
 		    struct finding *out)
 {
 	int prio = ctx->opts->roce_prio;
@@ -439,9 +439,9 @@ static const char *tsa_name(uint8_t t)
  * The firmware LLDP agent refuses DSCP entries, so DSCP entries in the APP
  * table of an ice port mean DSCP mode.
  */
-static bool ice_dscp_mode(const struct roce_link *l)
+static bool ice_dscp_mode(const struct netdev *l)
 {
-	return fact_str_is(&l->driver, "ice") && dscp_entries(&l->dcb) > 0 &&
+	return fact_str_is(netdev_driver(l), "ice") && dscp_entries(&l->dcb) > 0 &&
 	       !(fact_ok(&l->dcb.dcbx) && (l->dcb.dcbx.v & DCB_CAP_DCBX_LLD_MANAGED));
 }
 
@@ -452,7 +452,7 @@ static bool ice_dscp_mode(const struct roce_link *l)
  * mode up->tc mapping cannot change"); ice_dcb_bwchk wants the bandwidths
  * of its TCs to sum to 100. So only bandwidth is judged and fixed here.
  */
-static int ets_ice_dscp(const struct roce_link *l, int prio, const char *fix,
+static int ets_ice_dscp(const struct netdev *l, int prio, const char *fix,
 			struct finding *out)
 {
 	const struct roce_ets *e = &l->dcb.ets;
@@ -492,12 +492,12 @@ static int ets_ice_dscp(const struct roce_link *l, int prio, const char *fix,
  * its fix is the DSCP-mode one: the plan adds the DSCP entry first
  * (plan-order.c), which resets ETS to TC0 100% and priority 3 to TC3.
  */
-static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int ets_link(const struct check_ctx *ctx, const struct netdev *l,
 		    struct finding *out)
 {
 	int prio = ctx->opts->roce_prio;
 	const struct roce_ets *e = &l->dcb.ets;
-	bool ice = fact_str_is(&l->driver, "ice");
+	bool ice = fact_str_is(netdev_driver(l), "ice");
 	unsigned used = 0, bw = 0;
 	int ntc = 0, gap = -1;
 	char fix[256], pcp[224] = "";
@@ -547,7 +547,7 @@ static int ets_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (e->tc_tsa[tc] == 2 && e->tc_tx_bw[tc] == 0)
 		return finding_item(out, l->name, ST_WARN, fix,
 				    "priority %d → TC%u, which has no ETS bandwidth%s%s",
-				    prio, tc, fact_str_is(&l->driver, "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "",
+				    prio, tc, fact_str_is(netdev_driver(l), "bnxt_en") ? " (bnxt_en rejects it: \"rejecting ETS config starving a TC\")" : "",
 				    pcp);
 	if (ice && ntc > 1 && bw != 100)
 		return finding_item(out, l->name, ST_WARN, fix,
@@ -587,7 +587,7 @@ const struct check check_roce_ets = {
 static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	const struct roce_link **v = roce_dcb_links(f);
+	const struct netdev **v = roce_dcb_links(f);
 	int prio = ctx->opts->roce_prio, ret = 0;
 	char fix[384];
 	size_t n = 0, irdma = 0;
@@ -595,14 +595,14 @@ static int run_ecn(const struct check_ctx *ctx, struct finding *out)
 	if (!v)
 		return -ENOMEM;
 	for (; v[n] && ret >= 0; n++) {
-		const struct roce_link *l = v[n];
+		const struct netdev *l = v[n];
 
-		if (!fact_ok(&l->ecn_np[prio]) && !fact_ok(&l->ecn_rp[prio]))
+		if (!fact_ok(&l->mlx5.ecn_np[prio]) && !fact_ok(&l->mlx5.ecn_rp[prio]))
 			continue;
 		finding_evidence(out, "%s ecn/roce_np/enable/%d=%lld roce_rp/enable/%d=%lld",
-				 l->name, prio, (long long)l->ecn_np[prio].v, prio,
-				 (long long)l->ecn_rp[prio].v);
-		if (l->ecn_np[prio].v == 1 && l->ecn_rp[prio].v == 1) {
+				 l->name, prio, (long long)l->mlx5.ecn_np[prio].v, prio,
+				 (long long)l->mlx5.ecn_rp[prio].v);
+		if (l->mlx5.ecn_np[prio].v == 1 && l->mlx5.ecn_rp[prio].v == 1) {
 			ret = finding_item(out, l->name, ST_PASS, NULL,
 					   "ECN (DCQCN) on for priority %d", prio);
 			continue;
@@ -741,7 +741,7 @@ const struct check check_roce_tos = {
 
 /* ------------------------------------------------- for roce.lag-qos */
 
-int roce_qos_fixes(const struct check_ctx *ctx, const struct roce_link *l,
+int roce_qos_fixes(const struct check_ctx *ctx, const struct netdev *l,
 		   char ***cmds)
 {
 	static const link_fn fns[] = { trust_link, dscp_map_link, pfc_link, ets_link };

@@ -27,26 +27,26 @@
 #define LAG_MAX_PORTS 8
 
 struct lag {
-	const char *bond;
-	const struct roce_link *ports[LAG_MAX_PORTS];
+	const struct netdev *bond;
+	const struct netdev *ports[LAG_MAX_PORTS];
 	size_t n;
-	const char *primary; /* the port with the bond's RDMA device */
-	const char *rdma;    /* that device */
+	const struct netdev *primary; /* the port with the bond's RDMA device */
+	const char *rdma;             /* that device */
 };
 
 /* The bonds over ice ports among the DCB links, each with its ports. */
-static size_t lags_of(const struct facts *f, const struct roce_link **v,
+static size_t lags_of(const struct facts *f, const struct netdev **v,
 		      struct lag *lags, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; v[i]; i++) {
-		const char *bond = roce_link_bond(&f->roce, v[i]);
+		const struct netdev *bond = netdev_bond(f, v[i]);
 		size_t k = 0;
 
-		if (!bond || !fact_str_is(&v[i]->driver, "ice"))
+		if (!bond || !fact_str_is(netdev_driver(v[i]), "ice"))
 			continue;
-		while (k < n && strcmp(lags[k].bond, bond) != 0)
+		while (k < n && lags[k].bond != bond)
 			k++;
 		if (k == n) {
 			if (n == max)
@@ -67,14 +67,14 @@ static size_t lags_of(const struct facts *f, const struct roce_link **v,
 		const char *peer = NULL;
 
 		for (size_t p = 0; !peer && p < g->n; p++)
-			peer = rdma_lag_peer(f, g->ports[p]->name, NULL);
+			peer = rdma_lag_peer(f, g->ports[p], NULL);
 		for (size_t p = 0; peer && !g->primary && p < g->n; p++)
-			if (!rdma_lag_peer(f, g->ports[p]->name, NULL)) {
-				g->primary = g->ports[p]->name;
+			if (!rdma_lag_peer(f, g->ports[p], NULL)) {
+				g->primary = g->ports[p];
 				g->rdma = peer;
 			}
 		if (!g->primary && g->n)
-			g->primary = g->ports[0]->name;
+			g->primary = g->ports[0];
 	}
 	return n;
 }
@@ -117,45 +117,46 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 	/* The primary's commands first, then the others', as they re-join. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t p = 0; p < g->n; p++) {
-			const struct roce_link *l = g->ports[p];
+			const struct netdev *l = g->ports[p];
 
-			if ((strcmp(l->name, g->primary) == 0) != (pass == 0))
+			if ((l == g->primary) != (pass == 0))
 				continue;
 			TRY(roce_qos_fixes(ctx, l, &cmds));
 			TRY(append(&names, "%s%s", names ? " " : "", l->name));
 		}
 	n_cmds = strv_len(cmds);
-	TRY(finding_evidence(out, "%s: ports %s; RDMA primary %s%s%s", g->bond, names,
-			     g->primary, g->rdma ? ", with " : " (no RDMA LAG seen: the first port)",
+	TRY(finding_evidence(out, "%s: ports %s; RDMA primary %s%s%s", g->bond->name, names,
+			     g->primary->name, g->rdma ? ", with " : " (no RDMA LAG seen: the first port)",
 			     g->rdma ? g->rdma : ""));
 	TRY(finding_evidence(out, "persistence for %s: ice refuses dcb commands once the ports are bonded, so they run before the bond is assembled: a systemd oneshot unit with DefaultDependencies=no, After=sys-subsystem-net-devices-<port>.device for each port, Before=network-pre.target %s, Wants=network-pre.target, one ExecStart= per dcb command (ethtool's fw-lldp-agent off is kept by the NIC and persists)",
-			     g->bond, bond_service(ctx->f)));
+			     g->bond->name, bond_service(ctx->f)));
 	if (n_cmds == 0)
-		return finding_item(out, g->bond, ST_PASS, NULL,
+		return finding_item(out, g->bond->name, ST_PASS, NULL,
 				    "the QoS of %s is already the target on every port; ice blocks DCB changes while they are bonded, so change it only with every port out",
 				    names);
 	TRY(append(&fix, "drain the node (kubectl drain <node> --ignore-daemonsets)"));
 	/* Every port out: the others first, the primary last. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t p = 0; p < g->n; p++)
-			if ((strcmp(g->ports[p]->name, g->primary) == 0) == (pass == 1))
+			if ((g->ports[p] == g->primary) == (pass == 1))
 				TRY(append(&fix, "; ip link set %s nomaster", g->ports[p]->name));
 	for (size_t i = 0; cmds[i]; i++)
 		TRY(append(&fix, "; %s", cmds[i]));
-	TRY(append(&fix, "; ip link set %s master %s (the RDMA primary first)", g->primary, g->bond));
+	TRY(append(&fix, "; ip link set %s master %s (the RDMA primary first)", g->primary->name,
+		   g->bond->name));
 	for (size_t p = 0; p < g->n; p++)
-		if (strcmp(g->ports[p]->name, g->primary) != 0)
-			TRY(append(&fix, "; ip link set %s master %s", g->ports[p]->name, g->bond));
+		if (g->ports[p] != g->primary)
+			TRY(append(&fix, "; ip link set %s master %s", g->ports[p]->name, g->bond->name));
 	TRY(append(&fix, "; verify the RDMA LAG: rdma link show lists one RDMA device%s%s%s for the bond, its GID table carries %s's address, and gdrcheck check passes net.bond; uncordon",
-		   g->rdma ? " (" : "", g->rdma ? g->rdma : "", g->rdma ? ")" : "", g->bond));
-	return finding_item(out, g->bond, ST_WARN, fix,
+		   g->rdma ? " (" : "", g->rdma ? g->rdma : "", g->rdma ? ")" : "", g->bond->name));
+	return finding_item(out, g->bond->name, ST_WARN, fix,
 			    "%zu QoS commands for %s's ports (%s) in one procedure: ice refuses DCB changes on a bonded port (ice_dcb_nl.c, \"DCB changes not allowed when in a bond\"), and Intel's ice README wants the ports' QoS to match before bonding and the RDMA primary (%s) added first",
-			    n_cmds, g->bond, names, g->primary);
+			    n_cmds, g->bond->name, names, g->primary->name);
 }
 
 static int run_lag_qos(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct roce_link **v = roce_dcb_links(ctx->f);
+	const struct netdev **v = roce_dcb_links(ctx->f);
 	struct lag lags[8];
 	size_t n;
 	int r = 0;

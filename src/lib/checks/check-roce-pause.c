@@ -106,14 +106,14 @@ static const char *count_text(const struct fact_int *f, char *buf, size_t size)
 }
 
 /* The storms the NIC counted itself, or -1 when it does not count them. */
-static long long device_storms(const struct roce_link *l)
+static long long device_storms(const struct netdev *l)
 {
-	const struct roce_pause_stats *p = &l->pause_stats;
+	const struct roce_pause_stats *p = &l->ethtool.pause_stats;
 
 	return fact_ok(&p->st) && fact_ok(&p->storm_events) ? (long long)p->storm_events.v : -1;
 }
 
-static int device_storm_item(const struct roce_link *l, struct finding *out)
+static int device_storm_item(const struct netdev *l, struct finding *out)
 {
 	char fix[320];
 
@@ -124,7 +124,7 @@ static int device_storm_item(const struct roce_link *l, struct finding *out)
 			    device_storms(l), device_storms(l) == 1 ? "" : "s");
 }
 
-static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int pause_link(const struct check_ctx *ctx, const struct netdev *l,
 		      struct finding *out)
 {
 	const struct roce_pause_sample *s = &l->pause;
@@ -134,16 +134,16 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 	char got[32], sent[32], txt[48], rxt[48], fix[320];
 
 	(void)ctx;
-	if (fact_ok(&l->pause_stats.st)) {
+	if (fact_ok(&l->ethtool.pause_stats.st)) {
 		char t[24], r[24], e[24];
 
-		if (l->pause_stats.storm_events.state == FACT_ABSENT)
+		if (l->ethtool.pause_stats.storm_events.state == FACT_ABSENT)
 			snprintf(e, sizeof(e), "not reported");
 		else
-			count_text(&l->pause_stats.storm_events, e, sizeof(e));
+			count_text(&l->ethtool.pause_stats.storm_events, e, sizeof(e));
 		TRY(finding_evidence(out, "ethtool pause statistics %s: link pause frames sent %s, received %s; storms the NIC detected: %s",
-				     l->name, count_text(&l->pause_stats.tx_frames, t, sizeof(t)),
-				     count_text(&l->pause_stats.rx_frames, r, sizeof(r)), e));
+				     l->name, count_text(&l->ethtool.pause_stats.tx_frames, t, sizeof(t)),
+				     count_text(&l->ethtool.pause_stats.rx_frames, r, sizeof(r)), e));
 	}
 	if (device_storms(l) > 0)
 		return device_storm_item(l, out);
@@ -162,7 +162,7 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 		return finding_item(out, l->name, ST_UNKNOWN, NULL,
 				    "pause sample shorter than %d s: too short to bound",
 				    SAMPLE_MIN_MS / 1000);
-	if (!fact_ok(&l->speed_mbps) || l->speed_mbps.v <= 0)
+	if (!fact_ok(&l->sysfs.speed_mbps) || l->sysfs.speed_mbps.v <= 0)
 		return finding_item(out, l->name, ST_UNKNOWN, NULL,
 				    "link speed unknown (/sys/class/net/%s/speed): pause frames cannot be turned into time",
 				    l->name);
@@ -171,7 +171,7 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 				    "counters went backwards during the sample (driver reloaded or counters reset): sample again");
 	secs = (double)s->ms.v / 1000.0;
 	window = (double)(s->ms.v - COUNTER_LAG_MS) / 1000.0;
-	line = (double)l->speed_mbps.v * 1e6;
+	line = (double)l->sysfs.speed_mbps.v * 1e6;
 	per_frame = QUANTA_BITS / line;
 	worst(a->xoff_tx, b->xoff_tx, per_frame, window, &tx);
 	worst(a->xoff_rx, b->xoff_rx, per_frame, window, &rx);
@@ -182,7 +182,7 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 	dir_text(&tx, txt, sizeof(txt));
 	dir_text(&rx, rxt, sizeof(rxt));
 	TRY(finding_evidence(out, "pause sample %s: %.1f s at %lld Mb/s; XOFF frames sent %s, received %s; one frame pauses at most %.0f us; bytes received %s, sent %s",
-			     l->name, secs, (long long)l->speed_mbps.v, txt, rxt,
+			     l->name, secs, (long long)l->sysfs.speed_mbps.v, txt, rxt,
 			     per_frame * 1e6, got, sent));
 	if (tx.share >= 1.0) {
 		bool idle = rx_bps < IDLE_SHARE * line;
@@ -222,7 +222,7 @@ static int pause_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 static int run_pause_storm(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct roce_link **v = roce_dcb_links(ctx->f);
+	const struct netdev **v = roce_dcb_links(ctx->f);
 	bool sampled = false, counted = false;
 	size_t n;
 	int r = 0;

@@ -77,34 +77,34 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 	if (n == 0)
 		return roce_no_targets(ctx, out);
 	for (size_t i = 0; i < n && i < ROCE_MAX_TARGETS && ret >= 0; i++) {
-		const struct roce_link *l = t[i].ndev;
+		const struct netdev *l = t[i].ndev;
 		int ib;
 
 		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name,
 			 t[i].port->num);
-		if (!l || !fact_ok(&l->mtu)) {
+		if (!l || !fact_ok(&l->link.mtu)) {
 			ret = finding_item(out, subj, ST_UNKNOWN, NULL,
 					   "netdev MTU unknown (%s)",
-					   l ? roce_state_text(l->mtu.state, l->mtu.err)
+					   l ? roce_state_text(l->link.mtu.state, l->link.mtu.err)
 					     : "netdev not found");
 			continue;
 		}
-		ib = roce_iboe_mtu(l->mtu.v);
+		ib = roce_iboe_mtu(l->link.mtu.v);
 		finding_evidence(out, "%s mtu %lld → RoCE active MTU %d", l->name,
-				 (long long)l->mtu.v, ib);
+				 (long long)l->link.mtu.v, ib);
 		{
-			const char *bond = roce_link_bond(&ctx->f->roce, l);
+			const struct netdev *bond = netdev_bond(ctx->f, l);
 			char persist[200];
 
 			/* A slave takes the bond's MTU: set it on the bond. */
-			mtu_persist_cmd(ctx->f, bond ? bond : l->name, persist, sizeof(persist));
+			mtu_persist_cmd(ctx->f, bond ? bond->name : l->name, persist, sizeof(persist));
 			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
 				 persist);
 		}
 		ret = finding_item(out, subj, ib >= 4096 ? ST_PASS : ST_WARN,
 				   ib >= 4096 ? NULL : fix,
 				   "%s MTU %lld → RoCE MTU %d%s", l->name,
-				   (long long)l->mtu.v, ib,
+				   (long long)l->link.mtu.v, ib,
 				   ib >= 4096 ? "" : " (4096 needs a netdev MTU of at least 4192)");
 	}
 	if (ret < 0)
@@ -122,7 +122,7 @@ const struct check check_roce_mtu = {
 static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 		      const struct nccl_gid_env *env, struct finding *out)
 {
-	const struct roce_link *il = roce_ip_link(&ctx->f->roce, t);
+	const struct netdev *il = roce_ip_link(ctx->f, t);
 	const struct rdma_port *p = t->port;
 	const struct roce_gid *g, *v2 = NULL;
 	const char *v4 = NULL;
@@ -135,13 +135,15 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 		return finding_item(out, subj, ST_UNKNOWN, NULL, "GID table %s",
 				    roce_state_text(p->gid_tbl_len.state,
 					       p->gid_tbl_len.err));
-	for (size_t i = 0; il && il->addrs && il->addrs[i] && !v2; i++) {
-		if (!strchr(il->addrs[i], '.'))
+	for (size_t i = 0; il && il->link.addrs && il->link.addrs[i] && !v2; i++) {
+		const char *a = il->link.addrs[i];
+
+		if (!strchr(a, '.'))
 			continue;
-		v4 = v4 ? v4 : il->addrs[i];
-		v2 = roce_v2_gid_for(p, il->addrs[i]);
+		v4 = v4 ? v4 : a;
+		v2 = roce_v2_gid_for(p, a);
 		if (v2)
-			v4 = il->addrs[i];
+			v4 = a;
 	}
 	idx = nccl_gid_pick(p, env);
 	g = roce_gid_entry(p, idx);

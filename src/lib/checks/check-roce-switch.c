@@ -19,7 +19,7 @@
  */
 
 /* "DSCP 24 -> priority 3", "DSCP 24 not mapped", or why DCB is not known. */
-static void host_dscp(const struct roce_link *l, int dscp, char *buf,
+static void host_dscp(const struct netdev *l, int dscp, char *buf,
 		      size_t size)
 {
 	const struct roce_dcb *d = &l->dcb;
@@ -38,7 +38,7 @@ static void host_dscp(const struct roce_link *l, int dscp, char *buf,
 }
 
 /* "PFC on 3", "PFC off". */
-static void host_pfc(const struct roce_link *l, char *buf, size_t size)
+static void host_pfc(const struct netdev *l, char *buf, size_t size)
 {
 	const struct roce_pfc *p = &l->dcb.pfc;
 	size_t len;
@@ -57,11 +57,11 @@ static void host_pfc(const struct roce_link *l, char *buf, size_t size)
 			len += (size_t)snprintf(buf + len, size - len, " %d", i);
 }
 
-static int switch_link(const struct check_ctx *ctx, const struct roce_link *l,
+static int switch_link(const struct check_ctx *ctx, const struct netdev *l,
 		       struct finding *out)
 {
 	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio;
-	const char *bond = roce_link_bond(&ctx->f->roce, l);
+	const struct netdev *bond = netdev_bond(ctx->f, l);
 	char dm[64], pfc[64], tc[48] = "", mtu[48] = "", lacp[128] = "";
 
 	if (!fact_ok(&l->dcb.st)) {
@@ -75,11 +75,11 @@ static int switch_link(const struct check_ctx *ctx, const struct roce_link *l,
 	if (fact_ok(&l->dcb.st) && fact_ok(&l->dcb.ets.st))
 		snprintf(tc, sizeof(tc), ", priority %d in TC%u", prio,
 			 l->dcb.ets.prio_tc[prio]);
-	if (fact_ok(&l->mtu))
-		snprintf(mtu, sizeof(mtu), ", MTU %lld", (long long)l->mtu.v);
+	if (fact_ok(&l->link.mtu))
+		snprintf(mtu, sizeof(mtu), ", MTU %lld", (long long)l->link.mtu.v);
 	if (bond)
 		snprintf(lacp, sizeof(lacp), "; one LACP (802.3ad) port-channel or MLAG over the switch ports of %s's slaves",
-			 bond);
+			 bond->name);
 	return finding_item(out, l->name, ST_INFO, NULL,
 			    "switch port: trust DSCP; DSCP %d -> priority %d; PFC on priority %d only; ECN marking on priority %d's queue; MTU at least the host's plus headers%s (host: %s%s%s%s%s)",
 			    dscp, prio, prio, prio, lacp, dm, *pfc ? ", " : "", pfc,
@@ -88,7 +88,7 @@ static int switch_link(const struct check_ctx *ctx, const struct roce_link *l,
 
 static int run_switch(const struct check_ctx *ctx, struct finding *out)
 {
-	const struct roce_link **v = roce_dcb_links(ctx->f);
+	const struct netdev **v = roce_dcb_links(ctx->f);
 	int dscp = ctx->opts->roce_dscp, prio = ctx->opts->roce_prio, r = 0;
 	size_t n = 0;
 

@@ -105,13 +105,13 @@ static enum storage_proto inferred_proto(const struct facts *f, char *why,
 }
 
 /* Whether link @l holds IPv4 address @addr ("10.0.0.1" against "10.0.0.1/24"). */
-static bool link_has_addr(const struct roce_link *l, const char *addr)
+static bool link_has_addr(const struct netdev *l, const char *addr)
 {
+	char *const *a = l->link.addrs;
 	size_t n = strlen(addr);
 
-	for (size_t i = 0; l->addrs && l->addrs[i]; i++)
-		if (strncmp(l->addrs[i], addr, n) == 0 &&
-		    (l->addrs[i][n] == '/' || l->addrs[i][n] == '\0'))
+	for (size_t i = 0; a && a[i]; i++)
+		if (strncmp(a[i], addr, n) == 0 && (a[i][n] == '/' || a[i][n] == '\0'))
 			return true;
 	return false;
 }
@@ -126,12 +126,11 @@ static const struct rdma_dev *nic_of_addr(const struct facts *f, const char *add
 		for (size_t p = 0; p < f->nics[i].n_ports; p++)
 			if (roce_v2_gid_for(&f->nics[i].ports[p], addr))
 				return &f->nics[i];
-	for (size_t k = 0; k < f->roce.n_links; k++) {
-		if (!link_has_addr(&f->roce.links[k], addr))
-			continue;
-		for (size_t i = 0; i < f->n_nics; i++)
-			if (strv_contains(f->nics[i].netdev_names, f->roce.links[k].name))
-				return &f->nics[i];
+	for (size_t k = 0; k < f->n_links; k++) {
+		const struct netdev *l = &f->netdevs[f->links[k]];
+
+		if (link_has_addr(l, addr) && l->nic >= 0)
+			return &f->nics[l->nic];
 	}
 	return NULL;
 }
@@ -142,9 +141,12 @@ static const struct rdma_dev *nic_of_addr(const struct facts *f, const char *add
  */
 static bool addrs_known(const struct facts *f)
 {
-	for (size_t k = 0; k < f->roce.n_links; k++)
-		if (f->roce.links[k].addrs && f->roce.links[k].addrs[0])
+	for (size_t k = 0; k < f->n_links; k++) {
+		char *const *a = f->netdevs[f->links[k]].link.addrs;
+
+		if (a && a[0])
 			return true;
+	}
 	for (size_t i = 0; i < f->n_nics; i++)
 		for (size_t p = 0; p < f->nics[i].n_ports; p++)
 			if (!roce_port_is_roce(&f->nics[i], &f->nics[i].ports[p]) ||

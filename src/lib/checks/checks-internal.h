@@ -84,6 +84,8 @@ int kmod_out_of_tree(const struct facts *f, const char *name, char *why,
  * package): its DCB answer was "not supported" (check-nic-ddp.c).
  */
 bool ice_safe_mode(const struct facts *f, const char *bdf);
+/* The ice port ethtool says sits on PCI function @bdf (its bus_info), or NULL. */
+const struct netdev *ice_port_link(const struct facts *f, const char *bdf);
 /*
  * The fix for an RDMA driver module that is not loaded, into @fix, and why
  * (@why, may be empty). Returns 1 when ice is Intel's out-of-tree build and

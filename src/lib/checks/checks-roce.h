@@ -22,12 +22,12 @@ extern const struct check check_net_bond;
 extern const struct check check_rdma_netns;
 
 /*
- * The RDMA device that serves @netdev as the secondary port of a RoCE/RDMA
- * LAG: another slave of its bond, on the same adapter, that has one. NULL
- * when there is none; *@bond (may be NULL) receives the bond's name.
+ * The RDMA device that serves @n as the secondary port of a RoCE/RDMA LAG:
+ * another slave of its bond, on the same adapter, that has one. NULL when
+ * there is none; *@bond (may be NULL) receives the bond.
  */
-const char *rdma_lag_peer(const struct facts *f, const char *netdev,
-			  const char **bond);
+const char *rdma_lag_peer(const struct facts *f, const struct netdev *n,
+			  const struct netdev **bond);
 
 /* The RoCE checks' shared plumbing (check-roce-port.c). */
 #define ROCE_MAX_TARGETS 256
@@ -49,5 +49,5 @@ const char *roce_state_text(enum fact_state st, int err);
  * The host commands roce.trust, roce.dscp-map, roce.pfc and roce.ets would
  * run on @l, in that order, one per entry pushed on @cmds (check-roce-dcb.c).
  */
-int roce_qos_fixes(const struct check_ctx *ctx, const struct roce_link *l,
+int roce_qos_fixes(const struct check_ctx *ctx, const struct netdev *l,
 		   char ***cmds);

@@ -115,8 +115,8 @@ struct nic_id {
 	const char *driver;
 	bool ib;
 	/* The PCI function's first netdev: what the plugins compare (never a bond). */
-	const char *port;
-	const char *bond; /* the bond that enslaves @port, or NULL */
+	const struct netdev *port;
+	const struct netdev *bond; /* the bond that enslaves @port, or NULL */
 	bool lag;         /* the RDMA device serves the bond (mlx5_bond_N, irdma LAG) */
 	bool default_route; /* @port or its bond carries the IPv4 default route */
 };
@@ -269,33 +269,29 @@ static void add_unique(json_object *arr, const char *s)
 	json_object_array_add(arr, ustr(s));
 }
 
-static const char *pf_port(const struct rdma_dev *n, const struct roce_facts *r)
+/* The PF's netdev: its function's first, else the first that is no bond. */
+static const struct netdev *pf_port(const struct facts *f, const struct rdma_dev *n)
 {
-	if (n->fn_netdev_names && n->fn_netdev_names[0])
-		return n->fn_netdev_names[0];
-	/* Inputs without the function's own list: the first that is no bond. */
-	for (size_t k = 0; n->netdev_names && n->netdev_names[k]; k++) {
-		const struct roce_link *l = roce_link_find(r, n->netdev_names[k]);
-
-		if (!(l && roce_link_is_bond(r, l)) && !roce_bond_find(r, n->netdev_names[k]))
-			return n->netdev_names[k];
-	}
+	for (size_t k = 0; k < n->n_netdevs; k++)
+		if (k < n->n_fn_netdevs || !netdev_is_bond(&f->netdevs[n->netdevs[k]]))
+			return &f->netdevs[n->netdevs[k]];
 	return NULL;
 }
 
-static const char *port_bond(const struct roce_facts *r, const char *port)
+static bool nic_has_netdev(const struct facts *f, const struct rdma_dev *n,
+			   const struct netdev *nd)
 {
-	const struct roce_link *l = roce_link_find(r, port);
-	struct roce_link probe = { .name = (char *)port };
-
-	return roce_link_bond(r, l ? l : &probe);
+	for (size_t k = 0; nd && k < n->n_netdevs; k++)
+		if (&f->netdevs[n->netdevs[k]] == nd)
+			return true;
+	return false;
 }
 
 /* The RDMA PFs with a known PCI identity; VFs are what SR-IOV makes, not what it selects. */
 static int find_nics(struct fit *fit)
 {
 	const struct facts *f = fit->f;
-	const struct fact_str *route = &f->cni.default_route_dev;
+	const struct netdev *route = facts_netdev(f, f->cni.default_route);
 
 	fit->nics = calloc(f->n_nics ? f->n_nics : 1, sizeof(*fit->nics));
 	if (!fit->nics)
@@ -318,13 +314,10 @@ static int find_nics(struct fit *fit)
 		snprintf(id->device, sizeof(id->device), "%04x", (unsigned)pci->device.v);
 		id->driver = fact_str_ok(&pci->driver) ? pci->driver.v : NULL;
 		id->ib = n->n_ports && fact_str_is(&n->ports[0].link_layer, "InfiniBand");
-		id->port = pf_port(n, &f->roce);
-		id->bond = id->port ? port_bond(&f->roce, id->port) : NULL;
-		id->lag = startswith(n->name, "mlx5_bond") ||
-			  (id->bond && strv_contains(n->netdev_names, id->bond));
-		id->default_route = fact_str_ok(route) &&
-				    ((id->port && strcmp(route->v, id->port) == 0) ||
-				     (id->bond && strcmp(route->v, id->bond) == 0));
+		id->port = pf_port(f, n);
+		id->bond = id->port ? netdev_bond(f, id->port) : NULL;
+		id->lag = startswith(n->name, "mlx5_bond") || nic_has_netdev(f, n, id->bond);
+		id->default_route = route && (route == id->port || route == id->bond);
 		fit->n_nics++;
 	}
 	if (!fit->n_nics)
@@ -345,18 +338,18 @@ static bool handed_out(struct fit *fit, const struct nic_id *n, bool whole)
 {
 	if (n->lag) {
 		leave(fit, "an RDMA-LAG device (one RDMA device for a bond: mlx5_bond_N, irdma on a LAG) is left out: it belongs to the bond, not to one pod",
-		     "%s for %s", n->nic->name, n->bond ? n->bond : "its bond");
+		     "%s for %s", n->nic->name, n->bond ? n->bond->name : "its bond");
 		return false;
 	}
 	if (n->bond) {
 		leave(fit, whole ? "a bond slave is left out: in a pod's network namespace it is no longer the bond's (the bond releases a slave that leaves its namespace)"
 				: "a bond slave's VFs are left out: they bypass the bond (no failover, no LACP), and ConnectX needs switchdev VF LAG for that",
-		     "%s in %s", n->port, n->bond);
+		     "%s in %s", n->port->name, n->bond->name);
 		return false;
 	}
 	if (whole && n->default_route) {
 		leave(fit, "the PF with the node's default route is left out: a pod would take the node's network with it",
-		     "%s", n->port);
+		     "%s", n->port->name);
 		return false;
 	}
 	return true;
@@ -384,10 +377,10 @@ static json_object *selectors(struct fit *fit, struct k8s_notes *w, const struct
 			     id->driver, id->nic->name);
 		}
 		if (if_names && id->port) {
-			add_unique(ifs, id->port);
+			add_unique(ifs, id->port->name);
 			note(fit, w, "selectors ifNames: the first netdev of each RDMA PF's PCI function, the one the shared plugin compares (never a bond)",
-			     "%s of %s%s%s", id->port, id->nic->name, id->bond ? ", enslaved to " : "",
-			     id->bond ? id->bond : "");
+			     "%s of %s%s%s", id->port->name, id->nic->name, id->bond ? ", enslaved to " : "",
+			     id->bond ? id->bond->name : "");
 		}
 		if (pci) {
 			add_unique(addrs, id->nic->bdf);
@@ -505,7 +498,7 @@ static const struct nic_id *master_nic(const struct fit *fit)
 	return NULL;
 }
 
-static const char *master_of(const struct nic_id *n)
+static const struct netdev *master_of(const struct nic_id *n)
 {
 	return n->bond ? n->bond : n->port;
 }
@@ -514,18 +507,16 @@ static void master_notes(struct fit *fit, struct k8s_notes *w, const struct nic_
 {
 	if (n->bond)
 		note(fit, w, "master: the bond that enslaves the first RDMA port; macvlan on a bond slave fails with EBUSY (the bond holds the slave's rx_handler)",
-		     "%s %s over %s of %s%s", key, n->bond, n->port, n->nic->name,
+		     "%s %s over %s of %s%s", key, n->bond->name, n->port->name, n->nic->name,
 		     n->lag ? ", an RDMA-LAG device" : "");
 	else
-		note(fit, w, "master: the first RDMA port's netdev", "%s %s of %s (%s)", key, n->port,
+		note(fit, w, "master: the first RDMA port's netdev", "%s %s of %s (%s)", key, n->port->name,
 		     n->nic->name, n->nic->bdf);
 }
 
-static int master_mtu(const struct fit *fit, const char *master)
+static int master_mtu(const struct netdev *master)
 {
-	const struct roce_link *l = roce_link_find(&fit->f->roce, master);
-
-	return l && fact_ok(&l->mtu) ? (int)l->mtu.v : 0;
+	return netdev_listed(master) && fact_ok(&master->link.mtu) ? (int)master->link.mtu.v : 0;
 }
 
 /* IPAM for the secondary network: nv-ipam under the operator, else whereabouts. */
@@ -593,7 +584,7 @@ static void shared_network(struct fit *fit)
 	const struct nic_id *n = master_nic(fit);
 	bool op = fit->plan->install == K8S_INSTALL_OPERATOR;
 	json_object *o, *spec, *conf;
-	const char *master;
+	const struct netdev *master;
 	int mtu;
 
 	if (!n) {
@@ -601,7 +592,7 @@ static void shared_network(struct fit *fit)
 		return;
 	}
 	master = master_of(n);
-	mtu = master_mtu(fit, master);
+	mtu = master_mtu(master);
 	if (n->ib) {
 		if (op) {
 			o = new_doc(fit, "mellanox.com/v1alpha1", "IPoIBNetwork", "gdrcheck-macvlan", NULL);
@@ -609,14 +600,14 @@ static void shared_network(struct fit *fit)
 				return;
 			spec = json_object_new_object();
 			set(spec, "networkNamespace", str(NET_NAMESPACE));
-			set(spec, "master", ustr(master));
+			set(spec, "master", ustr(master->name));
 			conf = ipam(fit);
 			set(spec, "ipam", str(to_json_text(conf)));
 			json_object_put(conf);
 			set(o, "spec", spec);
 		} else {
 			conf = cni_conf("gdrcheck-macvlan", "ipoib");
-			set(conf, "master", ustr(master));
+			set(conf, "master", ustr(master->name));
 			set(conf, "ipam", ipam(fit));
 			if (!nad(fit, "gdrcheck-macvlan", conf, NULL))
 				return;
@@ -633,7 +624,7 @@ static void shared_network(struct fit *fit)
 			return;
 		spec = json_object_new_object();
 		set(spec, "networkNamespace", str(NET_NAMESPACE));
-		set(spec, "master", ustr(master));
+		set(spec, "master", ustr(master->name));
 		set(spec, "mode", str("bridge"));
 		if (mtu)
 			set(spec, "mtu", json_object_new_int(mtu));
@@ -646,7 +637,7 @@ static void shared_network(struct fit *fit)
 		set(o, "spec", spec);
 	} else {
 		conf = cni_conf("gdrcheck-macvlan", "macvlan");
-		set(conf, "master", ustr(master));
+		set(conf, "master", ustr(master->name));
 		set(conf, "mode", str("bridge"));
 		if (mtu)
 			set(conf, "mtu", json_object_new_int(mtu));
@@ -742,9 +733,10 @@ static json_object *node_selector(struct fit *fit, struct k8s_notes *w, const ch
 
 static int64_t configured_vfs(const struct fit *fit, const struct nic_id *n)
 {
-	const struct roce_link *l = n->port ? roce_link_find(&fit->f->roce, n->port) : NULL;
+	const struct netdev *l = n->port && netdev_listed(n->port) ? n->port : NULL;
 
-	return l && fact_ok(&l->sriov_numvfs) && l->sriov_numvfs.v > 0 ? l->sriov_numvfs.v : 0;
+	return l && fact_ok(&l->sysfs.sriov_numvfs) && l->sysfs.sriov_numvfs.v > 0 ?
+		       l->sysfs.sriov_numvfs.v : 0;
 }
 
 /* One policy per NIC model: pfNames of that model, VFs with their RDMA device. */
@@ -796,9 +788,9 @@ static void sriov_policies(struct fit *fit)
 				continue;
 			if (!vfs)
 				vfs = configured_vfs(fit, m);
-			json_object_array_add(pfs, ustr(m->port));
+			json_object_array_add(pfs, ustr(m->port->name));
 			note(fit, why(fit), "spec.nicSelector.pfNames: the PFs' netdevs (bond slaves left out)", "%s of %s",
-			     m->port, m->nic->name);
+			     m->port->name, m->nic->name);
 		}
 		set(nic, "pfNames", pfs);
 		set(spec, "nicSelector", nic);

@@ -230,6 +230,12 @@ static inline bool netdev_listed(const struct netdev *n)
 	return n->link.st.state == FACT_OK;
 }
 
+/* What the pod's /sys/class/net shows of it, or NULL when it lists no such. */
+static inline const struct netdev_pod *netdev_pod(const struct netdev *n)
+{
+	return n->pod.st.state == FACT_OK ? &n->pod : NULL;
+}
+
 /* A bond: rtnetlink's kind, or a /proc/net/bonding file. */
 bool netdev_is_bond(const struct netdev *n);
 /* The driver: ethtool's, else the sysfs device/driver link. */

@@ -9,60 +9,11 @@
 #include <sys/socket.h>
 
 /*
- * Lookups over the RoCE facts: a port's netdev, the bond a link is in, the
- * physical netdevs under the RoCE ports, a port's GIDs. Pure functions of
- * the facts, shared by the checks and the commands.
+ * Lookups over the RoCE facts: the RoCE ports and their netdevs, the
+ * physical netdevs under them, a port's GIDs. Pure functions of the facts
+ * (the netdevs' links resolved by facts_link_netdevs), shared by the
+ * checks and the commands.
  */
-
-bool roce_link_is_slave_of(const struct roce_facts *r,
-			   const struct roce_link *l, const struct roce_link *bond)
-{
-	const struct roce_bond *b;
-
-	if (l == bond)
-		return false;
-	if (fact_ok(&l->master) && bond->ifindex > 0 &&
-	    l->master.v == bond->ifindex)
-		return true;
-	b = roce_bond_find(r, bond->name);
-	for (size_t i = 0; b && i < b->n_slaves; i++)
-		if (strcmp(b->slaves[i].name, l->name) == 0)
-			return true;
-	return false;
-}
-
-bool roce_link_is_bond(const struct roce_facts *r, const struct roce_link *l)
-{
-	return fact_str_is(&l->kind, "bond") || roce_bond_find(r, l->name);
-}
-
-/* The bond @l is enslaved to, or NULL. */
-const char *roce_link_bond(const struct roce_facts *r, const struct roce_link *l)
-{
-	if (fact_ok(&l->master)) {
-		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
-
-		if (m && roce_link_is_bond(r, m))
-			return m->name;
-	}
-	for (size_t i = 0; i < r->n_bonds; i++)
-		for (size_t k = 0; k < r->bonds[i].n_slaves; k++)
-			if (strcmp(r->bonds[i].slaves[k].name, l->name) == 0)
-				return r->bonds[i].name;
-	return NULL;
-}
-
-/* The netdev a port sits on: netlink, else its GID table, else the PCI function. */
-const char *roce_port_netdev(const struct rdma_dev *d,
-			       const struct rdma_port *p)
-{
-	if (fact_str_ok(&p->ndev_name))
-		return p->ndev_name.v;
-	for (size_t g = 0; g < p->n_gids; g++)
-		if (fact_str_ok(&p->gids[g].ndev))
-			return p->gids[g].ndev.v;
-	return d->fn_netdev_names && d->fn_netdev_names[0] ? d->fn_netdev_names[0] : NULL;
-}
 
 bool roce_port_is_roce(const struct rdma_dev *d,
 			 const struct rdma_port *p)
@@ -75,7 +26,6 @@ bool roce_port_is_roce(const struct rdma_dev *d,
 size_t roce_targets(const struct facts *f, struct roce_target *out,
 		    size_t max)
 {
-	const struct roce_facts *r = &f->roce;
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->n_nics; i++) {
@@ -91,7 +41,7 @@ size_t roce_targets(const struct facts *f, struct roce_target *out,
 				out[n] = (struct roce_target){
 					.dev = d,
 					.port = p,
-					.ndev = roce_link_find(r, roce_port_netdev(d, p)),
+					.ndev = facts_link(f, p->netdev),
 				};
 			n++;
 		}
@@ -99,10 +49,10 @@ size_t roce_targets(const struct facts *f, struct roce_target *out,
 	return n;
 }
 
-static int push_link(const struct roce_link ***v, size_t *n,
-		     const struct roce_link *l)
+static int push_link(const struct netdev ***v, size_t *n,
+		     const struct netdev *l)
 {
-	const struct roce_link **nv;
+	const struct netdev **nv;
 
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i] == l)
@@ -116,25 +66,25 @@ static int push_link(const struct roce_link ***v, size_t *n,
 	return 0;
 }
 
-static int push_physical(const struct roce_facts *r, const struct roce_link ***v,
-			 size_t *n, const struct roce_link *l)
+/* @l, or for a bond its slaves (in the link source's order). */
+static int push_physical(const struct facts *f, const struct netdev ***v,
+			 size_t *n, const struct netdev *l)
 {
 	int ret = 0;
 
 	if (!l)
 		return 0;
-	if (!roce_link_is_bond(r, l))
+	if (!netdev_is_bond(l))
 		return push_link(v, n, l);
-	for (size_t i = 0; i < r->n_links && ret >= 0; i++)
-		if (roce_link_is_slave_of(r, &r->links[i], l))
-			ret = push_link(v, n, &r->links[i]);
+	for (size_t i = 0; i < f->n_links && ret >= 0; i++)
+		if (netdev_is_slave_of(f, &f->netdevs[f->links[i]], l))
+			ret = push_link(v, n, &f->netdevs[f->links[i]]);
 	return ret;
 }
 
-const struct roce_link **roce_dcb_links(const struct facts *f)
+const struct netdev **roce_dcb_links(const struct facts *f)
 {
-	const struct roce_facts *r = &f->roce;
-	const struct roce_link **v = calloc(1, sizeof(*v));
+	const struct netdev **v = calloc(1, sizeof(*v));
 	size_t n = 0;
 
 	if (!v)
@@ -144,22 +94,21 @@ const struct roce_link **roce_dcb_links(const struct facts *f)
 		bool roce = false;
 
 		for (size_t k = 0; rdma_dev_roce_known(d) && k < d->n_ports; k++) {
-			if (!roce_port_is_roce(d, &d->ports[k]))
+			const struct rdma_port *p = &d->ports[k];
+
+			if (!roce_port_is_roce(d, p))
 				continue;
 			roce = true;
-			if (push_physical(r, &v, &n,
-					  roce_link_find(r, roce_port_netdev(d, &d->ports[k]))) < 0)
+			if (push_physical(f, &v, &n, facts_link(f, p->netdev)) < 0)
 				goto oom;
 			/* A bond in the GID table: RoCE leaves through all its slaves. */
-			for (size_t g = 0; g < d->ports[k].n_gids; g++)
-				if (fact_str_ok(&d->ports[k].gids[g].ndev) &&
-				    push_physical(r, &v, &n,
-						  roce_link_find(r, d->ports[k].gids[g].ndev.v)) < 0)
+			for (size_t g = 0; g < p->n_gids; g++)
+				if (fact_str_ok(&p->gids[g].ndev) &&
+				    push_physical(f, &v, &n, facts_link(f, p->gids[g].netdev)) < 0)
 					goto oom;
 		}
-		for (size_t k = 0; roce && d->fn_netdev_names && d->fn_netdev_names[k]; k++)
-			if (push_physical(r, &v, &n,
-					  roce_link_find(r, d->fn_netdev_names[k])) < 0)
+		for (size_t k = 0; roce && k < d->n_fn_netdevs; k++)
+			if (push_physical(f, &v, &n, facts_link(f, d->netdevs[k])) < 0)
 				goto oom;
 	}
 	return v;
@@ -190,25 +139,22 @@ const struct rdma_dev *roce_first_ethernet_nic(const struct facts *f)
 }
 
 /* The link holding the port's IP addresses: a bond slave's master. */
-const struct roce_link *roce_ip_link(const struct roce_facts *r,
-				       const struct roce_target *t)
+const struct netdev *roce_ip_link(const struct facts *f,
+				  const struct roce_target *t)
 {
-	const struct roce_link *l = t->ndev;
+	const struct netdev *l = t->ndev, *m;
 
 	for (size_t g = 0; g < t->port->n_gids; g++)
 		if (fact_str_ok(&t->port->gids[g].ndev)) {
-			const struct roce_link *gl =
-				roce_link_find(r, t->port->gids[g].ndev.v);
+			const struct netdev *gl = facts_link(f, t->port->gids[g].netdev);
 
-			if (gl && roce_link_is_bond(r, gl))
+			if (gl && netdev_is_bond(gl))
 				return gl;
 		}
-	if (l && fact_ok(&l->master)) {
-		const struct roce_link *m = roce_link_by_index(r, (int)l->master.v);
-
-		if (m && roce_link_is_bond(r, m))
-			return m;
-	}
+	/* rtnetlink's master, when that is a bond. */
+	m = l && fact_ok(&l->link.master) ? netdev_bond(f, l) : NULL;
+	if (m && netdev_listed(m) && m->ifindex == l->link.master.v)
+		return m;
 	return l;
 }
 

@@ -51,6 +51,15 @@ static json_object *gpu_json(const struct facts *f, const struct topo_report *r,
 	return o;
 }
 
+static json_object *netdevs_json(const struct facts *f, const struct rdma_dev *n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t k = 0; k < n->n_netdevs; k++)
+		json_object_array_add(a, json_object_new_string(f->netdevs[n->netdevs[k]].name));
+	return a;
+}
+
 static json_object *nic_json(const struct facts *f, const struct topo_report *r,
 			     size_t i)
 {
@@ -61,7 +70,7 @@ static json_object *nic_json(const struct facts *f, const struct topo_report *r,
 	json_object_object_add(o, "name", json_object_new_string(n->name));
 	json_object_object_add(o, "bdf",
 			       n->bdf[0] ? json_object_new_string(n->bdf) : NULL);
-	json_object_object_add(o, "netdevs", strv_json(n->netdev_names));
+	json_object_object_add(o, "netdevs", netdevs_json(f, n));
 	json_object_object_add(o, "numa", int_fact_json(&n->numa));
 	json_object_object_add(o, "gdr_support", support_json(&r->nic_support[i]));
 	return o;

@@ -260,14 +260,10 @@ static int link_label(struct builder *b, size_t box, struct lay_edge *e)
 	return 0;
 }
 
-static const char *bond_of(const struct facts *f, const char *netdev)
+/* The bond whose /proc/net/bonding file lists @n, or NULL. */
+static const char *bond_of(const struct netdev *n)
 {
-	for (size_t i = 0; i < f->roce.n_bonds; i++)
-		for (size_t s = 0; s < f->roce.bonds[i].n_slaves; s++)
-			if (f->roce.bonds[i].slaves[s].name &&
-			    strcmp(f->roce.bonds[i].slaves[s].name, netdev) == 0)
-				return f->roce.bonds[i].name;
-	return NULL;
+	return fact_ok(&n->bonding_slave.st) ? n->bonding_slave.bond : NULL;
 }
 
 static int cpu_lines(struct builder *b, struct lay_box *bx, long key)
@@ -295,11 +291,12 @@ static int nic_lines(struct builder *b, struct lay_box *bx, const struct rdma_de
 
 	if (r >= 0 && n->bdf[0])
 		r = strv_pushf(&bx->lines, "%s", n->bdf);
-	for (size_t i = 0; r >= 0 && n->netdev_names && n->netdev_names[i]; i++) {
-		const char *bond = bond_of(b->f, n->netdev_names[i]);
+	for (size_t i = 0; r >= 0 && i < n->n_netdevs; i++) {
+		const struct netdev *nd = &b->f->netdevs[n->netdevs[i]];
+		const char *bond = bond_of(nd);
 
-		r = bond ? strv_pushf(&bx->lines, "%s (in %s)", n->netdev_names[i], bond) :
-			   strv_pushf(&bx->lines, "%s", n->netdev_names[i]);
+		r = bond ? strv_pushf(&bx->lines, "%s (in %s)", nd->name, bond) :
+			   strv_pushf(&bx->lines, "%s", nd->name);
 	}
 	for (size_t i = 0; r >= 0 && i < n->n_ports; i++) {
 		const struct rdma_port *p = &n->ports[i];
