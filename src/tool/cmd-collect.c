@@ -19,7 +19,7 @@ static void collect_help(FILE *out)
 		"\n"
 		"Save every fact gdrcheck gathers about this node (PCI tree, GPUs, RDMA\n"
 		"devices, NUMA nodes, host and driver facts, NCCL settings) as one JSON\n"
-		"document (schema gdrcheck.facts/2, docs/facts-schema.md). Any command then\n"
+		"document (schema gdrcheck.facts/3, docs/facts-schema.md). Any command then\n"
 		"analyses that file with --facts FILE, on any machine, and answers exactly\n"
 		"as it does here: for support bundles and fleet audits.\n"
 		"\n"

@@ -55,9 +55,9 @@ wellformed "live html"
 python3 - "$tmp/facts.json" "$tmp/hostile.json" <<'PY' || fail "hostile facts"
 import json, sys
 d = json.load(open(sys.argv[1]))
-nic = d["nics"][0]
-# The NIC's netdevs are those of its PCI function (device/net).
-nic["netdevs"][0] = nic["fn_netdevs"][0] = "<b>&\"x'\u0001"
+# The NIC's netdev: the interface on its PCI function (device/net).
+nd = next(n for n in d["netdevs"] if n.get("bdf") == d["nics"][0]["bdf"])
+nd["name"] = "<b>&\"x'\u0001"
 d["gpus"][0]["name"] = "]]></text><script>alert(1)</script>"
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -82,7 +82,7 @@ d = json.load(open(sys.argv[1]))
 bad = "\ufffe\uffff\ufdd0\U0001fffe\u0001\u001b[2J\u0007\u000b\u000c\r\u007f\u0085\u009b"
 d["host"]["hostname"] = "node-" + bad + "-01"
 d["gpus"][0]["name"] = "NVIDIA L40S " + bad
-d["nics"][0]["netdevs"][0] = "eth" + bad + "0"
+next(n for n in d["netdevs"] if n.get("bdf") == d["nics"][0]["bdf"])["name"] = "eth" + bad + "0"
 doc = json.dumps(d, ensure_ascii=False).encode("utf-8")
 # Raw bytes json-c takes as they are: a lone \xff, a cut sequence, a surrogate.
 doc = doc.replace(b"-01", b"-\xff\xe2\x82\xed\xa0\x80-01", 1)

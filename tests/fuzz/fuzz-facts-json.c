@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A --facts file (gdrcheck.facts/1): the byte pre-scan, json-c, the loader. */
+/* A --facts file (gdrcheck.facts/1 to /3): the byte pre-scan, json-c, the loader. */
 #include "fuzz.h"
 #include "import/import.h"
 

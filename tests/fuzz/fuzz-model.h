@@ -19,7 +19,7 @@
 
 static const char fuzz_model_json[] =
 	"{\n"
-	" \"schema\":\"gdrcheck.facts/2\",\n"
+	" \"schema\":\"gdrcheck.facts/3\",\n"
 	" \"source\":{\"kind\":\"facts\",\"path\":\"fuzz\"},\n"
 	" \"pci_tree\":\"sysfs\",\n"
 	" \"pci\":[\n"
@@ -108,7 +108,6 @@ static const char fuzz_model_json[] =
 	"  {\n"
 	"   \"name\":\"mlx5_0\",\n"
 	"   \"bdf\":\"0000:03:00.0\",\n"
-	"   \"netdevs\":[\"ibp3s0\"],\n"
 	"   \"node_type\":\"1: CA\",\n"
 	"   \"fw_ver\":\"28.39.1002\",\n"
 	"   \"node_guid\":\"b83f:d203:a088:8cee\",\n"
@@ -116,7 +115,6 @@ static const char fuzz_model_json[] =
 	"   \"numa\":0,\n"
 	"   \"driver\":\"mlx5_core\",\n"
 	"   \"is_vf\":0,\n"
-	"   \"fn_netdevs\":[\"ibp3s0\"],\n"
 	"   \"ports\":[\n"
 	"    {\n"
 	"     \"num\":1,\n"
@@ -145,10 +143,10 @@ static const char fuzz_model_json[] =
 	"   {\"name\":\"mlx5_ib\",\"present\":true}\n"
 	"  ]\n"
 	" },\n"
+	" \"netdevs\":[{\"name\":\"ibp3s0\",\"bdf\":\"0000:03:00.0\",\n"
+	"   \"link\":{\"ifindex\":0,\"mtu\":4092,\"operstate\":6},\"sysfs\":{\"driver\":\"mlx5_core\"}}],\n"
 	" \"roce\":{\n"
-	"  \"netns_mode_param\":1,\n"
-	"  \"links\":[{\"name\":\"ibp3s0\",\"ifindex\":0,\"mtu\":4092,\"operstate\":6,\"driver\":\"mlx5_core\"}],\n"
-	"  \"bonds\":[]\n"
+	"  \"netns_mode_param\":1\n"
 	" }\n"
 	"}\n";
 
@@ -249,10 +247,7 @@ static inline int fuzz_model_load(struct fuzz_model *m, unsigned flags, const ui
 	fuzz_set(nic, "driver", m->names[FUZZ_NIC_DRIVER]);
 	fuzz_set(fuzz_get(fuzz_get(doc, "pci"), "3"), "driver", m->names[FUZZ_NIC_DRIVER]);
 	fuzz_set(nic, "fw_ver", m->names[FUZZ_FW_VER]);
-	fuzz_set(fuzz_get(nic, "netdevs"), "0", m->names[FUZZ_NETDEV]);
-	fuzz_set(fuzz_get(nic, "fn_netdevs"), "0", m->names[FUZZ_NETDEV]);
-	fuzz_set(fuzz_get(fuzz_get(fuzz_get(doc, "roce"), "links"), "0"), "name",
-		 m->names[FUZZ_NETDEV]);
+	fuzz_set(fuzz_get(fuzz_get(doc, "netdevs"), "0"), "name", m->names[FUZZ_NETDEV]);
 	if (flags & 1) {
 		fuzz_set(port, "link_layer", "Ethernet");
 		fuzz_set(gid, "type", "RoCE v2");

@@ -220,7 +220,7 @@ def main():
         c("facts-not-object.json", "facts", "[1, 2]", "not a JSON object")
         c("facts-no-schema.json", "facts", "{}", "not a gdrcheck facts file")
         c("facts-other-schema.json", "facts", facts_doc(schema="gdrcheck.report/1"), "is not gdrcheck.facts")
-        c("facts-newer-major.json", "facts", facts_doc(schema="gdrcheck.facts/3"), "version 3")
+        c("facts-newer-major.json", "facts", facts_doc(schema="gdrcheck.facts/4"), "version 4")
         c("facts-wrong-type.json", "facts",
           facts_doc(pci=[{"bdf": "0000:18:00.0", "vendor": "nvidia"}]), r"pci\[0\]\.vendor")
         c("facts-wrong-array.json", "facts", facts_doc(gpus={"bdf": 1}), "gpus: expected an array")

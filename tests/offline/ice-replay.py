@@ -303,20 +303,22 @@ def rdma_primaries(facts, bonds):
 
 
 def ice_ports(facts):
+    """The ice links with a DCB answer (netdevs[] of gdrcheck.facts/3)."""
     ports, bonds = {}, {}
-    links = facts.get('roce', {}).get('links', [])
-    by_index = {l.get('ifindex'): l.get('name') for l in links}
-    for l in links:
-        if l.get('driver') != 'ice' or not isinstance(l.get('dcb'), dict):
+    links = [n for n in facts.get('netdevs', []) if isinstance(n.get('link'), dict)]
+    by_index = {n['link'].get('ifindex'): n.get('name') for n in links}
+    for n in links:
+        l, eth = n['link'], n.get('ethtool', {})
+        if eth.get('driver') != 'ice' or not isinstance(n.get('dcb'), dict):
             continue
-        dcb = l['dcb']
+        dcb = n['dcb']
         if not isinstance(dcb.get('ets'), dict) or not isinstance(dcb.get('pfc'), dict):
             continue
         lldp = any(p['name'] == 'fw-lldp-agent' and p['on']
-                   for p in l.get('privflags', []) if isinstance(p, dict))
+                   for p in eth.get('privflags', []) if isinstance(p, dict))
         master = by_index.get(l.get('master')) if isinstance(l.get('master'), int) else None
-        ports[l['name']] = IcePort(l['name'], master, dcb, lldp)
-        bonds[l['name']] = master
+        ports[n['name']] = IcePort(n['name'], master, dcb, lldp)
+        bonds[n['name']] = master
     return ports, bonds
 
 

@@ -13,6 +13,107 @@
 #include "util/strv.h"
 
 /* Facts with every core field set, some of them to a failure state. */
+/*
+ * ib0 on the NIC's function; bond0 (802.3ad) over ens5f0, the network
+ * function's port, with every block of a netdev record filled.
+ */
+static void fill_netdevs(struct facts *f)
+{
+	struct netdev *n;
+
+	fact_int_set(&f->roce.rtnl, 1);
+	strcpy(facts_netdev_get(f, "ib0")->bdf, "0000:18:00.0");
+	n = facts_netdev_get(f, "bond0");
+	n->ifindex = 7;
+	fact_int_set(&n->link.st, 1);
+	fact_int_set(&n->link.mtu, 9000);
+	fact_int_set(&n->link.operstate, 6);
+	fact_int_fail(&n->link.master, -ENOENT);
+	fact_str_set(&n->link.kind, "bond");
+	strv_push(&n->link.addrs, NULL, "10.0.0.1/24");
+	fact_int_set(&n->link.bond.mode, 4);
+	fact_int_set(&n->link.bond.miimon, 100);
+	fact_int_set(&n->link.bond.xmit_hash, 1);
+	fact_int_set(&n->link.bond.ad_aggregator, 1);
+	fact_int_set(&n->link.bond.ad_num_ports, 1);
+	fact_str_set(&n->link.bond.ad_partner_mac, "00:1c:73:aa:bb:cc");
+	fact_int_set(&n->bonding.st, 1);
+	fact_str_set(&n->bonding.mode, "IEEE 802.3ad Dynamic link aggregation");
+	fact_str_set(&n->bonding.xmit_hash, "layer3+4 (1)");
+	fact_str_set(&n->bonding.mii_status, "up");
+	fact_str_set(&n->bonding.lacp_rate, "fast");
+	fact_int_set(&n->bonding.active_aggregator, 1);
+	fact_int_set(&n->bonding.ad_num_ports, 1);
+	fact_str_set(&n->bonding.partner_mac, "00:1c:73:aa:bb:cc");
+	strv_push(&n->bonding.slaves, NULL, "ens5f0");
+	fact_str_set(&n->sysfs.bonding_mode, "802.3ad 4");
+	fact_str_set(&n->sysfs.bonding_slaves, "ens5f0");
+
+	n = facts_netdev_get(f, "ens5f0");
+	strcpy(n->bdf, "0000:9a:00.0");
+	n->ifindex = 4;
+	fact_int_set(&n->link.st, 1);
+	fact_int_set(&n->link.mtu, 9000);
+	fact_int_set(&n->link.operstate, 6);
+	fact_int_set(&n->link.master, 7);
+	fact_str_fail(&n->link.kind, -ENOENT);
+	fact_str_set(&n->link.slave_kind, "bond");
+	n->link.addrs = calloc(1, sizeof(char *));
+	fact_int_set(&n->link.slave.state, 0);
+	fact_int_set(&n->link.slave.mii, 0);
+	fact_int_set(&n->link.slave.aggregator, 1);
+	fact_int_set(&n->bonding_slave.st, 1);
+	n->bonding_slave.bond = strdup("bond0");
+	fact_str_set(&n->bonding_slave.mii_status, "up");
+	fact_int_set(&n->bonding_slave.speed_mbps, 100000);
+	fact_int_set(&n->bonding_slave.aggregator_id, 1);
+	fact_int_set(&n->bonding_slave.link_failures, 0);
+	fact_str_set(&n->bonding_slave.actor_churn, "none");
+	fact_str_set(&n->bonding_slave.partner_churn, "none");
+	fact_int_set(&n->sysfs.speed_mbps, 100000);
+	fact_int_set(&n->sysfs.sriov_numvfs, 0);
+	fact_str_fail(&n->sysfs.driver, -EACCES);
+	fact_str_set(&n->ethtool.driver, "ice");
+	fact_str_set(&n->ethtool.version, "1.16.3");
+	fact_str_set(&n->ethtool.fw_version, "4.80 0x8001f6c4 1.3755.0");
+	fact_str_set(&n->ethtool.bus_info, "0000:9a:00.0");
+	fact_int_set(&n->ethtool.privflags_st, 1);
+	n->ethtool.privflags = calloc(1, sizeof(*n->ethtool.privflags));
+	n->ethtool.privflags[0].name = strdup("fw-lldp-agent");
+	n->ethtool.n_privflags = 1;
+	fact_int_set(&n->ethtool.pause_stats.st, 1);
+	fact_int_set(&n->ethtool.pause_stats.tx_frames, 12);
+	fact_int_set(&n->ethtool.pause_stats.rx_frames, 34);
+	fact_int_fail(&n->ethtool.pause_stats.storm_events, -ENOENT);
+	fact_int_set(&n->dcb.st, 1);
+	fact_int_set(&n->dcb.dcbx, 8);
+	fact_int_set(&n->dcb.pfc.st, 1);
+	n->dcb.pfc.cap = 8;
+	n->dcb.pfc.en = 0x08;
+	n->dcb.pfc.requests[3] = 5;
+	fact_int_fail(&n->dcb.peer_pfc.st, -EOPNOTSUPP);
+	fact_int_set(&n->dcb.ets.st, 1);
+	n->dcb.ets.ets_cap = 8;
+	n->dcb.ets.tc_tx_bw[0] = n->dcb.ets.tc_tx_bw[3] = 50;
+	n->dcb.ets.prio_tc[3] = 3;
+	fact_int_set(&n->dcb.apps_st, 1);
+	n->dcb.apps = calloc(1, sizeof(*n->dcb.apps));
+	n->dcb.apps[0] = (struct roce_dcb_app){ .selector = 5, .priority = 3, .protocol = 24, .ieee = true };
+	n->dcb.n_apps = 1;
+	fact_int_fail(&n->dcb.trust_st, -ENOENT);
+	fact_int_set(&n->mlx5.ecn_np[3], 1);
+	fact_str_fail(&n->mlx5.qos_trust, -ENOENT);
+	fact_int_set(&n->pause.st, 1);
+	fact_int_set(&n->pause.ms, 10000);
+	n->pause.last.xoff_tx[3] = 7;
+	n->pause.last.rx_bytes = 1ull << 40;
+	fact_int_set(&n->pod.st, 1);
+	fact_int_set(&n->pod.ifindex, 4);
+	fact_int_set(&n->pod.iflink, 4);
+	fact_str_set(&n->pod.device, "0000:9a:00.0");
+	fact_str_fail(&n->pod.lower, -ENOENT);
+}
+
 static void fill(struct facts *f)
 {
 	struct pci_dev *p;
@@ -73,7 +174,6 @@ static void fill(struct facts *f)
 	n = &f->nics[0];
 	strcpy(n->name, "mlx5_0");
 	strcpy(n->bdf, "0000:18:00.0");
-	strv_push(&n->netdev_names, NULL, "ib0");
 	fact_str_set(&n->node_type, "1: CA");
 	fact_str_set(&n->fw_ver, "28.39.1002");
 	fact_str_set(&n->node_guid, "b83f:d203:0012:3456");
@@ -96,8 +196,8 @@ static void fill(struct facts *f)
 	f->netfns = calloc(1, sizeof(*f->netfns));
 	f->n_netfns = 1;
 	strcpy(f->netfns[0].bdf, "0000:9a:00.0");
-	strv_push(&f->netfns[0].netdev_names, NULL, "ens5f0");
 	fact_str_set(&f->netfns[0].driver, "ice");
+	fill_netdevs(f);
 
 	f->numa = calloc(1, sizeof(*f->numa));
 	f->n_numa = 1;
@@ -199,8 +299,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.n_nics, 1);
 	assert_string_equal(b.nics[0].name, "mlx5_0");
 	assert_string_equal(b.nics[0].bdf, "0000:18:00.0");
-	assert_string_equal(b.nics[0].netdev_names[0], "ib0");
-	assert_null(b.nics[0].netdev_names[1]);
+	assert_int_equal(b.nics[0].n_netdevs, 1);
+	assert_string_equal(b.netdevs[b.nics[0].netdevs[0]].name, "ib0");
 	assert_str_fact(&a.nics[0].node_type, &b.nics[0].node_type);
 	assert_str_fact(&a.nics[0].fw_ver, &b.nics[0].fw_ver);
 	assert_str_fact(&a.nics[0].node_guid, &b.nics[0].node_guid);
@@ -221,7 +321,20 @@ static void test_round_trip(void **state)
 		assert_int_fact(&x->rate_gbps, &y->rate_gbps);
 	}
 	assert_int_equal(b.n_netfns, 1);
-	assert_string_equal(b.netfns[0].netdev_names[0], "ens5f0");
+	assert_int_equal(b.netfns[0].n_netdevs, 1);
+	assert_string_equal(b.netdevs[b.netfns[0].netdevs[0]].name, "ens5f0");
+	/* The interfaces, linked again: the bond and its slave. */
+	assert_int_equal(b.n_netdevs, 3);
+	assert_string_equal(b.netdevs[0].name, "bond0");
+	assert_int_equal(b.netdevs[0].n_slaves, 1);
+	assert_string_equal(b.netdevs[b.netdevs[0].slaves[0]].name, "ens5f0");
+	assert_int_equal(b.netdevs[1].master, 0);
+	assert_int_equal(b.netdevs[1].proc_bond, 0);
+	assert_int_equal(b.n_links, 2);
+	assert_string_equal(b.netdevs[b.links[0]].name, "ens5f0");
+	assert_int_equal(b.netdevs[1].dcb.apps[0].protocol, 24);
+	assert_string_equal(b.netdevs[1].ethtool.privflags[0].name, "fw-lldp-agent");
+	assert_str_fact(&a.netdevs[1].sysfs.driver, &b.netdevs[1].sysfs.driver);
 	assert_str_fact(&a.netfns[0].driver, &b.netfns[0].driver);
 	assert_int_equal(b.n_numa, 1);
 	assert_str_fact(&a.numa[0].cpulist, &b.numa[0].cpulist);
@@ -261,6 +374,9 @@ static void test_versions(void **state)
 	load(doc, &f, 0);
 	facts_release(&f);
 	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/3"));
+	load(doc, &f, 0);
+	facts_release(&f);
+	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/4"));
 	load(doc, &f, -EINVAL);
 	facts_release(&f);
 	json_object_object_add(doc, "schema", json_object_new_string("gdrcheck.facts/"));
@@ -290,7 +406,9 @@ static void test_v1_rdma_devices(void **state)
 		"    \"driver\": \"ice\", \"netdevs\": [\"ens5f0np0\"],"
 		"    \"ports\": [{\"port\": 1, \"state\": 4, \"phys_state\": 5,"
 		"                \"default_roce_tos\": 96, \"gid_tbl_len\": 8,"
-		"                \"gids\": [{\"index\": 3, \"gid\": \"0000:0000:0000:0000:0000:ffff:0a0a:0115\","
+		"                \"gids\": [{\"index\": 0, \"gid\": \"fe80:0000:0000:0000:b696:91ff:fe00:0001\","
+		"                           \"type\": \"IB/RoCE v1\", \"ndev\": \"bond1\"},"
+		"                          {\"index\": 3, \"gid\": \"0000:0000:0000:0000:0000:ffff:0a0a:0115\","
 		"                           \"type\": \"RoCE v2\", \"ndev\": \"bond1\"}]},"
 		"               {\"port\": 2, \"state\": 1}]},"
 		"   {\"name\": \"gone0\", \"index\": 4}]}}");
@@ -303,8 +421,11 @@ static void test_v1_rdma_devices(void **state)
 	assert_string_equal(f.nics[0].nl_fw.v, "1.80");
 	assert_int_equal(f.nics[0].nl_node_type.v, 1);
 	assert_string_equal(f.nics[0].driver.v, "ice");
-	assert_string_equal(f.nics[0].fn_netdev_names[0], "ens5f0np0");
-	assert_string_equal(f.nics[0].netdev_names[0], "bond1");
+	/* Its function's netdev, then the bond its GID 0 names. */
+	assert_int_equal(f.nics[0].n_fn_netdevs, 1);
+	assert_int_equal(f.nics[0].n_netdevs, 2);
+	assert_string_equal(f.netdevs[f.nics[0].netdevs[0]].name, "ens5f0np0");
+	assert_string_equal(f.netdevs[f.nics[0].netdevs[1]].name, "bond1");
 	assert_int_equal(f.nics[0].n_ports, 2);
 	p = &f.nics[0].ports[0];
 	assert_int_equal(p->num, 1);
@@ -312,8 +433,9 @@ static void test_v1_rdma_devices(void **state)
 	assert_int_equal(p->nl_state.v, 4);
 	assert_int_equal(p->nl_phys_state.v, 5);
 	assert_int_equal(p->roce_tos.v, 96);
-	assert_int_equal(p->n_gids, 1);
-	assert_string_equal(p->gids[0].ndev.v, "bond1");
+	assert_int_equal(p->n_gids, 2);
+	assert_string_equal(p->gids[1].ndev.v, "bond1");
+	assert_string_equal(f.netdevs[p->gids[1].netdev].name, "bond1");
 	assert_int_equal(f.nics[0].ports[1].nl_state.v, 1);
 	assert_true(facts_have_roce(&f));
 	/* A RoCE entry with no NIC of its name: said, not kept. */
@@ -402,6 +524,27 @@ static void test_wrong_types(void **state)
 		"{\"schema\": \"gdrcheck.facts/1\", \"nccl\": [{\"name\": \"NCCL_X\"}]}",
 		"{\"schema\": \"gdrcheck.facts/1\", \"pci\": [{\"bdf\": \"0000:01:00.0\", \"numa_node\": {\"state\": \"ok\"}}]}",
 		"{\"schema\": \"gdrcheck.facts/1\", \"pci\": [{\"bdf\": \"0000:01:00.0\", \"numa_node\": {\"state\": \"absent\", \"errno\": -4}}]}",
+		/* Schema 2's interfaces: what cannot be one. */
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"links\": {}}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"links\": [{\"ifindex\": 1}]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"links\": [{\"name\": \"a\", \"ifindex\": -1}]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"mtu\": \"x\"}]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"bonds\": [{\"name\": \"\"}]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"bonds\": [{\"name\": \"b\", \"slaves\": [{}]}]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"pod\": {\"netdevs\": [1]}}",
+		"{\"schema\": \"gdrcheck.facts/2\", \"netfns\": [{\"bdf\": \"0000:01:00.0\", \"netdevs\": [{}]}]}",
+		/* Schema 3's. */
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": {}}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"\"}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"link\": {}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"bdf\": \"../x\"}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"link\": {\"mtu\": \"x\"}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"dcb\": {\"pfc\": {\"pfc_en\": 300}}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"dcb\": {\"ets\": {\"willing\":0,\"ets_cap\":8,\"cbs\":0,\"tc_tx_bw\":[1],\"tc_rx_bw\":[],\"tc_tsa\":[],\"prio_tc\":[]}}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"ethtool\": {\"privflags\": [{\"name\": \"x\"}]}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"bonding_slave\": {\"mii_status\": \"up\"}}]}",
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": [{\"name\": \"a\", \"bonding\": {\"slaves\": [1]}}]}",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

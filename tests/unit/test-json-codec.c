@@ -344,10 +344,11 @@ static void test_unknown_key_noted_once(void **state)
 static void test_facts_sections(void **state)
 {
 	json_object *doc = json_tokener_parse(
-		"{\"schema\": \"gdrcheck.facts/1\", \"roce\": {\"links\": ["
-		"{\"name\": \"a\", \"ifindex\": 1}, {\"name\": \"b\", \"ifindex\": 2},"
-		"{\"name\": \"c\", \"ifindex\": 3}, {\"name\": \"d\", \"ifindex\": 4, \"mtu\": \"x\"}]}}");
-	json_object *roce, *links, *link;
+		"{\"schema\": \"gdrcheck.facts/3\", \"netdevs\": ["
+		"{\"name\": \"a\", \"link\": {\"ifindex\": 1}}, {\"name\": \"b\", \"link\": {\"ifindex\": 2}},"
+		"{\"name\": \"c\", \"link\": {\"ifindex\": 3}},"
+		"{\"name\": \"d\", \"link\": {\"ifindex\": 4, \"mtu\": \"x\"}}]}");
+	json_object *netdevs, *link;
 	struct facts f;
 	char err[256];
 
@@ -355,23 +356,33 @@ static void test_facts_sections(void **state)
 	assert_non_null(doc);
 	facts_init(&f);
 	assert_int_equal(facts_from_json(doc, &f, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "roce.links[3].mtu: expected an integer or {\"state\": ..., \"errno\": ...}");
+	assert_string_equal(err, "netdevs[3].link.mtu: expected an integer or {\"state\": ..., \"errno\": ...}");
 	facts_release(&f);
 
 	/* Rewrite the tree: the bad value becomes a renamed, unknown key. */
-	assert_true(json_object_object_get_ex(doc, "roce", &roce));
-	assert_true(json_object_object_get_ex(roce, "links", &links));
-	link = json_object_array_get_idx(links, 3);
+	assert_true(json_object_object_get_ex(doc, "netdevs", &netdevs));
+	link = json_object_object_get(json_object_array_get_idx(netdevs, 3), "link");
 	json_object_object_add(link, "mtu_v9", json_object_get(
 				       json_object_object_get(link, "mtu")));
 	json_object_object_del(link, "mtu");
-	json_object_object_add(json_object_array_get_idx(links, 0), "mtu_v9",
-			       json_object_new_int(1500));
+	json_object_object_add(json_object_object_get(json_object_array_get_idx(netdevs, 0), "link"),
+			       "mtu_v9", json_object_new_int(1500));
 	facts_init(&f);
 	assert_int_equal(facts_from_json(doc, &f, err, sizeof(err)), 0);
-	assert_int_equal(f.roce.n_links, 4);
+	assert_int_equal(f.n_links, 4);
 	assert_int_equal(strv_len(f.notes), 1);
-	assert_string_equal(f.notes[0], "facts file: unknown field 'roce.links[].mtu_v9' ignored (written by a newer gdrcheck?)");
+	assert_string_equal(f.notes[0], "facts file: unknown field 'netdevs[].link.mtu_v9' ignored (written by a newer gdrcheck?)");
+	facts_release(&f);
+	json_object_put(doc);
+
+	/* A schema-2 link's unknown key is noted where the link went. */
+	doc = json_tokener_parse("{\"schema\": \"gdrcheck.facts/2\", \"roce\": {\"links\": ["
+				 "{\"name\": \"a\", \"ifindex\": 1, \"mtu_v9\": 1}]}}");
+	assert_non_null(doc);
+	facts_init(&f);
+	assert_int_equal(facts_from_json(doc, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.n_links, 1);
+	assert_string_equal(f.notes[0], "facts file: unknown field 'netdevs[].link.mtu_v9' ignored (written by a newer gdrcheck?)");
 	facts_release(&f);
 	json_object_put(doc);
 }

@@ -222,7 +222,7 @@ static void test_sysfs_order(void **state)
 	facts_release(&f);
 }
 
-/* A name no interface can have gets no record; its reference stays -1. */
+/* An empty name gets no record; its reference stays -1. */
 static void test_bad_names(void **state)
 {
 	struct facts f;
@@ -232,7 +232,7 @@ static void test_bad_names(void **state)
 	facts_init(&f);
 	tb_nic(&f, "mlx5_0", "0000:03:00.0", "", "pci0000:00", 0);
 	p = port1(&f.nics[0]);
-	assert_int_equal(fact_str_set(&p->ndev_name, "a-name-far-too-long-for-linux"), 0);
+	assert_int_equal(fact_str_set(&p->ndev_name, ""), 0);
 	tb_gid(p, 0, "fe80:0000:0000:0000:0000:0000:0000:0001", "RoCE v2", "");
 	assert_null(facts_netdev_get(&f, ""));
 	tb_done(&f);

@@ -467,12 +467,19 @@ static void replay_rules(void **state)
 
 /* ------------------------------------------------------- facts JSON */
 
-static char *roce_json(const struct roce_facts *r)
+/* The interfaces and the roce section of @f's facts file. */
+static char *fabric_json(const struct facts *f)
 {
-	json_object *o = facts_json_roce(r);
-	char *s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object *o, *doc;
+	char *s;
 
+	assert_int_equal(facts_to_json(f, &doc), 0);
+	o = json_object_new_object();
+	json_object_object_add(o, "netdevs", json_object_get(json_object_object_get(doc, "netdevs")));
+	json_object_object_add(o, "roce", json_object_get(json_object_object_get(doc, "roce")));
+	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
+	json_object_put(doc);
 	return s;
 }
 
@@ -488,23 +495,34 @@ static void collect_replay(const char *root, const char *nl, unsigned ms,
 	root_free(g);
 }
 
-/* The roce section written, read back and written again gives the same text; the text. */
-static char *roce_round_trip(const struct roce_facts *r)
+/*
+ * The interfaces and the roce section written, read back and written again
+ * give the same text; the text.
+ */
+static char *fabric_round_trip(const struct facts *f)
 {
 	struct facts back;
 	json_object *doc;
-	char *a = roce_json(r), *b;
+	char *a = fabric_json(f), *b;
 
-	doc = json_tokener_parse(a);
-	assert_non_null(doc);
+	assert_int_equal(facts_to_json(f, &doc), 0);
 	facts_init(&back);
-	assert_int_equal(facts_json_load_roce(doc, &back.roce), 0);
-	b = roce_json(&back.roce);
+	assert_int_equal(facts_from_json(doc, &back, NULL, 0), 0);
+	b = fabric_json(&back);
 	assert_string_equal(a, b);
 	json_object_put(doc);
 	free(b);
 	facts_release(&back);
 	return a;
+}
+
+/* The record of interface @name. */
+static struct netdev *nd_of(struct facts *f, const char *name)
+{
+	int i = facts_netdev_index(f, name);
+
+	assert_true(i >= 0);
+	return &f->netdevs[i];
 }
 
 static void json_round_trip(void **state)
@@ -515,6 +533,7 @@ static void json_round_trip(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		char root[512], nl[512];
 		struct facts f, back;
+		struct netdev *l0;
 		json_object *doc;
 		char *a, *b;
 
@@ -522,15 +541,17 @@ static void json_round_trip(void **state)
 		snprintf(nl, sizeof(nl), NL_DIR "/%s", sets[i]);
 		collect_replay(root, nl, 0, &f);
 		/* Something in every part of the section. */
-		fact_str_set(&f.roce.links[0].qos_trust, "dscp");
-		fact_int_set(&f.roce.links[0].ecn_np[3], 1);
-		f.roce.links[0].dcb.n_trust = 2;
-		f.roce.links[0].dcb.trust[0] = 5;
-		f.roce.links[0].dcb.trust[1] = 255;
-		fact_int_set(&f.roce.links[0].dcb.trust_st, 1);
-		fact_int_fail(&f.roce.links[1].dcb.pfc.st, -EOPNOTSUPP);
+		l0 = &f.netdevs[f.links[0]];
+		fact_str_release(&l0->mlx5.qos_trust);
+		fact_str_set(&l0->mlx5.qos_trust, "dscp");
+		fact_int_set(&l0->mlx5.ecn_np[3], 1);
+		l0->dcb.n_trust = 2;
+		l0->dcb.trust[0] = 5;
+		l0->dcb.trust[1] = 255;
+		fact_int_set(&l0->dcb.trust_st, 1);
+		fact_int_fail(&f.netdevs[f.links[1]].dcb.pfc.st, -EOPNOTSUPP);
 
-		a = roce_round_trip(&f.roce);
+		a = fabric_round_trip(&f);
 		assert_non_null(strstr(a, "\"fw-lldp-agent\""));
 		/* devlink info of both ports, versions and all. */
 		assert_non_null(strstr(a, "\"fw.psid.api\""));
@@ -566,38 +587,38 @@ static void pause_sample_replay(void **state)
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
 		char root[512], nl[512];
-		const struct roce_link *l;
+		const struct netdev *l;
 		struct facts f;
 		char *a;
 
 		snprintf(root, sizeof(root), FIXTURE_DIR "/%s/root", dirs[i]);
 		snprintf(nl, sizeof(nl), FIXTURE_DIR "/%s/netlink", dirs[i]);
 		collect_replay(root, nl, 10000, &f);
-		l = roce_link_find(&f.roce, "ens6f0np0");
-		assert_non_null(l);
+		l = nd_of(&f, "ens6f0np0");
+		assert_true(netdev_listed(l));
 		if (i == 1) {
 			/* Recorded before samples were asked: absent, not zero. */
 			assert_int_equal(l->pause.st.state, FACT_ABSENT);
 			/* Nor was PAUSE_GET: unset, not a failure. */
-			assert_int_equal(l->pause_stats.st.state, FACT_UNSET);
-			assert_int_equal(roce_link_find(&f.roce, "bond1")->pause.st.state, FACT_UNSET);
+			assert_int_equal(l->ethtool.pause_stats.st.state, FACT_UNSET);
+			assert_int_equal(nd_of(&f, "bond1")->pause.st.state, FACT_UNSET);
 			facts_release(&f);
 			continue;
 		}
 		assert_true(fact_ok(&l->pause.st));
-		assert_true(fact_ok(&l->pause_stats.st));
-		assert_int_equal(l->pause_stats.storm_events.state, FACT_ABSENT);
+		assert_true(fact_ok(&l->ethtool.pause_stats.st));
+		assert_int_equal(l->ethtool.pause_stats.storm_events.state, FACT_ABSENT);
 		assert_int_equal(l->pause.ms.v, 10012);
-		assert_int_equal(l->speed_mbps.v, 100000);
+		assert_int_equal(l->sysfs.speed_mbps.v, 100000);
 		assert_true(l->pause.first.xoff_tx[3] == 1200);
 		assert_true(l->pause.last.xoff_tx[3] == 1200 + 59610);
 		assert_true(l->pause.first.rx_bytes == 45000000000ull);
 		assert_true(l->pause.last.rx_bytes == 45000001520ull);
 		assert_true(l->pause.last.tx_bytes == 47000003000ull);
 		/* The bond has no DCB answer: nothing to sample. */
-		assert_int_equal(roce_link_find(&f.roce, "bond1")->pause.st.state, FACT_UNSET);
+		assert_int_equal(nd_of(&f, "bond1")->pause.st.state, FACT_UNSET);
 		/* The sample survives the facts file. */
-		a = roce_round_trip(&f.roce);
+		a = fabric_round_trip(&f);
 		assert_non_null(strstr(a, "\"pause_sample\""));
 		assert_non_null(strstr(a, "\"pause_stats\""));
 		free(a);
@@ -640,18 +661,12 @@ static void pause_stats_parse(void **state)
 
 static void json_rejects_garbage(void **state)
 {
+	/* The interfaces' garbage is test-facts-json's (netdevs[], roce.links[]). */
 	static const char *const bad[] = {
 		"[]",
-		"{\"links\": {}}",
-		"{\"links\": [{\"ifindex\": 1}]}",
-		"{\"links\": [{\"name\": \"a\", \"ifindex\": -1}]}",
-		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"mtu\": \"x\"}]}",
-		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"pfc\": {\"pfc_en\": 300}}}]}",
-		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"dcb\": {\"ets\": {\"willing\":0,\"ets_cap\":8,\"cbs\":0,\"tc_tx_bw\":[1],\"tc_rx_bw\":[],\"tc_tsa\":[],\"prio_tc\":[]}}}]}",
-		"{\"links\": [{\"name\": \"a\", \"ifindex\": 1, \"privflags\": [{\"name\": \"x\"}]}]}",
-		"{\"bonds\": [{\"name\": \"\"}]}",
 		"{\"netns_shared\": {\"state\": \"ok\"}}",
 		"{\"netns_shared\": {\"state\": \"absent\", \"errno\": 99999}}",
+		"{\"devlink\": [{\"dev\": \"\"}]}",
 	};
 
 	(void)state;

@@ -33,7 +33,7 @@ int import_hwloc_xml(const char *path, struct facts *f, char *err,
 int import_hwloc_xml_buffer(const char *buf, size_t len, const char *name,
 			    struct facts *f, char *err, size_t errsz);
 
-/* A facts file written by 'gdrcheck collect' (schema gdrcheck.facts/2; /1 is converted on load). */
+/* A facts file written by 'gdrcheck collect' (schema gdrcheck.facts/3; /1 and /2 are converted on load). */
 int import_facts_json(const char *path, struct facts *f, char *err,
 		      size_t errsz);
 int import_facts_json_buffer(const char *buf, size_t len, const char *name,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
-#include "facts-v1.h"
+#include "facts-upgrade.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +13,9 @@
 
 /*
  * The core of a facts file (docs/facts-schema.md): the PCI tree, GPUs, NICs,
- * network functions, NUMA nodes, NCCL settings and notes, with the sections
- * of the other areas nested in it. Every field is one line of a table below.
+ * network functions, network interfaces, NUMA nodes, NCCL settings and
+ * notes, with the sections of the other areas nested in it. Every field is
+ * one line of a table below.
  */
 
 /* Most notes a facts file may carry (the limit before the codec). */
@@ -49,6 +50,15 @@ static json_object *bdf_save(const void *p, const void *obj)
 }
 
 static const struct json_hook bdf_hook = { bdf_save, bdf_load };
+
+/* A PCI address that may be unknown: "" is left out. */
+static json_object *bdf_opt_save(const void *p, const void *obj)
+{
+	(void)obj;
+	return *(const char *)p ? json_object_new_string(p) : NULL;
+}
+
+const struct json_hook facts_bdf_opt_hook = { bdf_opt_save, bdf_load };
 
 #define JBDF(k, T, m, ...) JFIELD(k, T, m, JK_CUSTOM, .hook = &bdf_hook, __VA_ARGS__)
 
@@ -158,7 +168,6 @@ static const struct json_field nic_fields[] = {
 	JFIELD("name", struct rdma_dev, name, JK_CHARS, .size = sizeof(((struct rdma_dev *)0)->name),
 	       .flags = JF_REQUIRED | JF_NONEMPTY),
 	JBDF("bdf", struct rdma_dev, bdf, .flags = 0),
-	JFIELD("netdevs", struct rdma_dev, netdev_names, JK_STRV, .flags = JF_ALLOC),
 	JFS("node_type", struct rdma_dev, node_type),
 	JFS("fw_ver", struct rdma_dev, fw_ver),
 	JFS("node_guid", struct rdma_dev, node_guid),
@@ -169,7 +178,6 @@ static const struct json_field nic_fields[] = {
 	JFI("dmabuf_mr", struct rdma_dev, dmabuf_mr),
 	JFS("driver", struct rdma_dev, driver),
 	JFI("is_vf", struct rdma_dev, is_vf),
-	JFIELD("fn_netdevs", struct rdma_dev, fn_netdev_names, JK_STRV, .flags = JF_OMIT_NULL),
 	JFI("dcqcn", struct rdma_dev, dcqcn),
 	/* RDMA netlink CMD_GET */
 	JFI("nl_index", struct rdma_dev, nl_index),
@@ -189,7 +197,6 @@ static void netfn_init(void *p)
 
 static const struct json_field netfn_fields[] = {
 	JBDF("bdf", struct netfn, bdf, .flags = JF_REQUIRED),
-	JFIELD("netdevs", struct netfn, netdev_names, JK_STRV, .flags = JF_ALLOC),
 	JFS("driver", struct netfn, driver),
 };
 static JSON_DESC(netfn_desc, netfn_fields, .init = netfn_init);
@@ -253,6 +260,7 @@ static const struct json_field facts_fields[] = {
 	JARR("gpus", struct facts, gpus, n_gpus, &gpu_desc, .flags = JF_ALLOC),
 	JARR("nics", struct facts, nics, n_nics, &facts_nic_desc, .flags = JF_ALLOC),
 	JARR("netfns", struct facts, netfns, n_netfns, &netfn_desc, .flags = JF_ALLOC),
+	JARR("netdevs", struct facts, netdevs, n_netdevs, &facts_netdev_desc, .flags = JF_ALLOC),
 	JARR("numa", struct facts, numa, n_numa, &numa_desc, .flags = JF_ALLOC),
 	JOBJ("host", struct facts, host, &facts_host_desc, .flags = 0),
 	JOBJ("roce", struct facts, roce, &facts_roce_desc, .flags = 0),
@@ -282,6 +290,7 @@ static int check_schema(struct json_codec *c, json_object *doc)
 	int64_t major;
 	char buf[16];
 	size_t len;
+	int r;
 
 	if (!json_object_object_get_ex(doc, "schema", &v) ||
 	    !json_object_is_type(v, json_type_string))
@@ -298,12 +307,13 @@ static int check_schema(struct json_codec *c, json_object *doc)
 	if (safe_atoi64(buf, &major) < 0)
 		return json_codec_fail(c, NULL, "schema '%.40s': no version", s);
 	/* Minor versions only add fields; another major changes meanings. */
-	if (major != 1 && major != 2)
+	if (major < 1 || major > 3)
 		return json_codec_fail(c, NULL,
-				       "schema '%.40s' is version %lld; this gdrcheck reads versions 1 and 2",
+				       "schema '%.40s' is version %lld; this gdrcheck reads versions 1 to 3",
 				       s, (long long)major);
-	/* Version 1 is rewritten into the shape of 2 before it is decoded. */
-	return major == 1 ? facts_v1_upgrade(doc) : 0;
+	/* Older versions are rewritten into the shape of 3 before it is decoded. */
+	r = major == 1 ? facts_v1_upgrade(doc) : 0;
+	return r >= 0 && major < 3 ? facts_v2_upgrade(c, doc) : r;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -323,6 +333,10 @@ static int check_unique(struct json_codec *c, struct facts *f)
 	for (size_t i = 1; i < f->n_gpus; i++)
 		if (bdf_cmp(f->gpus[i - 1].bdf, f->gpus[i].bdf) == 0)
 			return json_codec_fail(c, NULL, "GPU %s listed twice", f->gpus[i].bdf);
+	/* facts_link_netdevs() sorted them by name. */
+	for (size_t i = 1; i < f->n_netdevs; i++)
+		if (strcmp(f->netdevs[i - 1].name, f->netdevs[i].name) == 0)
+			return json_codec_fail(c, NULL, "netdev '%s' listed twice", f->netdevs[i].name);
 	if (f->n_gpus && f->n_nics > FACTS_MAX_PAIRS / f->n_gpus)
 		return json_codec_fail(c, NULL, "%zu GPUs x %zu NICs is more than the %d pairs a node has",
 			     f->n_gpus, f->n_nics, FACTS_MAX_PAIRS);

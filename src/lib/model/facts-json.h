@@ -8,13 +8,13 @@
 #include "json-codec.h"
 
 /*
- * Facts as JSON (schema gdrcheck.facts/2, docs/facts-schema.md). A fact is
+ * Facts as JSON (schema gdrcheck.facts/3, docs/facts-schema.md). A fact is
  * written as its value when it was read, as {"state": "absent", "errno": 2}
  * when it was not, and left out (or null) when never looked at. Each section
  * is a table of fields walked by the codec (json-codec.h) both ways.
  */
 
-#define FACTS_SCHEMA "gdrcheck.facts/2"
+#define FACTS_SCHEMA "gdrcheck.facts/3"
 
 int facts_to_json(const struct facts *f, json_object **ret);
 /* On failure writes a one-line reason into err. */
@@ -28,6 +28,10 @@ extern const struct json_desc facts_host_desc, facts_roce_desc,
 extern const struct json_desc facts_cni_desc;
 /* One RDMA device (nics[], probe.unlisted_nics[]). */
 extern const struct json_desc facts_nic_desc;
+/* One network interface (netdevs[], facts-netdev-json.c). */
+extern const struct json_desc facts_netdev_desc;
+/* A PCI address that may be unknown: "" is not written. */
+extern const struct json_hook facts_bdf_opt_hook;
 /* What the probe says of a GPU, an RDMA device, a port (facts-probe-json.c). */
 extern const struct json_desc facts_gpu_probe_desc, facts_rdma_verbs_desc,
 	facts_port_verbs_desc;

@@ -17,9 +17,13 @@
  * readers of the facts follow indices and never compare names.
  */
 
+/*
+ * Any name the sources give: the kernel's are at most 15 bytes, but a tree
+ * or a file may hold others, and they are shown as they are.
+ */
 static bool name_ok(const char *name)
 {
-	return name && *name && strlen(name) <= NETDEV_NAME_MAX;
+	return name && *name;
 }
 
 int facts_netdev_index(const struct facts *f, const char *name)
@@ -358,7 +362,16 @@ static int from_link(struct netdev *n, const struct roce_link *l)
 	n->link.slave.state = l->slave_state;
 	n->link.slave.mii = l->slave_mii;
 	n->link.slave.aggregator = l->slave_aggregator;
-	r |= str_copy(&n->ethtool.driver, &l->driver);
+	/* ethtool's driver when drvinfo answered, else the sysfs link's. */
+	if (fact_str_ok(&l->bus_info) && fact_str_ok(&l->driver)) {
+		r |= str_copy(&n->ethtool.driver, &l->driver);
+	} else {
+		r |= str_copy(&n->sysfs.driver, &l->driver);
+		if (l->bus_info.state == FACT_OK)
+			fact_str_fail(&n->ethtool.driver, -ENOENT);
+		else
+			r |= str_copy(&n->ethtool.driver, &l->bus_info);
+	}
 	r |= str_copy(&n->ethtool.version, &l->version);
 	r |= str_copy(&n->ethtool.fw_version, &l->fw_version);
 	r |= str_copy(&n->ethtool.bus_info, &l->bus_info);

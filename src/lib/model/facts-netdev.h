@@ -24,8 +24,6 @@
  */
 
 #define ROCE_NPRIO 8
-/* An interface name: IFNAMSIZ (16) with its NUL. */
-#define NETDEV_NAME_MAX 15
 
 /* One DCB APP table entry (struct dcb_app). */
 struct roce_dcb_app {

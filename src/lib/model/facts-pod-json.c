@@ -3,7 +3,8 @@
 
 /*
  * Section "pod" (struct pod_facts), written only when the pod facts were
- * collected (gdrcheck collect --pod), so node files stay as they were.
+ * collected (gdrcheck collect --pod), so node files stay as they were. What
+ * the pod's /sys/class/net shows of an interface is that netdev's "pod".
  */
 
 static const struct json_field devnode_fields[] = {
@@ -11,15 +12,6 @@ static const struct json_field devnode_fields[] = {
 	JFI("rw", struct pod_devnode, rw),
 };
 static JSON_DESC(devnode_desc, devnode_fields, .init = NULL);
-
-static const struct json_field netdev_fields[] = {
-	JFIELD("name", struct pod_netdev, name, JK_STR, .flags = JF_REQUIRED),
-	JFI("ifindex", struct pod_netdev, ifindex),
-	JFI("iflink", struct pod_netdev, iflink),
-	JFS("device", struct pod_netdev, device),
-	JFS("lower", struct pod_netdev, lower),
-};
-static JSON_DESC(netdev_desc, netdev_fields, .init = NULL);
 
 static const struct json_field pkeys_fields[] = {
 	JFIELD("dev", struct pod_pkeys, dev, JK_STR, .flags = JF_REQUIRED),
@@ -54,7 +46,6 @@ static const struct json_field pod_fields[] = {
 	JFI("mem_available", P, mem_available),
 	JFI("mlock_bytes", P, mlock_bytes),
 	JARR("devnodes", P, devnodes, n_devnodes, &devnode_desc, .flags = 0),
-	JARR("netdevs", P, netdevs, n_netdevs, &netdev_desc, .flags = 0),
 	JARR("pkeys", P, pkeys, n_pkeys, &pkeys_desc, .flags = 0),
 };
 #undef P

@@ -219,9 +219,9 @@ int facts_sort(struct facts *f);
 void facts_link_pci(struct facts *f);
 /*
  * The netdev named @name, added when there is none: for collectors and
- * loaders, which name interfaces. NULL on -ENOMEM or a name that is no
- * interface name (empty, longer than IFNAMSIZ allows). The pointer and the
- * indices of facts.netdevs hold until the next facts_link_netdevs().
+ * loaders, which name interfaces. NULL on -ENOMEM or an empty name. The
+ * pointer and the indices of facts.netdevs hold until the next
+ * facts_link_netdevs().
  */
 struct netdev *facts_netdev_get(struct facts *f, const char *name);
 /*

@@ -312,7 +312,7 @@ static bool field_json(const struct json_field *fd, const void *obj,
 		if (!fd->hook || !fd->hook->save)
 			return false;
 		*ret = fd->hook->save(p, obj);
-		return true;
+		return *ret || !(fd->flags & JF_OMIT_NULL);
 	default:
 		*ret = int_json(fd->kind, p);
 		return true;

@@ -41,7 +41,7 @@ enum json_kind {
 enum json_flag {
 	JF_REQUIRED = 1 << 0,  /* load: absent is an error */
 	JF_NONEMPTY = 1 << 1,  /* load: "" is an error too */
-	JF_OMIT_NULL = 1 << 2, /* save: leave out a NULL pointer (str, strv) */
+	JF_OMIT_NULL = 1 << 2, /* save: leave out a NULL pointer (str, strv), a custom NULL */
 	JF_OMIT_EMPTY = 1 << 3, /* save: leave out an empty strv, array or object, an all-unset vec */
 	JF_ALLOC = 1 << 4,     /* load: a strv or array is allocated even when absent */
 	JF_LENIENT = 1 << 5,   /* enum: an unknown name loads as 0 */
