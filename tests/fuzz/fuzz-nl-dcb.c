@@ -6,11 +6,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct roce_link l = { 0 };
+	struct roce_dcb d = { 0 };
 	void *buf = fuzz_aligned(data, size);
 
-	nl_run(buf, size, dcb_reply_cb, &l.dcb);
-	roce_link_release(&l);
+	nl_run(buf, size, dcb_reply_cb, &d);
+	roce_dcb_release(&d);
 	free(buf);
 	return 0;
 }

@@ -10,19 +10,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct roce_facts r = { 0 };
-	struct roce_link *l;
+	struct netdev l = { 0 };
 	int family = 0;
 	void *buf;
 
 	if (size < 1)
 		return 0;
-	l = roce_link_add(&r, "fuzz0");
-	if (!l)
-		return 0;
 	buf = fuzz_aligned(data + 1, size - 1);
 	if (data[0] == 0xff) {
-		nl_run(buf, size - 1, ethtool_pause_reply_cb, &l->pause_stats);
+		nl_run(buf, size - 1, ethtool_pause_reply_cb, &l.ethtool.pause_stats);
 		goto out;
 	}
 	switch (data[0] % 3) {
@@ -30,14 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nl_run(buf, size - 1, ethtool_family_reply_cb, &family);
 		break;
 	case 1:
-		nl_run(buf, size - 1, ethtool_privflags_reply_cb, l);
+		nl_run(buf, size - 1, ethtool_privflags_reply_cb, &l.ethtool);
 		break;
 	case 2:
-		ethtool_drvinfo_parse(buf, size - 1, l);
+		ethtool_drvinfo_parse(buf, size - 1, &l.ethtool);
 		break;
 	}
 out:
-	roce_facts_release(&r);
+	netdev_release(&l);
 	free(buf);
 	return 0;
 }

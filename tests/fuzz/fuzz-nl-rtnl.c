@@ -18,6 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(buf);
 		return 0;
 	}
-	fuzz_nl_roce_facts(data, size, cbs, sizeof(cbs) / sizeof(cbs[0]));
+	fuzz_nl_facts(data, size, cbs, sizeof(cbs) / sizeof(cbs[0]));
 	return 0;
 }

@@ -118,10 +118,13 @@ static void sc_nic(struct facts *f, const char *name, const char *bdf,
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
 	n->pci = -1;
-	n->netdev_names = calloc(1, sizeof(char *));
-	must(n->netdev_names);
-	if (netdev)
-		must(strv_push(&n->netdev_names, NULL, netdev) == 0);
+	/* Its function's interface: facts_sort() links it to the NIC. */
+	if (netdev) {
+		struct netdev *nd = facts_netdev_get(f, netdev);
+
+		must(nd);
+		snprintf(nd->bdf, sizeof(nd->bdf), "%s", bdf);
+	}
 	sset(&n->node_type, "1: CA");
 	sset(&n->fw_ver, "1.3429.0");
 	n->ports = calloc(1, sizeof(*n->ports));

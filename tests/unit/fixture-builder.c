@@ -96,8 +96,6 @@ struct rdma_dev *tb_nic_on(struct facts *f, const char *name, const char *bdf)
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
 	n->pci = -1;
-	n->netdev_names = calloc(1, sizeof(char *));
-	CHECK_ALLOC(n->netdev_names);
 	return n;
 }
 

@@ -359,10 +359,10 @@ static void mlx5_trust_and_mtu(void **state)
 	facts_release(&f);
 }
 
-static struct roce_bond *mk_bond(struct facts *f, const char *file)
+/* bond0 with /proc/net/bonding/bond0 as tests/data/bonding/@file has it. */
+static void mk_bond(struct facts *f, const char *file)
 {
 	char path[512], buf[8192];
-	struct roce_bond *b = roce_bond_add(&f->roce, "bond0");
 	FILE *fp;
 	size_t n;
 
@@ -372,8 +372,7 @@ static struct roce_bond *mk_bond(struct facts *f, const char *file)
 	n = fread(buf, 1, sizeof(buf) - 1, fp);
 	buf[n] = '\0';
 	fclose(fp);
-	assert_int_equal(roce_bond_parse_procfs(buf, b), 0);
-	return b;
+	assert_int_equal(bond_file_add(f, "bond0", buf, 0), 0);
 }
 
 static void bond_cases(void **state)

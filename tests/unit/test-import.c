@@ -246,7 +246,8 @@ static void test_hwloc(void **state)
 	assert_int_equal(f.pci[f.gpus[0].pci].class_code.v, 0x030200);
 	assert_string_equal(f.nics[0].name, "mlx5_0");
 	assert_string_equal(f.nics[0].bdf, "0000:00:02.0");
-	assert_string_equal(f.nics[0].netdev_names[0], "ib0");
+	assert_int_equal(f.nics[0].n_netdevs, 1);
+	assert_string_equal(f.netdevs[f.nics[0].netdevs[0]].name, "ib0");
 	assert_string_equal(f.nics[0].node_guid.v, "b83f:d203:0012:3456");
 	assert_int_equal(f.nics[0].n_ports, 1);
 	assert_int_equal(f.nics[0].ports[0].state.v, 4);

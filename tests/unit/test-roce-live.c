@@ -83,64 +83,87 @@ static int setup(void **state)
 		}                                                              \
 	} while (0)
 
+/* The record of interface @name. */
+static struct netdev *nd_of(struct facts *f, const char *name)
+{
+	int i = facts_netdev_index(f, name);
+
+	assert_true(i >= 0);
+	return &f->netdevs[i];
+}
+
 static void links_and_addresses(void **state)
 {
 	struct nl_src s = { .mode = NL_LIVE, .timeout_ms = 2000 };
-	struct roce_facts r = { 0 };
-	const struct roce_link *br, *v0, *v1, *lo;
+	struct facts f;
+	const struct netdev *br, *v0, *v1, *lo;
 
 	(void)state;
 	NEED_NETNS();
-	assert_int_equal(rtnl_collect(&s, &r), 0);
-	assert_int_equal(r.rtnl.state, FACT_OK);
-	assert_int_equal(r.n_links, 4);
-	br = roce_link_find(&r, "gdrc-br0");
-	v0 = roce_link_find(&r, "gdrc-v0");
-	v1 = roce_link_find(&r, "gdrc-v1");
-	lo = roce_link_find(&r, "lo");
-	assert_non_null(br);
-	assert_non_null(v0);
-	assert_non_null(v1);
-	assert_non_null(lo);
-	assert_string_equal(br->kind.v, "bridge");
-	assert_string_equal(v0->kind.v, "veth");
-	assert_string_equal(v0->slave_kind.v, "bridge");
-	assert_int_equal(v0->master.v, br->ifindex);
-	assert_int_equal(v1->master.state, FACT_ABSENT);
-	assert_int_equal(v0->mtu.v, 9000);
-	assert_int_equal(v1->mtu.v, 9000);
-	assert_int_equal(br->mtu.v, 9000);
-	assert_true(strv_contains(br->addrs, "10.99.0.1/24"));
-	assert_true(strv_contains(v1->addrs, "10.99.0.2/24"));
-	assert_true(strv_contains(v1->addrs, "fd99::2/64"));
-	assert_true(strv_contains(lo->addrs, "127.0.0.1/8"));
+	facts_init(&f);
+	assert_int_equal(rtnl_collect(&s, &f), 0);
+	assert_int_equal(f.roce.rtnl.state, FACT_OK);
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	assert_int_equal(f.n_links, 4);
+	br = nd_of(&f, "gdrc-br0");
+	v0 = nd_of(&f, "gdrc-v0");
+	v1 = nd_of(&f, "gdrc-v1");
+	lo = nd_of(&f, "lo");
+	assert_string_equal(br->link.kind.v, "bridge");
+	assert_string_equal(v0->link.kind.v, "veth");
+	assert_string_equal(v0->link.slave_kind.v, "bridge");
+	assert_int_equal(v0->link.master.v, br->ifindex);
+	assert_ptr_equal(facts_netdev(&f, v0->master), br);
+	assert_int_equal(v1->link.master.state, FACT_ABSENT);
+	assert_int_equal(v0->link.mtu.v, 9000);
+	assert_int_equal(v1->link.mtu.v, 9000);
+	assert_int_equal(br->link.mtu.v, 9000);
+	assert_true(strv_contains(br->link.addrs, "10.99.0.1/24"));
+	assert_true(strv_contains(v1->link.addrs, "10.99.0.2/24"));
+	assert_true(strv_contains(v1->link.addrs, "fd99::2/64"));
+	assert_true(strv_contains(lo->link.addrs, "127.0.0.1/8"));
 	/* Not a bond: no bond facts. */
-	assert_int_equal(br->bond_mode.state, FACT_UNSET);
-	roce_facts_release(&r);
+	assert_int_equal(br->link.bond.mode.state, FACT_UNSET);
+	assert_false(netdev_is_bond(br));
+	facts_release(&f);
 }
 
 static void dcb_and_ethtool_on_veth(void **state)
 {
 	struct nl_src s = { .mode = NL_LIVE };
-	struct roce_facts r = { 0 };
-	struct roce_link *l = roce_link_add(&r, "gdrc-v1");
+	struct netdev l = { 0 };
 
 	(void)state;
 	NEED_NETNS();
 	/* veth has no dcbnl_ops: the kernel answers EOPNOTSUPP. */
-	assert_int_equal(dcb_collect(&s, "gdrc-v1", &l->dcb), 0);
-	assert_int_equal(l->dcb.st.state, FACT_UNSUPPORTED);
-	assert_int_equal(l->dcb.st.err, EOPNOTSUPP);
-	assert_int_equal(ethtool_collect(&s, l), 0);
-	assert_string_equal(l->driver.v, "veth");
-	assert_int_not_equal(l->privflags_st.state, FACT_UNSET);
-	assert_int_not_equal(l->privflags_st.state, FACT_OK);
+	assert_int_equal(dcb_collect(&s, "gdrc-v1", &l.dcb), 0);
+	assert_int_equal(l.dcb.st.state, FACT_UNSUPPORTED);
+	assert_int_equal(l.dcb.st.err, EOPNOTSUPP);
+	assert_int_equal(ethtool_collect(&s, "gdrc-v1", &l.ethtool), 0);
+	assert_string_equal(l.ethtool.driver.v, "veth");
+	assert_int_not_equal(l.ethtool.privflags_st.state, FACT_UNSET);
+	assert_int_not_equal(l.ethtool.privflags_st.state, FACT_OK);
 	/* An interface that does not exist: an error state, not a crash. */
-	memset(&l->dcb, 0, sizeof(l->dcb));
-	assert_int_equal(dcb_collect(&s, "gdrc-none", &l->dcb), 0);
-	assert_int_not_equal(l->dcb.st.state, FACT_OK);
-	assert_int_not_equal(l->dcb.st.state, FACT_UNSET);
-	roce_facts_release(&r);
+	roce_dcb_release(&l.dcb);
+	assert_int_equal(dcb_collect(&s, "gdrc-none", &l.dcb), 0);
+	assert_int_not_equal(l.dcb.st.state, FACT_OK);
+	assert_int_not_equal(l.dcb.st.state, FACT_UNSET);
+	netdev_release(&l);
+}
+
+/* gdrc-v1 listed, as if it had DCB: what a pause sample reads. */
+static struct netdev *sampled_veth(struct facts *f)
+{
+	struct netdev *l;
+
+	facts_init(f);
+	l = facts_netdev_get(f, "gdrc-v1");
+	assert_non_null(l);
+	fact_int_set(&l->link.st, 1);
+	fact_int_set(&l->dcb.st, 1);
+	fact_int_set(&l->dcb.pfc.st, 1);
+	assert_int_equal(facts_link_netdevs(f), 0);
+	return &f->netdevs[0];
 }
 
 /*
@@ -156,8 +179,8 @@ static void pause_sample_live(void **state)
 	struct nl_src s = { .mode = NL_LIVE, .record_dir = dir };
 	struct nl_src rep = { .mode = NL_REPLAY, .replay_dir = dir };
 	struct roce_pause_reading rd = { 0 };
-	struct roce_facts r = { 0 }, back = { 0 };
-	struct roce_link *l = roce_link_add(&r, "gdrc-v1");
+	struct facts f, back;
+	struct netdev *l;
 	char cmd[600];
 
 	(void)state;
@@ -166,46 +189,52 @@ static void pause_sample_live(void **state)
 	assert_int_equal(rtnl_link_stats(&s, "gdrc-v1", "stats-gdrc-v1", &rd), 0);
 	assert_int_equal(rtnl_link_stats(&s, "gdrc-none", "stats-gdrc-none", &rd) < 0, 1);
 	/* As if it had DCB: the sample asks and keeps why it could not read. */
-	fact_int_set(&l->dcb.st, 1);
-	fact_int_set(&l->dcb.pfc.st, 1);
-	assert_int_equal(collect_pause_sample(&s, &r, 3000), 0);
+	l = sampled_veth(&f);
+	assert_int_equal(collect_pause_sample(&s, &f, 3000), 0);
 	assert_int_equal(l->pause.st.state, FACT_UNSUPPORTED);
 	/* The replay reads the same state back, without waiting. */
-	l = roce_link_add(&back, "gdrc-v1");
-	fact_int_set(&l->dcb.st, 1);
-	fact_int_set(&l->dcb.pfc.st, 1);
+	l = sampled_veth(&back);
 	assert_int_equal(collect_pause_sample(&rep, &back, 3000), 0);
 	assert_int_equal(l->pause.st.state, FACT_UNSUPPORTED);
 	snprintf(cmd, sizeof(cmd), "test $(od -An -tu4 -j4 -N4 '%s/pause-interval.bin') -ge 3000 && rm -rf '%s'",
 		 dir, dir);
 	assert_int_equal(system(cmd), 0);
-	roce_facts_release(&r);
-	roce_facts_release(&back);
+	facts_release(&f);
+	facts_release(&back);
 }
 
 static int collect_all(struct nl_src *s, struct facts *f)
 {
-	struct roce_facts *r = &f->roce;
 	int ret = rdma_nl_collect(s, f);
 
 	if (ret >= 0)
-		ret = rtnl_collect(s, r);
-	for (size_t i = 0; ret >= 0 && i < r->n_links; i++) {
-		if (strcmp(r->links[i].name, "gdrc-v1") != 0)
+		ret = rtnl_collect(s, f);
+	if (ret >= 0)
+		ret = facts_link_netdevs(f);
+	for (size_t i = 0; ret >= 0 && i < f->n_links; i++) {
+		struct netdev *l = &f->netdevs[f->links[i]];
+
+		if (strcmp(l->name, "gdrc-v1") != 0)
 			continue;
-		ret = dcb_collect(s, r->links[i].name, &r->links[i].dcb);
+		ret = dcb_collect(s, l->name, &l->dcb);
 		if (ret >= 0)
-			ret = ethtool_collect(s, &r->links[i]);
+			ret = ethtool_collect(s, l->name, &l->ethtool);
 	}
 	return ret;
 }
 
-static char *as_json(const struct roce_facts *r)
+/* The interfaces and the roce section of @f's facts file. */
+static char *as_json(const struct facts *f)
 {
-	json_object *o = facts_json_roce(r);
-	char *t = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	json_object *doc, *o = json_object_new_object();
+	char *t;
 
+	assert_int_equal(facts_to_json(f, &doc), 0);
+	json_object_object_add(o, "netdevs", json_object_get(json_object_object_get(doc, "netdevs")));
+	json_object_object_add(o, "roce", json_object_get(json_object_object_get(doc, "roce")));
+	t = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
 	json_object_put(o);
+	json_object_put(doc);
 	return t;
 }
 
@@ -226,8 +255,8 @@ static void record_then_replay(void **state)
 	assert_non_null(dir);
 	assert_int_equal(collect_all(&live, &a), 0);
 	assert_int_equal(collect_all(&rep, &b), 0);
-	ja = as_json(&a.roce);
-	jb = as_json(&b.roce);
+	ja = as_json(&a);
+	jb = as_json(&b);
 	assert_string_equal(ja, jb);
 	/* Every answer was recorded, the RDMA one included (there or not). */
 	snprintf(cmd, sizeof(cmd), "test -s '%s/rtnl-link.nl' && test -s '%s/rdma-sys.nl' && test -s '%s/dcb-gdrc-v1.nl'",

@@ -73,37 +73,51 @@ static void rdma_seed2(void **state)
 	facts_release(&f);
 }
 
+/* The record of interface @name. */
+static struct netdev *nd_of(struct facts *f, const char *name)
+{
+	int i = facts_netdev_index(f, name);
+
+	assert_true(i >= 0);
+	return &f->netdevs[i];
+}
+
 static void rtnl_seed2(void **state)
 {
 	struct nl_src s = replay("seed2");
-	struct roce_facts r = { 0 };
-	const struct roce_link *bond, *sl;
+	struct facts f;
+	const struct netdev *bond, *sl;
 
 	(void)state;
-	assert_int_equal(rtnl_collect(&s, &r), 0);
-	assert_int_equal(r.rtnl.state, FACT_OK);
-	assert_int_equal(r.n_links, 5);
-	bond = roce_link_find(&r, "bond1");
-	assert_non_null(bond);
+	facts_init(&f);
+	assert_int_equal(rtnl_collect(&s, &f), 0);
+	assert_int_equal(f.roce.rtnl.state, FACT_OK);
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	assert_int_equal(f.n_links, 5);
+	bond = nd_of(&f, "bond1");
+	assert_true(netdev_listed(bond));
 	assert_int_equal(bond->ifindex, 5);
-	assert_string_equal(bond->kind.v, "bond");
-	assert_int_equal(bond->bond_mode.v, 4);
-	assert_int_equal(bond->bond_xmit_hash.v, 1);
-	assert_int_equal(bond->ad_aggregator.v, 1);
-	assert_int_equal(bond->ad_num_ports.v, 2);
-	assert_string_equal(bond->ad_partner_mac.v, "00:1c:73:aa:bb:cc");
-	assert_int_equal(bond->mtu.v, 9000);
-	assert_true(strv_contains(bond->addrs, "10.10.1.21/24"));
-	assert_true(strv_contains(bond->addrs, "fe80::b696:91ff:feaa:bb01/64"));
-	sl = roce_link_find(&r, "ens5f0np0");
-	assert_int_equal(sl->master.v, 5);
-	assert_string_equal(sl->slave_kind.v, "bond");
-	assert_int_equal(sl->slave_mii.v, 0);
-	assert_int_equal(sl->slave_aggregator.v, 1);
+	assert_string_equal(bond->link.kind.v, "bond");
+	assert_int_equal(bond->link.bond.mode.v, 4);
+	assert_int_equal(bond->link.bond.xmit_hash.v, 1);
+	assert_int_equal(bond->link.bond.ad_aggregator.v, 1);
+	assert_int_equal(bond->link.bond.ad_num_ports.v, 2);
+	assert_string_equal(bond->link.bond.ad_partner_mac.v, "00:1c:73:aa:bb:cc");
+	assert_int_equal(bond->link.mtu.v, 9000);
+	assert_true(strv_contains(bond->link.addrs, "10.10.1.21/24"));
+	assert_true(strv_contains(bond->link.addrs, "fe80::b696:91ff:feaa:bb01/64"));
+	sl = nd_of(&f, "ens5f0np0");
+	assert_int_equal(sl->link.master.v, 5);
+	assert_string_equal(sl->link.slave_kind.v, "bond");
+	assert_int_equal(sl->link.slave.mii.v, 0);
+	assert_int_equal(sl->link.slave.aggregator.v, 1);
 	/* Answered, and has no address: an empty list, not unknown. */
-	assert_non_null(sl->addrs);
-	assert_null(sl->addrs[0]);
-	roce_facts_release(&r);
+	assert_non_null(sl->link.addrs);
+	assert_null(sl->link.addrs[0]);
+	/* rtnetlink's master, and the bond's slaves, as indices. */
+	assert_ptr_equal(netdev_bond(&f, sl), bond);
+	assert_true(netdev_is_slave_of(&f, sl, bond));
+	facts_release(&f);
 }
 
 static void dcb_seed2(void **state)
@@ -148,29 +162,29 @@ static void dcb_seed2(void **state)
 static void ethtool_seed2(void **state)
 {
 	struct nl_src good = replay("seed2"), bad;
-	struct roce_facts r = { 0 };
-	struct roce_link *l = roce_link_add(&r, "ens5f0np0"), *e;
+	struct netdev l = { 0 }, e = { 0 };
 
 	(void)state;
-	assert_int_equal(ethtool_collect(&good, l), 0);
-	assert_string_equal(l->driver.v, "ice");
-	assert_string_equal(l->version.v, "6.12.0-211.el10.x86_64");
-	assert_string_equal(l->fw_version.v, "4.80 0x8001f6c4 1.3755.0");
-	assert_string_equal(l->bus_info.v, "0000:17:00.0");
-	assert_int_equal(l->n_privflags, 5);
-	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), 0);
-	assert_int_equal(roce_link_privflag(l, "no-such-flag"), -ENOENT);
+	assert_int_equal(ethtool_collect(&good, "ens5f0np0", &l.ethtool), 0);
+	assert_string_equal(l.ethtool.driver.v, "ice");
+	assert_string_equal(l.ethtool.version.v, "6.12.0-211.el10.x86_64");
+	assert_string_equal(l.ethtool.fw_version.v, "4.80 0x8001f6c4 1.3755.0");
+	assert_string_equal(l.ethtool.bus_info.v, "0000:17:00.0");
+	assert_int_equal(l.ethtool.n_privflags, 5);
+	assert_int_equal(netdev_privflag(&l, "fw-lldp-agent"), 0);
+	assert_int_equal(netdev_privflag(&l, "no-such-flag"), -ENOENT);
+	assert_string_equal(netdev_driver(&l)->v, "ice");
+	netdev_release(&l);
 
 	bad = replay("seed2-bad");
-	l = roce_link_add(&r, "ens5f1np1");
-	assert_int_equal(ethtool_collect(&bad, l), 0);
-	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), 1);
+	assert_int_equal(ethtool_collect(&bad, "ens5f1np1", &l.ethtool), 0);
+	assert_int_equal(netdev_privflag(&l, "fw-lldp-agent"), 1);
+	netdev_release(&l);
 
-	e = roce_link_add(&r, "eno1");
-	assert_int_equal(ethtool_collect(&good, e), 0);
-	assert_int_equal(e->privflags_st.state, FACT_UNSUPPORTED);
-	assert_int_equal(e->driver.state, FACT_ABSENT); /* no recording */
-	roce_facts_release(&r);
+	assert_int_equal(ethtool_collect(&good, "eno1", &e.ethtool), 0);
+	assert_int_equal(e.ethtool.privflags_st.state, FACT_UNSUPPORTED);
+	assert_int_equal(e.ethtool.driver.state, FACT_ABSENT); /* no recording */
+	netdev_release(&e);
 }
 
 /* devlink dev info of the seed's E810 ports; none for a function not recorded. */
@@ -239,29 +253,30 @@ static void recorded_veth(void **state)
 {
 	struct nl_src s = replay("veth");
 	struct facts f;
-	struct roce_facts *r = &f.roce;
-	const struct roce_link *br, *v0, *v1;
+	struct netdev *br, *v0, *v1;
 
 	(void)state;
 	facts_init(&f);
 	assert_int_equal(rdma_nl_collect(&s, &f), 0);
 	/* The development kernel has no RDMA netlink. */
-	assert_int_equal(r->rdma_nl.state, FACT_UNSUPPORTED);
-	assert_int_equal(rtnl_collect(&s, r), 0);
-	br = roce_link_find(r, "gdrc-br0");
-	v0 = roce_link_find(r, "gdrc-v0");
-	v1 = roce_link_find(r, "gdrc-v1");
-	assert_non_null(br);
-	assert_non_null(v0);
-	assert_non_null(v1);
-	assert_string_equal(br->kind.v, "bridge");
-	assert_int_equal(v0->master.v, br->ifindex);
-	assert_int_equal(v1->mtu.v, 9000);
-	assert_true(strv_contains(v1->addrs, "10.99.0.2/24"));
-	assert_int_equal(dcb_collect(&s, "gdrc-v1", &((struct roce_link *)v1)->dcb), 0);
+	assert_int_equal(f.roce.rdma_nl.state, FACT_UNSUPPORTED);
+	assert_int_equal(rtnl_collect(&s, &f), 0);
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	br = nd_of(&f, "gdrc-br0");
+	v0 = nd_of(&f, "gdrc-v0");
+	v1 = nd_of(&f, "gdrc-v1");
+	assert_true(netdev_listed(br) && netdev_listed(v0) && netdev_listed(v1));
+	assert_string_equal(br->link.kind.v, "bridge");
+	assert_int_equal(v0->link.master.v, br->ifindex);
+	/* A bridge port: its master, but no bond. */
+	assert_ptr_equal(facts_netdev(&f, v0->master), br);
+	assert_null(netdev_bond(&f, v0));
+	assert_int_equal(v1->link.mtu.v, 9000);
+	assert_true(strv_contains(v1->link.addrs, "10.99.0.2/24"));
+	assert_int_equal(dcb_collect(&s, "gdrc-v1", &v1->dcb), 0);
 	assert_int_equal(v1->dcb.st.state, FACT_UNSUPPORTED);
-	assert_int_equal(ethtool_collect(&s, (struct roce_link *)v1), 0);
-	assert_string_equal(v1->driver.v, "veth");
+	assert_int_equal(ethtool_collect(&s, "gdrc-v1", &v1->ethtool), 0);
+	assert_string_equal(v1->ethtool.driver.v, "veth");
 	facts_release(&f);
 }
 
@@ -339,31 +354,32 @@ static void malformed_dcb(void **state)
 
 static void malformed_ethtool_rtnl(void **state)
 {
-	struct roce_facts r = { 0 };
-	struct roce_link *l = roce_link_add(&r, "x0");
+	struct netdev l = { 0 };
+	struct facts f;
 	size_t len;
 	char *buf = slurp(NL_DIR "/malformed", "ethtool-privflags-compact.nl", &len);
 	char di[8] = { 0 };
 
 	(void)state;
-	assert_int_equal(nl_run(buf, len, ethtool_privflags_reply_cb, l), 0);
-	assert_int_equal(l->privflags_st.state, FACT_INVALID);
-	assert_int_equal(roce_link_privflag(l, "fw-lldp-agent"), -ENOENT);
+	assert_int_equal(nl_run(buf, len, ethtool_privflags_reply_cb, &l.ethtool), 0);
+	assert_int_equal(l.ethtool.privflags_st.state, FACT_INVALID);
+	assert_int_equal(netdev_privflag(&l, "fw-lldp-agent"), -ENOENT);
 	free(buf);
 	/* A short ETHTOOL_GDRVINFO answer. */
-	assert_int_equal(ethtool_drvinfo_parse(di, sizeof(di), l), -EINVAL);
-	assert_int_equal(l->driver.state, FACT_INVALID);
-	roce_facts_release(&r);
+	assert_int_equal(ethtool_drvinfo_parse(di, sizeof(di), &l.ethtool), -EINVAL);
+	assert_int_equal(l.ethtool.driver.state, FACT_INVALID);
+	netdev_release(&l);
 
-	memset(&r, 0, sizeof(r));
+	facts_init(&f);
 	buf = slurp(NL_DIR "/malformed", "rtnl-link-hostile.nl", &len);
-	assert_int_equal(nl_run(buf, len, rtnl_link_reply_cb, &r), 0);
-	assert_int_equal(r.n_links, 1);
-	assert_string_equal(r.links[0].name, "odd0");
-	assert_int_equal(r.links[0].mtu.state, FACT_INVALID);
-	assert_int_equal(r.links[0].kind.state, FACT_ABSENT);
+	assert_int_equal(nl_run(buf, len, rtnl_link_reply_cb, &f), 0);
+	assert_int_equal(f.n_netdevs, 1);
+	assert_string_equal(f.netdevs[0].name, "odd0");
+	assert_true(netdev_listed(&f.netdevs[0]));
+	assert_int_equal(f.netdevs[0].link.mtu.state, FACT_INVALID);
+	assert_int_equal(f.netdevs[0].link.kind.state, FACT_ABSENT);
 	free(buf);
-	roce_facts_release(&r);
+	facts_release(&f);
 }
 
 /* Every prefix of every recording parses without a crash or a leak. */
@@ -399,29 +415,25 @@ static void every_truncation(void **state)
 			for (size_t cut = 0; cut <= len; cut++) {
 				for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
 					struct facts f;
-					struct roce_link *l;
+					struct netdev l = { 0 };
 					struct roce_devlink *dl;
-					void *data = &f.roce;
+					void *data = &f;
 					char *copy = malloc(cut ? cut : 1);
 
 					facts_init(&f);
-					l = roce_link_add(&f.roce, "t0");
 					dl = roce_devlink_add(&f.roce, "0000:17:00.0");
 					tb_nic_on(&f, "rocep23s0f0", "");
 					tb_nic_on(&f, "bad0", "");
 					memcpy(copy, buf, cut);
 					if (cbs[c] == dcb_reply_cb)
-						data = &l->dcb;
+						data = &l.dcb;
 					else if (cbs[c] == ethtool_privflags_reply_cb)
-						data = l;
+						data = &l.ethtool;
 					else if (cbs[c] == devlink_info_reply_cb)
 						data = dl;
-					else if (cbs[c] == rdma_sys_reply_cb ||
-						 cbs[c] == rdma_dev_reply_cb ||
-						 cbs[c] == rdma_port_reply_cb)
-						data = &f;
 					(void)nl_run(copy, cut, cbs[c], data);
 					free(copy);
+					netdev_release(&l);
 					facts_release(&f);
 					runs++;
 				}
@@ -436,10 +448,11 @@ static void every_truncation(void **state)
 static void replay_rules(void **state)
 {
 	struct nl_src s = replay("seed2");
-	struct roce_facts r = { 0 };
+	struct facts r;
 	char buf[16];
 
 	(void)state;
+	facts_init(&r);
 	/* Keys are one plain file name: no path tricks from replayed names. */
 	assert_int_equal(nl_query(&s, 0, "../seed2/rdma-sys", NULL, rdma_sys_reply_cb, &r), -EINVAL);
 	assert_int_equal(nl_query(&s, 0, ".hidden", NULL, rdma_sys_reply_cb, &r), -EINVAL);
@@ -462,7 +475,7 @@ static void replay_rules(void **state)
 		assert_int_equal(nl_read_file(NL_DIR "/seed2", "rtnl-link.nl", 16, &out, &len), -E2BIG);
 		assert_null(out);
 	}
-	roce_facts_release(&r);
+	facts_release(&r);
 }
 
 /* ------------------------------------------------------- facts JSON */
@@ -516,14 +529,6 @@ static char *fabric_round_trip(const struct facts *f)
 	return a;
 }
 
-/* The record of interface @name. */
-static struct netdev *nd_of(struct facts *f, const char *name)
-{
-	int i = facts_netdev_index(f, name);
-
-	assert_true(i >= 0);
-	return &f->netdevs[i];
-}
 
 static void json_round_trip(void **state)
 {
@@ -693,54 +698,74 @@ static char *read_text(const char *name)
 
 static void bonding_procfs(void **state)
 {
-	struct roce_bond b = { 0 };
+	struct facts f;
+	const struct netdev *b, *s1;
 	char *t = read_text("8023ad-healthy");
 
 	(void)state;
-	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
-	assert_string_equal(b.mode.v, "IEEE 802.3ad Dynamic link aggregation");
-	assert_string_equal(b.xmit_hash.v, "layer3+4 (1)");
-	assert_string_equal(b.lacp_rate.v, "fast");
-	assert_int_equal(b.active_aggregator.v, 1);
-	assert_int_equal(b.ad_num_ports.v, 2);
-	assert_string_equal(b.partner_mac.v, "00:1c:73:aa:bb:cc");
-	assert_int_equal(b.n_slaves, 2);
-	assert_string_equal(b.slaves[1].name, "ens5f1np1");
-	assert_string_equal(b.slaves[1].mii_status.v, "up");
-	assert_int_equal(b.slaves[1].speed_mbps.v, 100000);
-	assert_int_equal(b.slaves[1].aggregator_id.v, 1);
-	assert_string_equal(b.slaves[1].actor_churn.v, "none");
+	facts_init(&f);
+	assert_int_equal(bond_file_add(&f, "bond1", t, 0), 0);
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	b = nd_of(&f, "bond1");
+	assert_true(netdev_is_bond(b));
+	assert_string_equal(b->bonding.mode.v, "IEEE 802.3ad Dynamic link aggregation");
+	assert_string_equal(b->bonding.xmit_hash.v, "layer3+4 (1)");
+	assert_string_equal(b->bonding.lacp_rate.v, "fast");
+	assert_int_equal(b->bonding.active_aggregator.v, 1);
+	assert_int_equal(b->bonding.ad_num_ports.v, 2);
+	assert_string_equal(b->bonding.partner_mac.v, "00:1c:73:aa:bb:cc");
+	assert_int_equal(strv_len(b->bonding.slaves), 2);
+	assert_string_equal(b->bonding.slaves[1], "ens5f1np1");
+	/* Each slave's block on its own record, the bond its master. */
+	s1 = nd_of(&f, "ens5f1np1");
+	assert_string_equal(s1->bonding_slave.bond, "bond1");
+	assert_string_equal(s1->bonding_slave.mii_status.v, "up");
+	assert_int_equal(s1->bonding_slave.speed_mbps.v, 100000);
+	assert_int_equal(s1->bonding_slave.aggregator_id.v, 1);
+	assert_string_equal(s1->bonding_slave.actor_churn.v, "none");
+	assert_ptr_equal(netdev_bond(&f, s1), b);
+	assert_int_equal(b->n_slaves, 2);
 	free(t);
-	roce_bond_release(&b);
+	facts_release(&f);
 
+	facts_init(&f);
 	t = read_text("slave-down");
-	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
-	assert_string_equal(b.slaves[1].mii_status.v, "down");
-	assert_int_equal(b.slaves[1].speed_mbps.state, FACT_INVALID);
-	assert_int_equal(b.slaves[1].link_failures.v, 3);
+	assert_int_equal(bond_file_add(&f, "bond1", t, 0), 0);
+	assert_string_equal(nd_of(&f, "ens5f1np1")->bonding_slave.mii_status.v, "down");
+	assert_int_equal(nd_of(&f, "ens5f1np1")->bonding_slave.speed_mbps.state, FACT_INVALID);
+	assert_int_equal(nd_of(&f, "ens5f1np1")->bonding_slave.link_failures.v, 3);
 	free(t);
-	roce_bond_release(&b);
+	facts_release(&f);
 
+	facts_init(&f);
 	t = read_text("two-aggregators");
-	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
-	assert_int_equal(b.slaves[0].aggregator_id.v, 1);
-	assert_int_equal(b.slaves[1].aggregator_id.v, 2);
+	assert_int_equal(bond_file_add(&f, "bond1", t, 0), 0);
+	assert_int_equal(nd_of(&f, "ens5f0np0")->bonding_slave.aggregator_id.v, 1);
+	assert_int_equal(nd_of(&f, "ens5f1np1")->bonding_slave.aggregator_id.v, 2);
+	/* A slave a second file claims keeps the first one's block. */
+	assert_int_equal(bond_file_add(&f, "bond2", t, 0), 0);
+	assert_string_equal(nd_of(&f, "ens5f1np1")->bonding_slave.bond, "bond1");
+	assert_int_equal(strv_len(nd_of(&f, "bond2")->bonding.slaves), 2);
 	free(t);
-	roce_bond_release(&b);
+	facts_release(&f);
 
+	facts_init(&f);
 	t = read_text("no-active-aggregator");
-	assert_int_equal(roce_bond_parse_procfs(t, &b), 0);
-	assert_int_equal(b.active_aggregator.state, FACT_ABSENT);
-	assert_int_equal(b.partner_mac.state, FACT_UNSET);
+	assert_int_equal(bond_file_add(&f, "bond1", t, 0), 0);
+	assert_int_equal(nd_of(&f, "bond1")->bonding.active_aggregator.state, FACT_ABSENT);
+	assert_int_equal(nd_of(&f, "bond1")->bonding.partner_mac.state, FACT_UNSET);
 	free(t);
-	roce_bond_release(&b);
+	facts_release(&f);
 
-	/* Garbage and nothing: no slaves, no crash. */
-	assert_int_equal(roce_bond_parse_procfs("\x01\x02:::\n\n:\nSlave Interface:\n", &b), 0);
-	assert_int_equal(b.n_slaves, 0);
-	roce_bond_release(&b);
-	assert_int_equal(roce_bond_parse_procfs(NULL, &b), 0);
-	roce_bond_release(&b);
+	/* Garbage and nothing: no slaves, no crash; an unreadable file says why. */
+	facts_init(&f);
+	assert_int_equal(bond_file_add(&f, "b0", "\x01\x02:::\n\n:\nSlave Interface:\n", 0), 0);
+	assert_int_equal(strv_len(nd_of(&f, "b0")->bonding.slaves), 0);
+	assert_int_equal(bond_file_add(&f, "b1", NULL, -EACCES), 0);
+	assert_true(fact_ok(&nd_of(&f, "b1")->bonding.st));
+	assert_int_equal(nd_of(&f, "b1")->bonding.mode.state, FACT_UNREADABLE);
+	assert_int_equal(f.n_netdevs, 2);
+	facts_release(&f);
 }
 
 int main(void)

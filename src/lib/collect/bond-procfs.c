@@ -7,6 +7,7 @@
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "../util/strv.h"
 
 /* "Key: value" → key and value (both trimmed) in place; false if no colon. */
 static bool split_kv(char *line, char **key, char **val)
@@ -46,7 +47,13 @@ static void set_int(struct fact_int *f, const char *v)
 		fact_int_set(f, n);
 }
 
-static int slave_line(struct roce_bond_slave *s, const char *key,
+/* One slave block of the file: the slave's name and what it says of it. */
+struct file_slave {
+	char *name;
+	struct netdev_bonding_slave block;
+};
+
+static int slave_line(struct netdev_bonding_slave *s, const char *key,
 		      const char *val)
 {
 	if (strcmp(key, "MII Status") == 0)
@@ -64,7 +71,7 @@ static int slave_line(struct roce_bond_slave *s, const char *key,
 	return 0;
 }
 
-static int bond_line(struct roce_bond *b, bool in_active, const char *key,
+static int bond_line(struct netdev_bonding *b, bool in_active, const char *key,
 		     const char *val)
 {
 	if (in_active) {
@@ -89,10 +96,12 @@ static int bond_line(struct roce_bond *b, bool in_active, const char *key,
 
 #define BOND_MAX_SLAVES 64
 
-int roce_bond_parse_procfs(const char *text, struct roce_bond *b)
+/* The bond-wide lines into @b, the slave blocks into @slaves; pure. */
+static int parse(const char *text, struct netdev_bonding *b,
+		 struct file_slave **slaves, size_t *n_slaves)
 {
 	_cleanup_free_ char *copy = strdup(text ? text : "");
-	struct roce_bond_slave *cur = NULL;
+	struct netdev_bonding_slave *cur = NULL;
 	bool in_active = false;
 	char *save = NULL, *line;
 	int r = 0;
@@ -118,29 +127,103 @@ int roce_bond_parse_procfs(const char *text, struct roce_bond *b)
 		if (in_active && !indented)
 			in_active = false;
 		if (strcmp(key, "Slave Interface") == 0) {
-			struct roce_bond_slave *v;
+			struct file_slave *v;
 
-			if (b->n_slaves >= BOND_MAX_SLAVES || !*val) {
+			if (*n_slaves >= BOND_MAX_SLAVES || !*val) {
 				cur = NULL;
 				continue;
 			}
-			v = realloc(b->slaves, (b->n_slaves + 1) * sizeof(*v));
+			v = realloc(*slaves, (*n_slaves + 1) * sizeof(*v));
 			if (!v)
 				return -ENOMEM;
-			b->slaves = v;
-			cur = &v[b->n_slaves];
-			memset(cur, 0, sizeof(*cur));
-			cur->name = strdup(val);
-			if (!cur->name)
+			*slaves = v;
+			memset(&v[*n_slaves], 0, sizeof(*v));
+			v[*n_slaves].name = strdup(val);
+			if (!v[*n_slaves].name)
 				return -ENOMEM;
-			b->n_slaves++;
+			cur = &v[(*n_slaves)++].block;
 			continue;
 		}
 		/* Slave blocks come after every bond-wide line. */
-		if (b->n_slaves)
+		if (*n_slaves)
 			r = cur ? slave_line(cur, key, val) : 0;
 		else
 			r = bond_line(b, in_active, key, val);
 	}
+	return r;
+}
+
+static void slave_block_release(struct netdev_bonding_slave *s)
+{
+	free(s->bond);
+	fact_str_release(&s->mii_status);
+	fact_str_release(&s->actor_churn);
+	fact_str_release(&s->partner_churn);
+}
+
+/* The file's facts onto the records: the bond's block, each slave's. */
+static int add_parsed(struct facts *f, const char *bond, struct netdev_bonding *b,
+		      struct file_slave *slaves, size_t n)
+{
+	struct netdev *nd = facts_netdev_get(f, bond);
+	int r = 0;
+
+	if (!nd)
+		return -ENOMEM;
+	if (fact_ok(&nd->bonding.st))
+		return 0; /* listed once by the directory: never */
+	fact_int_set(&b->st, 1);
+	b->slaves = calloc(1, sizeof(char *));
+	if (!b->slaves)
+		return -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = strv_push(&b->slaves, NULL, slaves[i].name);
+	if (r < 0)
+		return r;
+	nd->bonding = *b;
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < n; i++) {
+		struct netdev *s = facts_netdev_get(f, slaves[i].name);
+
+		if (!s)
+			return -ENOMEM;
+		/* A slave two files claim keeps the first one's block. */
+		if (s->bonding_slave.st.state != FACT_UNSET)
+			continue;
+		slaves[i].block.bond = strdup(bond);
+		if (!slaves[i].block.bond)
+			return -ENOMEM;
+		fact_int_set(&slaves[i].block.st, 1);
+		s->bonding_slave = slaves[i].block;
+		memset(&slaves[i].block, 0, sizeof(slaves[i].block));
+	}
+	return 0;
+}
+
+int bond_file_add(struct facts *f, const char *bond, const char *text, int err)
+{
+	struct netdev_bonding b = { 0 };
+	struct file_slave *slaves = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (text)
+		r = parse(text, &b, &slaves, &n);
+	else
+		fact_str_fail(&b.mode, err);
+	if (r >= 0)
+		r = add_parsed(f, bond, &b, slaves, n);
+	/* What add_parsed did not take. */
+	fact_str_release(&b.mode);
+	fact_str_release(&b.xmit_hash);
+	fact_str_release(&b.mii_status);
+	fact_str_release(&b.lacp_rate);
+	fact_str_release(&b.partner_mac);
+	strv_free(b.slaves);
+	for (size_t i = 0; i < n; i++) {
+		free(slaves[i].name);
+		slave_block_release(&slaves[i].block);
+	}
+	free(slaves);
 	return r;
 }

@@ -167,39 +167,27 @@ static int collect_ports(const struct gc_root *root, struct rdma_dev *d)
 	return r;
 }
 
-/* Netdevs of a PCI function: <pcidir>/net/<ifname>. */
-static int list_netdevs(const struct gc_root *root, const char *pcidir,
-			char ***ret)
-{
-	_cleanup_free_ char *dir = xasprintf("%s/net", pcidir);
-	int r;
-
-	if (!dir)
-		return -ENOMEM;
-	r = root_list(root, dir, ret, NULL);
-	if (r < 0 && r != -ENOMEM) {
-		*ret = calloc(1, sizeof(char *));
-		return *ret ? 0 : -ENOMEM;
-	}
-	return r;
-}
-
 /*
- * A RoCE LAG device (mlx5_bond_N) names its bond in the GID table, not under
- * the PCI function; the device's netdevs are its function's and every netdev
- * GID 0 of a port names.
+ * The netdevs a PCI function's net/ directory (@dir) lists: their records,
+ * on function @bdf. A RoCE LAG device's bond, which its GID table names
+ * instead, is resolved with the rest (facts_link_netdevs). An unreadable
+ * directory lists none.
  */
-static int add_gid_netdevs(struct rdma_dev *d)
+static int function_netdevs(const struct gc_root *root, struct facts *f,
+			    const char *dir, const char *bdf)
 {
-	for (size_t p = 0; p < d->n_ports; p++) {
-		const struct rdma_port *port = &d->ports[p];
+	_cleanup_strv_ char **names = NULL;
+	int r = root_list(root, dir, &names, NULL);
 
-		if (!port->n_gids || port->gids[0].index != 0 ||
-		    !fact_str_ok(&port->gids[0].ndev))
-			continue;
-		if (!strv_contains(d->netdev_names, port->gids[0].ndev.v) &&
-		    strv_push(&d->netdev_names, NULL, port->gids[0].ndev.v) < 0)
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (size_t i = 0; names[i]; i++) {
+		struct netdev *n = facts_netdev_get(f, names[i]);
+
+		if (!n)
 			return -ENOMEM;
+		if (!n->bdf[0])
+			snprintf(n->bdf, sizeof(n->bdf), "%s", bdf);
 	}
 	return 0;
 }
@@ -219,8 +207,8 @@ static int fact_str_copy(struct fact_str *to, const struct fact_str *from)
  * function. The PCI collector already read the driver and physfn links of a
  * function it listed (@pci); only a function it did not list is read here.
  */
-static int collect_function(const struct gc_root *root, struct rdma_dev *d,
-			    const char *real, const struct pci_dev *pci)
+static int collect_function(const struct gc_root *root, struct facts *f,
+			    struct rdma_dev *d, const struct pci_dev *pci)
 {
 	char path[512];
 	int r;
@@ -246,15 +234,11 @@ static int collect_function(const struct gc_root *root, struct rdma_dev *d,
 		else
 			fact_int_fail(&d->is_vf, r);
 	}
+	/* Without its PCI function (unresolved, no bus id) no netdev is known on it. */
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net", d->name);
-	r = root_list(root, path, &d->fn_netdev_names, NULL);
-	if (r == -ENOMEM)
+	r = d->bdf[0] ? function_netdevs(root, f, path, d->bdf) : 0;
+	if (r < 0)
 		return r;
-	/* Unresolved or unlisted: no netdev is known on it. */
-	d->netdev_names = real && d->fn_netdev_names ? strv_copy(d->fn_netdev_names) :
-					     calloc(1, sizeof(char *));
-	if (!d->netdev_names)
-		return -ENOMEM;
 	snprintf(path, sizeof(path),
 		 "/sys/kernel/config/irdma/%s/roce_dcqcn_enable", d->name);
 	read_int_fact(root, path, &d->dcqcn);
@@ -307,11 +291,9 @@ static int collect_one_nic(const struct gc_root *root, struct facts *f,
 
 	idx = nic->bdf[0] ? facts_find_pci(f, nic->bdf) : -1;
 	nic->pci = idx;
-	r = collect_function(root, nic, real, idx >= 0 ? &f->pci[idx] : NULL);
+	r = collect_function(root, f, nic, idx >= 0 ? &f->pci[idx] : NULL);
 	if (r >= 0)
 		r = collect_ports(root, nic);
-	if (r >= 0)
-		r = add_gid_netdevs(nic);
 	if (r < 0)
 		return r;
 	if (idx >= 0)
@@ -339,6 +321,7 @@ static int collect_netfns(const struct gc_root *root, struct facts *f)
 		const struct pci_dev *p = &f->pci[i];
 		struct netfn *nf;
 		bool has_rdma = false;
+		char *path;
 		int r;
 
 		if (p->class_code.state != FACT_OK ||
@@ -352,7 +335,9 @@ static int collect_netfns(const struct gc_root *root, struct facts *f)
 		nf = &f->netfns[f->n_netfns++];
 		memcpy(nf->bdf, p->bdf, sizeof(nf->bdf));
 		nf->pci = (int)i;
-		r = list_netdevs(root, p->sysfs_path, &nf->netdev_names);
+		path = xasprintf("%s/net", p->sysfs_path);
+		r = path ? function_netdevs(root, f, path, p->bdf) : -ENOMEM;
+		free(path);
 		if (r < 0)
 			return r;
 		if (p->driver.state == FACT_OK)

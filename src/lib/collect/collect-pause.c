@@ -70,15 +70,15 @@ static int pause_read(struct nl_src *s, const char *ifname, int k,
 	return rtnl_link_stats(s, ifname, key, out);
 }
 
-static bool sampled(const struct roce_link *l)
+static bool sampled(const struct netdev *l)
 {
 	return fact_ok(&l->dcb.st) && fact_ok(&l->dcb.pfc.st);
 }
 
-static void read_all(struct nl_src *nl, struct roce_facts *r, int k)
+static void read_all(struct nl_src *nl, struct facts *f, int k)
 {
-	for (size_t i = 0; i < r->n_links; i++) {
-		struct roce_link *l = &r->links[i];
+	for (size_t i = 0; i < f->n_links; i++) {
+		struct netdev *l = &f->netdevs[f->links[i]];
 		int ret;
 
 		if (!sampled(l) || l->pause.st.state != FACT_UNSET)
@@ -102,14 +102,13 @@ static int64_t replayed_interval(struct nl_src *nl)
 	return le32_get(b);
 }
 
-int collect_pause_sample(struct nl_src *nl, struct roce_facts *r,
-			 unsigned ms)
+int collect_pause_sample(struct nl_src *nl, struct facts *f, unsigned ms)
 {
 	int64_t t0, took;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n_links; i++)
-		n += sampled(&r->links[i]);
+	for (size_t i = 0; i < f->n_links; i++)
+		n += sampled(&f->netdevs[f->links[i]]);
 	/* No port to sample: no wait. */
 	if (nl->mode == NL_OFF || !ms || !n)
 		return 0;
@@ -119,18 +118,18 @@ int collect_pause_sample(struct nl_src *nl, struct roce_facts *r,
 		unsigned char b[4];
 
 		t0 = now_ms();
-		read_all(nl, r, 0);
+		read_all(nl, f, 0);
 		sleep_ms(t0 + ms - now_ms());
 		took = now_ms() - t0;
 		le32_put(b, (uint32_t)took);
 		nl_blob_record(nl, PAUSE_KEY, 0, b, sizeof(b));
 	}
 	if (nl->mode == NL_REPLAY && took >= 0)
-		read_all(nl, r, 0);
+		read_all(nl, f, 0);
 	if (took >= 0)
-		read_all(nl, r, 1);
-	for (size_t i = 0; i < r->n_links; i++) {
-		struct roce_link *l = &r->links[i];
+		read_all(nl, f, 1);
+	for (size_t i = 0; i < f->n_links; i++) {
+		struct netdev *l = &f->netdevs[f->links[i]];
 
 		if (!sampled(l) || l->pause.st.state != FACT_UNSET)
 			continue;

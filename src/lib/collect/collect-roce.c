@@ -17,8 +17,31 @@
 
 #define BOND_TEXT_MAX (256u << 10)
 
+/*
+ * A link's master: its master link leads to the master's directory, with
+ * its ifindex (what rtnetlink gives) and, for a bond, its bonding directory.
+ */
+static int master_from_sysfs(const struct gc_root *root, struct netdev *l)
+{
+	char path[512], buf[256];
+	int64_t v;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master", l->name);
+	if (root_readlink(root, path, buf, sizeof(buf)) < 0) {
+		fact_int_fail(&l->link.master, -ENOENT);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master/ifindex", l->name);
+	if (root_read_i64(root, path, &v) == 0 && v > 0 && v < INT32_MAX)
+		fact_int_set(&l->link.master, v);
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master/bonding", l->name);
+	if (root_is_dir(root, path) == 1 && fact_str_set(&l->link.slave_kind, "bond") < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 /* Without rtnetlink: the links sysfs shows, with MTU, state and master. */
-static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
+static int links_from_sysfs(const struct gc_root *root, struct facts *f)
 {
 	static const char *const oper[] = { "unknown", "notpresent", "down",
 					    "lowerlayerdown", "testing",
@@ -30,91 +53,69 @@ static int links_from_sysfs(const struct gc_root *root, struct roce_facts *r)
 	if (ret < 0)
 		return ret == -ENOMEM ? ret : 0;
 	for (size_t i = 0; i < n; i++) {
-		struct roce_link *l;
+		struct netdev *l = facts_netdev_get(f, names[i]);
 		char path[512], buf[64];
 		int64_t v;
 
-		if (roce_link_find(r, names[i]))
-			continue;
-		l = roce_link_add(r, names[i]);
 		if (!l)
 			return -ENOMEM;
+		if (netdev_listed(l))
+			continue;
+		fact_int_set(&l->link.st, 1);
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", names[i]);
 		if (root_read_i64(root, path, &v) == 0 && v > 0 && v < INT32_MAX)
 			l->ifindex = (int)v;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", names[i]);
-		read_int_fact(root, path, &l->mtu);
+		read_int_fact(root, path, &l->link.mtu);
 		snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", names[i]);
 		if (root_read(root, path, buf, sizeof(buf)) >= 0) {
-			fact_int_fail(&l->operstate, -EINVAL);
+			fact_int_fail(&l->link.operstate, -EINVAL);
 			for (size_t k = 0; k < ARRAY_SIZE(oper); k++)
 				if (strcmp(strstrip(buf), oper[k]) == 0)
-					fact_int_set(&l->operstate, (int64_t)k);
+					fact_int_set(&l->link.operstate, (int64_t)k);
 		} else {
-			fact_int_fail(&l->operstate, -ENOENT);
+			fact_int_fail(&l->link.operstate, -ENOENT);
 		}
 		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding", names[i]);
-		if (root_is_dir(root, path) == 1 && fact_str_set(&l->kind, "bond") < 0)
+		if (root_is_dir(root, path) == 1 && fact_str_set(&l->link.kind, "bond") < 0)
 			return -ENOMEM;
-	}
-	/* Masters by name, once every link has its ifindex. */
-	for (size_t i = 0; i < r->n_links; i++) {
-		struct roce_link *l = &r->links[i];
-		const struct roce_link *m;
-		char path[512], buf[256];
-
-		snprintf(path, sizeof(path), "/sys/class/net/%s/master", l->name);
-		if (root_readlink(root, path, buf, sizeof(buf)) < 0) {
-			fact_int_fail(&l->master, -ENOENT);
-			continue;
-		}
-		m = roce_link_find(r, path_basename(buf));
-		if (m && m->ifindex > 0)
-			fact_int_set(&l->master, m->ifindex);
-		if (m && fact_str_is(&m->kind, "bond") &&
-		    fact_str_set(&l->slave_kind, "bond") < 0)
+		if (master_from_sysfs(root, l) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static bool is_bond(const struct roce_link *l)
+/* Whether a port's RDMA netlink netdev, or one of its GID entries, is @n. */
+static bool rdma_names(const struct facts *f, int n)
 {
-	return fact_str_is(&l->kind, "bond");
+	for (size_t i = 0; i < f->n_nics; i++)
+		for (size_t p = 0; p < f->nics[i].n_ports; p++) {
+			const struct rdma_port *port = &f->nics[i].ports[p];
+
+			if (fact_str_ok(&port->ndev_name) && port->netdev == n)
+				return true;
+			for (size_t g = 0; g < port->n_gids; g++)
+				if (port->gids[g].netdev == n)
+					return true;
+		}
+	return false;
 }
 
 /* Links worth DCB/ethtool queries: RDMA netdevs, bonds and their slaves, NICs. */
-static bool interesting(const struct gc_root *root, const struct facts *f,
-			const struct roce_link *l)
+static bool interesting(const struct gc_root *root, const struct facts *f, int i)
 {
+	const struct netdev *l = &f->netdevs[i];
 	char path[512];
 
-	if (is_bond(l) ||
-	    (fact_str_is(&l->slave_kind, "bond")))
+	if (fact_str_is(&l->link.kind, "bond") || fact_str_is(&l->link.slave_kind, "bond") ||
+	    l->nic >= 0 || rdma_names(f, i))
 		return true;
-	for (size_t i = 0; i < f->n_nics; i++) {
-		const struct rdma_dev *d = &f->nics[i];
-
-		if (strv_contains(d->netdev_names, l->name))
-			return true;
-		for (size_t p = 0; p < d->n_ports; p++) {
-			const struct rdma_port *port = &d->ports[p];
-
-			if (fact_str_ok(&port->ndev_name) &&
-			    strcmp(port->ndev_name.v, l->name) == 0)
-				return true;
-			for (size_t g = 0; g < port->n_gids; g++)
-				if (fact_str_ok(&port->gids[g].ndev) &&
-				    strcmp(port->gids[g].ndev.v, l->name) == 0)
-					return true;
-		}
-	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", l->name);
 	return root_access(root, path) == 0;
 }
 
 static int collect_link_extra(const struct gc_root *root, struct nl_src *nl,
-			      struct roce_link *l)
+			      struct netdev *l)
 {
 	char path[512];
 	int r;
@@ -122,38 +123,38 @@ static int collect_link_extra(const struct gc_root *root, struct nl_src *nl,
 	if (nl->mode != NL_OFF) {
 		r = dcb_collect(nl, l->name, &l->dcb);
 		if (r >= 0)
-			r = ethtool_collect(nl, l);
+			r = ethtool_collect(nl, l->name, &l->ethtool);
 		if (r < 0)
 			return r;
 	}
-	/* Without ethtool, sysfs still names the driver. */
-	if (!fact_str_ok(&l->driver)) {
+	/* Without ethtool's answer, sysfs still names the driver. */
+	if (!fact_str_ok(&l->ethtool.driver)) {
 		snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver",
 			 l->name);
-		read_link_name(root, path, &l->driver);
+		read_link_name(root, path, &l->sysfs.driver);
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/ecn", l->name);
 	if (root_is_dir(root, path) == 1) {
 		for (int p = 0; p < ROCE_NPRIO; p++) {
 			snprintf(path, sizeof(path),
 				 "/sys/class/net/%s/ecn/roce_np/enable/%d", l->name, p);
-			read_int_fact(root, path, &l->ecn_np[p]);
+			read_int_fact(root, path, &l->mlx5.ecn_np[p]);
 			snprintf(path, sizeof(path),
 				 "/sys/class/net/%s/ecn/roce_rp/enable/%d", l->name, p);
-			read_int_fact(root, path, &l->ecn_rp[p]);
+			read_int_fact(root, path, &l->mlx5.ecn_rp[p]);
 		}
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/qos/trust", l->name);
-	read_str_fact(root, path, &l->qos_trust);
+	read_str_fact(root, path, &l->mlx5.qos_trust);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/sriov_numvfs",
 		 l->name);
-	read_int_fact(root, path, &l->sriov_numvfs);
+	read_int_fact(root, path, &l->sysfs.sriov_numvfs);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", l->name);
-	read_int_fact(root, path, &l->speed_mbps);
+	read_int_fact(root, path, &l->sysfs.speed_mbps);
 	return 0;
 }
 
-static int collect_bonds(const struct gc_root *root, struct roce_facts *r)
+static int collect_bonds(const struct gc_root *root, struct facts *f)
 {
 	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
@@ -164,30 +165,27 @@ static int collect_bonds(const struct gc_root *root, struct roce_facts *r)
 	ret = 0;
 	for (size_t i = 0; i < n && ret >= 0; i++) {
 		_cleanup_free_ char *text = NULL;
-		struct roce_bond *b;
+		struct netdev *b;
 		char path[512];
 
-		b = roce_bond_add(r, names[i]);
-		if (!b) {
-			ret = -ENOMEM;
-			break;
-		}
 		snprintf(path, sizeof(path), "/proc/net/bonding/%s", names[i]);
 		ret = root_read_alloc(root, path, BOND_TEXT_MAX, &text);
 		if (ret == -ENOMEM)
 			break;
+		ret = bond_file_add(f, names[i], ret < 0 ? NULL : text, ret < 0 ? ret : 0);
 		if (ret < 0)
-			fact_str_fail(&b->mode, ret);
-		else
-			ret = roce_bond_parse_procfs(text, b);
-		if (ret < 0 && ret != -ENOMEM)
-			ret = 0;
+			break;
+		b = facts_netdev_get(f, names[i]);
+		if (!b) {
+			ret = -ENOMEM;
+			break;
+		}
 		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/mode",
 			 names[i]);
-		read_str_fact(root, path, &b->sysfs_mode);
+		read_str_fact(root, path, &b->sysfs.bonding_mode);
 		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/slaves",
 			 names[i]);
-		read_str_fact(root, path, &b->sysfs_slaves);
+		read_str_fact(root, path, &b->sysfs.bonding_slaves);
 	}
 	return ret == -ENOMEM ? ret : 0;
 }
@@ -206,7 +204,7 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	if (nl->mode != NL_OFF) {
 		ret = rdma_nl_collect(nl, f);
 		if (ret >= 0)
-			ret = rtnl_collect(nl, r);
+			ret = rtnl_collect(nl, f);
 		if (ret < 0)
 			return ret;
 	}
@@ -218,19 +216,22 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 	/* The RDMA devices and ports are the RDMA collector's (collect-nic.c). */
 	ret = 0;
 	if (r->rtnl.state != FACT_OK)
-		ret = links_from_sysfs(root, r);
-	for (size_t i = 0; ret >= 0 && i < r->n_links; i++)
-		if (interesting(root, f, &r->links[i]))
-			ret = collect_link_extra(root, nl, &r->links[i]);
+		ret = links_from_sysfs(root, f);
+	/* Which links carry RDMA: the names resolved. */
+	if (ret >= 0)
+		ret = facts_link_netdevs(f);
+	for (size_t i = 0; ret >= 0 && i < f->n_links; i++)
+		if (interesting(root, f, f->links[i]))
+			ret = collect_link_extra(root, nl, &f->netdevs[f->links[i]]);
 	/* devlink info of each PCI function a link sits on (ethtool bus_info). */
-	for (size_t i = 0; ret >= 0 && nl->mode != NL_OFF && i < r->n_links; i++) {
-		const struct fact_str *bus = &r->links[i].bus_info;
+	for (size_t i = 0; ret >= 0 && nl->mode != NL_OFF && i < f->n_links; i++) {
+		const struct fact_str *bus = &f->netdevs[f->links[i]].ethtool.bus_info;
 
 		if (fact_str_ok(bus) && bdf_valid(bus->v))
 			ret = devlink_collect(nl, bus->v, r);
 	}
 	if (ret >= 0)
-		ret = collect_bonds(root, r);
+		ret = collect_bonds(root, f);
 	return ret;
 }
 
@@ -272,6 +273,8 @@ int collect_roce(const struct collect_ctx *c, struct facts *f)
 	}
 	r = collect_roce_nl(c->root, &nl, f);
 	if (r >= 0)
-		r = collect_pause_sample(&nl, &f->roce, c->pause_sample_ms);
+		r = facts_link_netdevs(f);
+	if (r >= 0)
+		r = collect_pause_sample(&nl, f, c->pause_sample_ms);
 	return r;
 }

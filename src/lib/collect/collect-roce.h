@@ -8,8 +8,10 @@
 struct nl_src;
 
 /*
- * RoCE fabric collection (facts->roce): sysfs, procfs and configfs under the
- * root, and netlink (RDMA, rtnetlink, DCB, ethtool): c->nl says from where.
+ * RoCE fabric collection: the RDMA subsystem's settings (facts->roce) and
+ * the network interfaces' link, bonding, DCB, ethtool, sysfs and mlx5
+ * blocks (facts->netdevs), from sysfs, procfs and configfs under the root
+ * and netlink (RDMA, rtnetlink, DCB, ethtool): c->nl says from where.
  * collect_roce_nl() takes the netlink source itself; @nl may be NULL: off.
  */
 int collect_roce(const struct collect_ctx *c, struct facts *f);
@@ -18,12 +20,16 @@ int collect_roce_nl(const struct gc_root *root, struct nl_src *nl,
 
 /*
  * Read every port's PFC XOFF and byte counters twice, @ms apart (live: one
- * sleep; replay: the recorded interval): facts->roce.links[].pause. 0.
+ * sleep; replay: the recorded interval): each link's pause sample (the
+ * facts linked, facts_link_netdevs). 0 or -ENOMEM.
  */
-int collect_pause_sample(struct nl_src *nl, struct roce_facts *r, unsigned ms);
+int collect_pause_sample(struct nl_src *nl, struct facts *f, unsigned ms);
 
 /*
- * Parse the text of /proc/net/bonding/<bond> into @b (name already set).
- * Pure; unknown lines are ignored. Returns 0 or -ENOMEM.
+ * The text of /proc/net/bonding/@bond into the facts: the bond-wide lines
+ * as @bond's bonding block (its slaves' names in the file's order), each
+ * slave block on that slave's record (a slave two files claim keeps the
+ * first one's). @text NULL: the file could not be read, @err says why.
+ * Unknown lines are ignored; nothing is read from the machine. 0 or -ENOMEM.
  */
-int roce_bond_parse_procfs(const char *text, struct roce_bond *b);
+int bond_file_add(struct facts *f, const char *bond, const char *text, int err);

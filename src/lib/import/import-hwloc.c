@@ -250,7 +250,6 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	hwloc_obj_t pcio = os->parent;
 	const char *guid;
 	struct rdma_dev *n;
-	int r;
 
 	if (!os->name || !*os->name || strlen(os->name) >= sizeof(n->name))
 		return import_fail(c->err, c->errsz, -EINVAL, c->name, 0,
@@ -272,17 +271,18 @@ static int add_nic(struct hwloc_ctx *c, hwloc_obj_t os)
 	n->pci = facts_find_pci(f, n->bdf);
 	if (n->pci >= 0)
 		n->numa = f->pci[n->pci].numa_node;
-	n->netdev_names = calloc(1, sizeof(char *));
-	if (!n->netdev_names)
-		return -ENOMEM;
 	/* The function's network interfaces are its sibling OS devices. */
 	for (hwloc_obj_t s = pcio->io_first_child; s; s = s->next_sibling) {
+		struct netdev *nd;
+
 		if (s->type != HWLOC_OBJ_OS_DEVICE ||
-		    s->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !s->name)
+		    s->attr->osdev.type != HWLOC_OBJ_OSDEV_NETWORK || !s->name || !*s->name)
 			continue;
-		r = strv_push(&n->netdev_names, NULL, s->name);
-		if (r < 0)
-			return r;
+		nd = facts_netdev_get(f, s->name);
+		if (!nd)
+			return -ENOMEM;
+		if (!nd->bdf[0])
+			snprintf(nd->bdf, sizeof(nd->bdf), "%s", n->bdf);
 	}
 	guid = hwloc_obj_get_info_by_name(os, "NodeGUID");
 	if (guid && fact_str_set(&n->node_guid, guid) < 0)

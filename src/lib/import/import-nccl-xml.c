@@ -293,9 +293,6 @@ static int nic_new(struct nccl_ctx *c, xmlNodePtr where, const char *name,
 		/* No PCI function: the engine hangs it off this CPU's key. */
 		fact_int_set(&v->numa, cpu->key);
 	}
-	v->netdev_names = calloc(1, sizeof(char *));
-	if (!v->netdev_names)
-		return -ENOMEM;
 	*ret = v;
 	return 0;
 }

@@ -19,12 +19,6 @@ void pod_facts_release(struct pod_facts *p)
 	for (size_t i = 0; i < p->n_devnodes; i++)
 		free(p->devnodes[i].name);
 	free(p->devnodes);
-	for (size_t i = 0; i < p->n_netdevs; i++) {
-		free(p->netdevs[i].name);
-		fact_str_release(&p->netdevs[i].device);
-		fact_str_release(&p->netdevs[i].lower);
-	}
-	free(p->netdevs);
 	for (size_t i = 0; i < p->n_pkeys; i++) {
 		free(p->pkeys[i].dev);
 		strv_free(p->pkeys[i].pkeys);
@@ -39,14 +33,5 @@ const struct pod_devnode *pod_devnode_find(const struct pod_facts *p,
 	for (size_t i = 0; i < p->n_devnodes; i++)
 		if (strcmp(p->devnodes[i].name, name) == 0)
 			return &p->devnodes[i];
-	return NULL;
-}
-
-const struct pod_netdev *pod_netdev_find(const struct pod_facts *p,
-					 const char *name)
-{
-	for (size_t i = 0; i < p->n_netdevs; i++)
-		if (strcmp(p->netdevs[i].name, name) == 0)
-			return &p->netdevs[i];
 	return NULL;
 }

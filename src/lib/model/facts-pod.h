@@ -11,8 +11,10 @@
  * capabilities and memory-lock limit, /dev/shm, the device files it has, the
  * netdevs of its network namespace and the variables the device plugins set.
  * Filled by collect_pod() (src/lib/pod/), read by the pod gate's checks.
- * Everything the pod sees of RDMA devices, links and GIDs is in facts->roce
- * and facts->host, collected the same way from inside the container.
+ * Everything the pod sees of RDMA devices, links and GIDs is in facts->nics,
+ * facts->netdevs, facts->roce and facts->host, collected the same way from
+ * inside the container; what its /sys/class/net shows of an interface is
+ * that netdev's pod block.
  */
 
 /* Bytes of the registration-sized buffer the live run tries to mlock(). */
@@ -30,15 +32,6 @@ struct pod_devnode {
 	 * not tried (a --root tree holds plain files).
 	 */
 	struct fact_int rw;
-};
-
-/* One netdev of the pod's network namespace, as its sysfs shows it. */
-struct pod_netdev {
-	char *name;
-	struct fact_int ifindex;
-	struct fact_int iflink;  /* != ifindex: a child (macvlan, ipvlan) or a veth */
-	struct fact_str device;  /* PCI function under it (device link); absent: virtual */
-	struct fact_str lower;   /* lower_<dev> link: its parent in this netns */
 };
 
 /* The partition-key table of one InfiniBand port (ports/N/pkeys/<i>, non-zero). */
@@ -67,8 +60,6 @@ struct pod_facts {
 	size_t n_devnodes;
 	/* Whether /sys/class/net and /sys/class/infiniband could be listed (1). */
 	struct fact_int sys_net, sys_ib;
-	struct pod_netdev *netdevs; /* sorted by name */
-	size_t n_netdevs;
 	struct pod_pkeys *pkeys; /* InfiniBand ports of the visible RDMA devices */
 	size_t n_pkeys;
 	/* The environment the runtime and the device plugins set. */
@@ -95,5 +86,3 @@ struct pod_facts {
 void pod_facts_release(struct pod_facts *p);
 const struct pod_devnode *pod_devnode_find(const struct pod_facts *p,
 					   const char *name);
-const struct pod_netdev *pod_netdev_find(const struct pod_facts *p,
-					 const char *name);

@@ -22,8 +22,6 @@ static void port_release(struct rdma_port *p)
 
 void rdma_dev_release(struct rdma_dev *d)
 {
-	strv_free(d->netdev_names);
-	strv_free(d->fn_netdev_names);
 	fact_str_release(&d->node_type);
 	fact_str_release(&d->fw_ver);
 	fact_str_release(&d->node_guid);

@@ -60,16 +60,10 @@ struct rdma_dev {
 	char name[RDMA_DEV_NAME_LEN]; /* mlx5_0, irdma0, mlx5_bond_0 */
 	char bdf[16];
 	int pci; /* index in facts.pci, -1 if unknown */
-	/*
-	 * Network interfaces on the device: its function's (device/net) and,
-	 * for a RoCE LAG device, the bond its GID table names.
-	 */
-	char **netdev_names; /* NULL-terminated */
 	/* sysfs, below /sys/class/infiniband/<name>/. */
 	struct fact_str node_type, fw_ver, node_guid, hca_type, board_id;
 	struct fact_str driver; /* PCI driver of the function: mlx5_core, ice */
 	struct fact_int is_vf;  /* device/physfn exists */
-	char **fn_netdev_names;      /* entries of device/net only, NULL-terminated */
 	struct fact_int numa;
 	/* Out-of-tree irdma configfs: irdma/<dev>/roce_dcqcn_enable. */
 	struct fact_int dcqcn;

@@ -9,45 +9,6 @@
 #include "../util/array.h"
 #include "../util/strv.h"
 
-void roce_link_release(struct roce_link *l)
-{
-	free(l->name);
-	fact_str_release(&l->kind);
-	fact_str_release(&l->slave_kind);
-	strv_free(l->addrs);
-	fact_str_release(&l->ad_partner_mac);
-	fact_str_release(&l->driver);
-	fact_str_release(&l->version);
-	fact_str_release(&l->fw_version);
-	fact_str_release(&l->bus_info);
-	for (size_t i = 0; i < l->n_privflags; i++)
-		free(l->privflags[i].name);
-	free(l->privflags);
-	roce_dcb_release(&l->dcb);
-	fact_str_release(&l->qos_trust);
-	memset(l, 0, sizeof(*l));
-}
-
-void roce_bond_release(struct roce_bond *b)
-{
-	free(b->name);
-	fact_str_release(&b->mode);
-	fact_str_release(&b->xmit_hash);
-	fact_str_release(&b->mii_status);
-	fact_str_release(&b->lacp_rate);
-	fact_str_release(&b->partner_mac);
-	fact_str_release(&b->sysfs_mode);
-	fact_str_release(&b->sysfs_slaves);
-	for (size_t i = 0; i < b->n_slaves; i++) {
-		free(b->slaves[i].name);
-		fact_str_release(&b->slaves[i].mii_status);
-		fact_str_release(&b->slaves[i].actor_churn);
-		fact_str_release(&b->slaves[i].partner_churn);
-	}
-	free(b->slaves);
-	memset(b, 0, sizeof(*b));
-}
-
 static void devlink_vers_release(struct roce_devlink_ver *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -72,48 +33,10 @@ void roce_devlink_release(struct roce_devlink *d)
 
 void roce_facts_release(struct roce_facts *r)
 {
-	for (size_t i = 0; i < r->n_links; i++)
-		roce_link_release(&r->links[i]);
-	free(r->links);
-	for (size_t i = 0; i < r->n_bonds; i++)
-		roce_bond_release(&r->bonds[i]);
-	free(r->bonds);
 	for (size_t i = 0; i < r->n_devlink; i++)
 		roce_devlink_release(&r->devlink[i]);
 	free(r->devlink);
 	memset(r, 0, sizeof(*r));
-}
-
-struct roce_link *roce_link_add(struct roce_facts *r, const char *name)
-{
-	char *s = strdup(name);
-	struct roce_link *l;
-
-	if (!s)
-		return NULL;
-	l = ARRAY_GROW(r->links, r->n_links);
-	if (!l) {
-		free(s);
-		return NULL;
-	}
-	l->name = s;
-	return l;
-}
-
-struct roce_bond *roce_bond_add(struct roce_facts *r, const char *name)
-{
-	char *s = strdup(name);
-	struct roce_bond *b;
-
-	if (!s)
-		return NULL;
-	b = ARRAY_GROW(r->bonds, r->n_bonds);
-	if (!b) {
-		free(s);
-		return NULL;
-	}
-	b->name = s;
-	return b;
 }
 
 struct roce_devlink *roce_devlink_add(struct roce_facts *r, const char *dev)
@@ -184,43 +107,6 @@ const char *roce_devlink_stored(const struct roce_facts *r, const char *dev,
 	if (!d || d->info.st.state != FACT_OK)
 		return NULL;
 	return ver_find(d->info.stored, d->info.n_stored, name);
-}
-
-const struct roce_link *roce_link_find(const struct roce_facts *r,
-				       const char *name)
-{
-	for (size_t i = 0; name && i < r->n_links; i++)
-		if (strcmp(r->links[i].name, name) == 0)
-			return &r->links[i];
-	return NULL;
-}
-
-const struct roce_link *roce_link_by_index(const struct roce_facts *r,
-					   int ifindex)
-{
-	for (size_t i = 0; ifindex > 0 && i < r->n_links; i++)
-		if (r->links[i].ifindex == ifindex)
-			return &r->links[i];
-	return NULL;
-}
-
-const struct roce_bond *roce_bond_find(const struct roce_facts *r,
-				       const char *name)
-{
-	for (size_t i = 0; name && i < r->n_bonds; i++)
-		if (strcmp(r->bonds[i].name, name) == 0)
-			return &r->bonds[i];
-	return NULL;
-}
-
-int roce_link_privflag(const struct roce_link *l, const char *name)
-{
-	if (l->privflags_st.state != FACT_OK)
-		return -ENOENT;
-	for (size_t i = 0; i < l->n_privflags; i++)
-		if (strcmp(l->privflags[i].name, name) == 0)
-			return l->privflags[i].on;
-	return -ENOENT;
 }
 
 int roce_gid_parse(const char *s, uint8_t out[16])

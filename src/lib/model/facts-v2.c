@@ -163,20 +163,28 @@ static int move_block(json_object *from, json_object *n, const char *key,
 	return 0;
 }
 
+/* The value (a string) at @key of @o: read, not a state. */
+static bool has_value(json_object *o, const char *key)
+{
+	return str_at(o, key) != NULL;
+}
+
 /*
  * A link's driver was ethtool's (drvinfo) or, where ethtool named none,
- * the sysfs device/driver link's. ethtool answered when bus_info is a
- * value; when it failed, all four of its strings carry that failure.
+ * the sysfs device/driver link's. drvinfo answered when one of its other
+ * strings is a value (a bond has no bus_info, a veth no firmware); when it
+ * failed, all four carry that failure.
  */
 static int move_driver(json_object *l, json_object *n)
 {
 	json_object *drv, *bus, *e, *s;
+	bool answered = has_value(l, "version") || has_value(l, "fw_version") ||
+			has_value(l, "bus_info");
 
 	if (!json_object_object_get_ex(l, "driver", &drv) || !drv)
 		return 0;
 	json_object_object_get_ex(l, "bus_info", &bus);
-	if (bus && json_object_is_type(bus, json_type_string) &&
-	    json_object_is_type(drv, json_type_string)) {
+	if (answered && json_object_is_type(drv, json_type_string)) {
 		e = block_of(n, "ethtool");
 		return e ? upgrade_add(e, "driver", json_object_get(drv)) : -ENOMEM;
 	}
@@ -184,11 +192,11 @@ static int move_driver(json_object *l, json_object *n)
 	if (!s || upgrade_add(s, "driver", json_object_get(drv)) < 0)
 		return -ENOMEM;
 	if (!bus)
-		return 0;
+		return 0; /* ethtool was not asked */
 	e = block_of(n, "ethtool");
 	if (!e)
 		return -ENOMEM;
-	if (json_object_is_type(bus, json_type_object))
+	if (!answered && json_object_is_type(bus, json_type_object))
 		return upgrade_add(e, "driver", json_object_get(bus));
 	/* drvinfo answered with no driver name. */
 	return upgrade_add(e, "driver", json_tokener_parse("{\"state\": \"absent\", \"errno\": 2}"));
@@ -325,8 +333,35 @@ static int upgrade_pod(struct json_codec *c, json_object *netdevs,
 	return upgrade_move_keys(p, pod, pod_keys, N(pod_keys));
 }
 
-/* The interfaces @names of PCI function @bdf: their "bdf". */
-static int on_function(struct json_codec *c, json_object *netdevs,
+/* Whether a port of NIC @d names @name in its GID table's entry 0. */
+static bool gid0_names(json_object *d, const char *name)
+{
+	json_object *ports = upgrade_array_at(d, "ports");
+
+	for (size_t p = 0; ports && p < json_object_array_length(ports); p++) {
+		json_object *gids = upgrade_array_at(json_object_array_get_idx(ports, p), "gids");
+
+		for (size_t g = 0; gids && g < json_object_array_length(gids); g++) {
+			json_object *e = json_object_array_get_idx(gids, g), *idx;
+			const char *ndev = str_at(e, "ndev");
+
+			if (ndev && strcmp(ndev, name) == 0 &&
+			    json_object_object_get_ex(e, "index", &idx) &&
+			    json_object_is_type(idx, json_type_int) &&
+			    json_object_get_int64(idx) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The interfaces @names of PCI function @bdf: their "bdf". @d, when given:
+ * the NIC whose "netdevs" these are, without its function's own list; a
+ * name its GID 0 gives is no interface of the function (a collected NIC
+ * whose device/net could not be listed keeps only those).
+ */
+static int on_function(struct json_codec *c, json_object *netdevs, json_object *d,
 		       json_object *names, const char *where, const char *bdf)
 {
 	for (size_t i = 0; names && i < json_object_array_length(names); i++) {
@@ -337,7 +372,8 @@ static int on_function(struct json_codec *c, json_object *netdevs,
 			snprintf(at, sizeof(at), "%s[%zu]", where, i);
 			return json_codec_fail(c, at, "expected a string");
 		}
-		if (!bdf || !*bdf || !*json_object_get_string(v))
+		if (!bdf || !*bdf || !*json_object_get_string(v) ||
+		    (d && gid0_names(d, json_object_get_string(v))))
 			continue;
 		n = netdev_of(netdevs, json_object_get_string(v));
 		if (!n)
@@ -350,9 +386,10 @@ static int on_function(struct json_codec *c, json_object *netdevs,
 }
 
 /*
- * nics[].fn_netdevs (else, from inputs without it, nics[].netdevs) and
- * netfns[].netdevs: the function's interfaces. The rest of nics[].netdevs
- * (a RoCE LAG device's bond) comes back from its GID table when loaded.
+ * nics[].fn_netdevs (else nics[].netdevs less the names GID 0 gives: an
+ * importer's list) and netfns[].netdevs: the function's interfaces. The
+ * rest of nics[].netdevs (a RoCE LAG device's bond) comes back from its GID
+ * table when loaded.
  */
 static int upgrade_functions(struct json_codec *c, json_object *doc,
 			     json_object *netdevs)
@@ -375,9 +412,9 @@ static int upgrade_functions(struct json_codec *c, json_object *doc,
 			all = r >= 0 ? list_at(c, d, "netdevs", w_all, &r) : NULL;
 			/* Every name is checked; only the function's get its bus id. */
 			if (r >= 0 && fn)
-				r = on_function(c, netdevs, fn, w_fn, str_at(d, "bdf"));
+				r = on_function(c, netdevs, NULL, fn, w_fn, str_at(d, "bdf"));
 			if (r >= 0)
-				r = on_function(c, netdevs, all, w_all, fn ? NULL : str_at(d, "bdf"));
+				r = on_function(c, netdevs, d, all, w_all, fn ? NULL : str_at(d, "bdf"));
 			json_object_object_del(d, "netdevs");
 			json_object_object_del(d, "fn_netdevs");
 		}

@@ -79,7 +79,6 @@ void facts_release(struct facts *f)
 		rdma_dev_release(&f->nics[i]);
 	free(f->nics);
 	for (size_t i = 0; i < f->n_netfns; i++) {
-		strv_free(f->netfns[i].netdev_names);
 		fact_str_release(&f->netfns[i].driver);
 		free(f->netfns[i].netdevs);
 	}

@@ -88,7 +88,6 @@ struct gpu {
 struct netfn {
 	char bdf[BDF_LEN];
 	int pci;
-	char **netdev_names;
 	struct fact_str driver;
 	/* Its netdevs by name, indices into facts.netdevs (facts_link_netdevs). */
 	int *netdevs;

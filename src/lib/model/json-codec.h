@@ -11,7 +11,7 @@
  * One JSON codec for the facts file: a struct is described once, as a table
  * of fields, and the same table is walked to save it (json_codec_save) and to
  * load it (json_codec_load). Loading checks every type and bound, names the
- * exact place of a fault ("roce.links[3].mtu: expected an integer"), notes
+ * exact place of a fault ("netdevs[3].link.mtu: expected an integer"), notes
  * each unknown key once per place, and caps every array.
  *
  * Adding a field is one line in its table. A document may be rewritten as a
@@ -101,8 +101,8 @@ struct json_codec {
 	size_t errsz;
 	/* "facts file: unknown field 'pci[].aer' ignored ...", once each. */
 	char **notes;
-	char path[256];  /* "roce.links[3]" */
-	char place[256]; /* "roce.links[]" */
+	char path[256];  /* "netdevs[3].link" */
+	char place[256]; /* "netdevs[].link" */
 };
 
 void json_codec_init(struct json_codec *c, char *err, size_t errsz,

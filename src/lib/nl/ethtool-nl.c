@@ -33,7 +33,7 @@ int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int add_flag(struct roce_link *l, const char *name, bool on)
+static int add_flag(struct netdev_ethtool *l, const char *name, bool on)
 {
 	struct roce_privflag *v;
 
@@ -51,7 +51,7 @@ static int add_flag(struct roce_link *l, const char *name, bool on)
 }
 
 /* A verbose bitset: BITS { BIT { INDEX, NAME, VALUE? } ... }. */
-static int bitset_from(const struct nlattr *set, struct roce_link *l)
+static int bitset_from(const struct nlattr *set, struct netdev_ethtool *l)
 {
 	const struct nlattr *tb[ETHTOOL_A_BITSET_MAX + 1], *bit;
 
@@ -84,7 +84,7 @@ int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHTOOL_A_PRIVFLAGS_MAX + 1];
 	const struct genlmsghdr *g;
-	struct roce_link *l = data;
+	struct netdev_ethtool *l = data;
 
 	if (nl_parse(nlh, sizeof(*g), tb, ETHTOOL_A_PRIVFLAGS_MAX) < 0)
 		return MNL_CB_OK;
@@ -133,24 +133,24 @@ int ethtool_pause_reply_cb(const struct nlmsghdr *nlh, void *data)
  * PAUSE_GET with the statistics flag, recorded as ethtool-pause-<if>; a
  * replay recorded before it was asked leaves the facts unset.
  */
-static int pause_stats(struct nl_src *s, struct roce_link *l)
+static int pause_stats(struct nl_src *s, const char *ifname,
+		       struct roce_pause_stats *p)
 {
 	char buf[NL_REQ_SIZE] = { 0 }, key[64];
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	int r;
 
-	snprintf(key, sizeof(key), "ethtool-pause-%s", l->name);
+	snprintf(key, sizeof(key), "ethtool-pause-%s", ifname);
 	if (!nl_recorded(s, key))
 		return 0;
 	nlh = genl_request(buf, s->genl_ethtool, ETHTOOL_MSG_PAUSE_GET, ETHTOOL_GENL_VERSION);
 	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
-	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, l->name);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
 	mnl_attr_nest_end(nlh, nest);
-	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_pause_reply_cb,
-		     &l->pause_stats);
-	return nl_block_state(&l->pause_stats.st, r);
+	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_pause_reply_cb, p);
+	return nl_block_state(&p->st, r);
 }
 
 /* struct ethtool_drvinfo: cmd, then four 32-byte strings we want. */
@@ -166,7 +166,7 @@ static void drv_str(const char *p, struct fact_str *f)
 		fact_str_fail(f, -ENOMEM);
 }
 
-int ethtool_drvinfo_parse(const void *buf, size_t len, struct roce_link *l)
+int ethtool_drvinfo_parse(const void *buf, size_t len, struct netdev_ethtool *l)
 {
 	const char *p = buf;
 
@@ -203,15 +203,15 @@ static int drvinfo_live(const char *ifname, struct ethtool_drvinfo *di)
 	return 0;
 }
 
-static void drvinfo(struct nl_src *s, struct roce_link *l)
+static void drvinfo(struct nl_src *s, const char *ifname, struct netdev_ethtool *l)
 {
 	struct ethtool_drvinfo di;
 	char key[64];
 	int r;
 
-	snprintf(key, sizeof(key), "ethtool-drvinfo-%s", l->name);
+	snprintf(key, sizeof(key), "ethtool-drvinfo-%s", ifname);
 	if (s->mode == NL_LIVE) {
-		r = drvinfo_live(l->name, &di);
+		r = drvinfo_live(ifname, &di);
 		nl_blob_record(s, key, r, &di, sizeof(di));
 		if (r >= 0)
 			r = (int)sizeof(di);
@@ -264,7 +264,7 @@ static void resolve_family(struct nl_src *s)
 		s->genl_ethtool = genl_family_id(s, ETHTOOL_GENL_NAME, "genl-ethtool");
 }
 
-int ethtool_collect(struct nl_src *s, struct roce_link *l)
+int ethtool_collect(struct nl_src *s, const char *ifname, struct netdev_ethtool *l)
 {
 	char buf[NL_REQ_SIZE] = { 0 }, key[64];
 	struct nlmsghdr *nlh;
@@ -273,7 +273,7 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 
 	if (s->mode == NL_OFF)
 		return 0;
-	drvinfo(s, l);
+	drvinfo(s, ifname, l);
 	if (s->mode == NL_LIVE) {
 		resolve_family(s);
 		if (s->genl_ethtool < 0) {
@@ -283,10 +283,10 @@ int ethtool_collect(struct nl_src *s, struct roce_link *l)
 	}
 	nlh = genl_request(buf, s->genl_ethtool, ETHTOOL_MSG_PRIVFLAGS_GET, ETHTOOL_GENL_VERSION);
 	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PRIVFLAGS_HEADER);
-	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, l->name);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
 	mnl_attr_nest_end(nlh, nest);
-	snprintf(key, sizeof(key), "ethtool-privflags-%s", l->name);
+	snprintf(key, sizeof(key), "ethtool-privflags-%s", ifname);
 	r = nl_query(s, NETLINK_GENERIC, key, nlh, ethtool_privflags_reply_cb, l);
 	r = nl_block_state(&l->privflags_st, r);
-	return r < 0 ? r : pause_stats(s, l);
+	return r < 0 ? r : pause_stats(s, ifname, &l->pause_stats);
 }

@@ -19,10 +19,13 @@ int rdma_port_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
  * system settings (facts->roce). */
 int rdma_nl_collect(struct nl_src *s, struct facts *f);
 
-/* rtnetlink links and addresses. */
-int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
-int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_facts */
-int rtnl_collect(struct nl_src *s, struct roce_facts *r);
+/*
+ * rtnetlink links and addresses: the link blocks of facts->netdevs (a
+ * record per name, added as needed) and facts->roce.rtnl.
+ */
+int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
+int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data); /* facts */
+int rtnl_collect(struct nl_src *s, struct facts *f);
 /* One link's IFLA_STATS64 byte counters, for a pause sample's reading. */
 struct link_stats {
 	const char *ifname;               /* the link asked for */
@@ -53,13 +56,16 @@ int genl_family_id(struct nl_src *s, const char *family, const char *key);
  */
 struct nlmsghdr *genl_request(char *buf, int type, uint8_t cmd, uint8_t version);
 
-/* ethtool: driver info (ioctl) and private flags (ethtool netlink). */
+/*
+ * ethtool of interface @ifname: driver info (ioctl), private flags and
+ * pause statistics (ethtool netlink) into its ethtool block.
+ */
 int ethtool_family_reply_cb(const struct nlmsghdr *nlh, void *data); /* int */
-int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_link */
+int ethtool_privflags_reply_cb(const struct nlmsghdr *nlh, void *data); /* netdev_ethtool */
 int ethtool_pause_reply_cb(const struct nlmsghdr *nlh, void *data); /* roce_pause_stats */
 /* struct ethtool_drvinfo bytes → driver, version, fw_version, bus_info. */
-int ethtool_drvinfo_parse(const void *buf, size_t len, struct roce_link *l);
-int ethtool_collect(struct nl_src *s, struct roce_link *l);
+int ethtool_drvinfo_parse(const void *buf, size_t len, struct netdev_ethtool *e);
+int ethtool_collect(struct nl_src *s, const char *ifname, struct netdev_ethtool *e);
 
 /*
  * devlink (generic netlink "devlink", DEVLINK_CMD_INFO_GET) of the PCI

@@ -6,6 +6,7 @@
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -15,27 +16,28 @@
 #define RTNL_MAX_LINKS 4096
 #define RTNL_MAX_ADDRS 256
 
-static void bond_info(const struct nlattr *data, struct roce_link *l)
+/* IFLA_INFO_DATA of a bond (iproute2 iplink_bond.c, bond_print_opt). */
+static void bond_info(const struct nlattr *data, struct netdev_bond_info *b)
 {
 	const struct nlattr *tb[IFLA_BOND_MAX + 1], *ad[IFLA_BOND_AD_INFO_MAX + 1];
 
 	if (nl_parse_nested(data, tb, IFLA_BOND_MAX) < 0)
 		return;
-	nl_fact_u8(tb[IFLA_BOND_MODE], &l->bond_mode);
-	nl_fact_u32(tb[IFLA_BOND_MIIMON], &l->bond_miimon);
-	nl_fact_u8(tb[IFLA_BOND_XMIT_HASH_POLICY], &l->bond_xmit_hash);
+	nl_fact_u8(tb[IFLA_BOND_MODE], &b->mode);
+	nl_fact_u32(tb[IFLA_BOND_MIIMON], &b->miimon);
+	nl_fact_u8(tb[IFLA_BOND_XMIT_HASH_POLICY], &b->xmit_hash);
 	if (!tb[IFLA_BOND_AD_INFO] ||
 	    nl_parse_nested(tb[IFLA_BOND_AD_INFO], ad, IFLA_BOND_AD_INFO_MAX) < 0) {
 		/* Only 802.3ad bonds with an active aggregator have it. */
-		fact_int_fail(&l->ad_aggregator, -ENOENT);
+		fact_int_fail(&b->ad_aggregator, -ENOENT);
 		return;
 	}
-	nl_fact_u16(ad[IFLA_BOND_AD_INFO_AGGREGATOR], &l->ad_aggregator);
-	nl_fact_u16(ad[IFLA_BOND_AD_INFO_NUM_PORTS], &l->ad_num_ports);
+	nl_fact_u16(ad[IFLA_BOND_AD_INFO_AGGREGATOR], &b->ad_aggregator);
+	nl_fact_u16(ad[IFLA_BOND_AD_INFO_NUM_PORTS], &b->ad_num_ports);
 	if (!ad[IFLA_BOND_AD_INFO_PARTNER_MAC]) {
-		fact_str_fail(&l->ad_partner_mac, -ENOENT);
+		fact_str_fail(&b->ad_partner_mac, -ENOENT);
 	} else if (mnl_attr_get_payload_len(ad[IFLA_BOND_AD_INFO_PARTNER_MAC]) != 6) {
-		fact_str_fail(&l->ad_partner_mac, -EINVAL);
+		fact_str_fail(&b->ad_partner_mac, -EINVAL);
 	} else {
 		const unsigned char *m =
 			mnl_attr_get_payload(ad[IFLA_BOND_AD_INFO_PARTNER_MAC]);
@@ -43,23 +45,25 @@ static void bond_info(const struct nlattr *data, struct roce_link *l)
 
 		snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0],
 			 m[1], m[2], m[3], m[4], m[5]);
-		if (fact_str_set(&l->ad_partner_mac, s) < 0)
-			fact_str_fail(&l->ad_partner_mac, -ENOMEM);
+		if (fact_str_set(&b->ad_partner_mac, s) < 0)
+			fact_str_fail(&b->ad_partner_mac, -ENOMEM);
 	}
 }
 
-static void bond_slave_info(const struct nlattr *data, struct roce_link *l)
+/* IFLA_INFO_SLAVE_DATA of a bond slave (iplink_bond_slave.c). */
+static void bond_slave_info(const struct nlattr *data,
+			    struct netdev_bond_slave_info *s)
 {
 	const struct nlattr *tb[IFLA_BOND_SLAVE_MAX + 1];
 
 	if (nl_parse_nested(data, tb, IFLA_BOND_SLAVE_MAX) < 0)
 		return;
-	nl_fact_u8(tb[IFLA_BOND_SLAVE_STATE], &l->slave_state);
-	nl_fact_u8(tb[IFLA_BOND_SLAVE_MII_STATUS], &l->slave_mii);
-	nl_fact_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID], &l->slave_aggregator);
+	nl_fact_u8(tb[IFLA_BOND_SLAVE_STATE], &s->state);
+	nl_fact_u8(tb[IFLA_BOND_SLAVE_MII_STATUS], &s->mii);
+	nl_fact_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID], &s->aggregator);
 }
 
-static void link_info(const struct nlattr *li, struct roce_link *l)
+static void link_info(const struct nlattr *li, struct netdev_link *l)
 {
 	const struct nlattr *tb[IFLA_INFO_MAX + 1];
 
@@ -76,19 +80,35 @@ static void link_info(const struct nlattr *li, struct roce_link *l)
 		nl_fact_str(tb[IFLA_INFO_SLAVE_KIND], &l->slave_kind);
 	if (fact_str_is(&l->kind, "bond") &&
 	    tb[IFLA_INFO_DATA])
-		bond_info(tb[IFLA_INFO_DATA], l);
+		bond_info(tb[IFLA_INFO_DATA], &l->bond);
 	if (fact_str_is(&l->slave_kind, "bond") &&
 	    tb[IFLA_INFO_SLAVE_DATA])
-		bond_slave_info(tb[IFLA_INFO_SLAVE_DATA], l);
+		bond_slave_info(tb[IFLA_INFO_SLAVE_DATA], &l->slave);
+}
+
+/* The interface rtnetlink listed with @ifindex, or NULL. */
+static struct netdev *listed_by_index(struct facts *f, int ifindex, size_t *n)
+{
+	struct netdev *found = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < f->n_netdevs; i++)
+		if (netdev_listed(&f->netdevs[i])) {
+			(*n)++;
+			if (!found && f->netdevs[i].ifindex == ifindex)
+				found = &f->netdevs[i];
+		}
+	return found;
 }
 
 int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[IFLA_MAX + 1];
-	struct roce_facts *r = data;
+	struct facts *f = data;
 	const struct ifinfomsg *ifi;
-	struct roce_link *l;
+	struct netdev *n;
 	const char *name;
+	size_t listed;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK ||
 	    nl_parse(nlh, sizeof(*ifi), tb, IFLA_MAX) < 0)
@@ -96,36 +116,42 @@ int rtnl_link_reply_cb(const struct nlmsghdr *nlh, void *data)
 	ifi = mnl_nlmsg_get_payload(nlh);
 	name = nl_attr_str(tb[IFLA_IFNAME]);
 	if (!name || !*name || strlen(name) >= 16 || ifi->ifi_index <= 0 ||
-	    roce_link_by_index(r, ifi->ifi_index) ||
-	    r->n_links >= RTNL_MAX_LINKS)
+	    listed_by_index(f, ifi->ifi_index, &listed) || listed >= RTNL_MAX_LINKS)
 		return MNL_CB_OK;
-	l = roce_link_add(r, name);
-	if (!l) {
+	n = facts_netdev_get(f, name);
+	if (!n) {
 		errno = ENOMEM;
 		return MNL_CB_ERROR;
 	}
-	l->ifindex = ifi->ifi_index;
-	nl_fact_u32(tb[IFLA_MTU], &l->mtu);
-	nl_fact_u8(tb[IFLA_OPERSTATE], &l->operstate);
-	nl_fact_u32(tb[IFLA_MASTER], &l->master);
-	link_info(tb[IFLA_LINKINFO], l);
+	/* A name answered twice keeps its first link. */
+	if (netdev_listed(n))
+		return MNL_CB_OK;
+	fact_int_set(&n->link.st, 1);
+	n->ifindex = ifi->ifi_index;
+	nl_fact_u32(tb[IFLA_MTU], &n->link.mtu);
+	nl_fact_u8(tb[IFLA_OPERSTATE], &n->link.operstate);
+	nl_fact_u32(tb[IFLA_MASTER], &n->link.master);
+	link_info(tb[IFLA_LINKINFO], &n->link);
 	return MNL_CB_OK;
 }
 
 int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[IFA_MAX + 1], *a;
-	struct roce_facts *r = data;
+	struct facts *f = data;
 	const struct ifaddrmsg *ifa;
-	struct roce_link *l;
+	struct netdev_link *l;
+	struct netdev *n;
 	char ip[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 8];
-	size_t want;
+	size_t want, listed;
 
 	if (nlh->nlmsg_type != RTM_NEWADDR ||
 	    nl_parse(nlh, sizeof(*ifa), tb, IFA_MAX) < 0)
 		return MNL_CB_OK;
 	ifa = mnl_nlmsg_get_payload(nlh);
-	l = (struct roce_link *)roce_link_by_index(r, (int)ifa->ifa_index);
+	n = ifa->ifa_index > 0 && ifa->ifa_index <= INT32_MAX ?
+		    listed_by_index(f, (int)ifa->ifa_index, &listed) : NULL;
+	l = n ? &n->link : NULL;
 	if (!l || strv_len(l->addrs) >= RTNL_MAX_ADDRS)
 		return MNL_CB_OK;
 	if (ifa->ifa_family == AF_INET) {
@@ -150,8 +176,9 @@ int rtnl_addr_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int rtnl_collect(struct nl_src *s, struct roce_facts *r)
+int rtnl_collect(struct nl_src *s, struct facts *f)
 {
+	struct roce_facts *r = &f->roce;
 	char buf[NL_REQ_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;
@@ -161,7 +188,7 @@ int rtnl_collect(struct nl_src *s, struct roce_facts *r)
 	nlh->nlmsg_type = RTM_GETLINK;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
-	ret = nl_query(s, NETLINK_ROUTE, "rtnl-link", nlh, rtnl_link_reply_cb, r);
+	ret = nl_query(s, NETLINK_ROUTE, "rtnl-link", nlh, rtnl_link_reply_cb, f);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret < 0) {
@@ -175,14 +202,17 @@ int rtnl_collect(struct nl_src *s, struct roce_facts *r)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifaddrmsg));
 	g->rtgen_family = AF_UNSPEC;
-	ret = nl_query(s, NETLINK_ROUTE, "rtnl-addr", nlh, rtnl_addr_reply_cb, r);
+	ret = nl_query(s, NETLINK_ROUTE, "rtnl-addr", nlh, rtnl_addr_reply_cb, f);
 	if (ret < 0)
 		return ret == -ENOMEM ? ret : 0;
 	/* After a full answer, a link without addresses has none (not unknown). */
-	for (size_t i = 0; i < r->n_links; i++)
-		if (!r->links[i].addrs &&
-		    !(r->links[i].addrs = calloc(1, sizeof(char *))))
+	for (size_t i = 0; i < f->n_netdevs; i++) {
+		struct netdev_link *l = &f->netdevs[i].link;
+
+		if (netdev_listed(&f->netdevs[i]) && !l->addrs &&
+		    !(l->addrs = calloc(1, sizeof(char *))))
 			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -67,7 +67,7 @@ int collect_pod(const struct collect_ctx *c, struct facts *f)
 	if (r >= 0)
 		r = pod_collect_devnodes(root, &f->host, p);
 	if (r >= 0)
-		r = pod_collect_netdevs(root, p);
+		r = pod_collect_netdevs(root, f);
 	if (r >= 0)
 		r = pod_collect_env(envp, p);
 	if (r >= 0)

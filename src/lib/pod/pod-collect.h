@@ -14,7 +14,8 @@ int pod_collect_limits(const struct gc_root *root, struct pod_facts *p); /* caps
 int pod_collect_shm(const struct gc_root *root, struct pod_facts *p);
 int pod_collect_devnodes(const struct gc_root *root, const struct host_facts *h,
 			 struct pod_facts *p);
-int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p);
+/* This netns's /sys/class/net: the pod block of each interface's record. */
+int pod_collect_netdevs(const struct gc_root *root, struct facts *f);
 int pod_collect_env(char *const *envp, struct pod_facts *p);
 int pod_collect_pkeys(const struct gc_root *root, const struct facts *f,
 		      struct pod_facts *p);

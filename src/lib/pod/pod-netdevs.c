@@ -18,15 +18,13 @@
  * namespace, the lower_<parent> link (macvlan, ipvlan, vlan).
  */
 
-static int one(const struct gc_root *root, const char *name, struct pod_netdev *n)
+static int one(const struct gc_root *root, const char *name, struct netdev_pod *n)
 {
 	char path[512], buf[512];
 	_cleanup_strv_ char **ents = NULL;
 	int r;
 
-	n->name = strdup(name);
-	if (!n->name)
-		return -ENOMEM;
+	fact_int_set(&n->st, 1);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", name);
 	read_int_fact(root, path, &n->ifindex);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/iflink", name);
@@ -60,23 +58,21 @@ static int one(const struct gc_root *root, const char *name, struct pod_netdev *
 	return 0;
 }
 
-int pod_collect_netdevs(const struct gc_root *root, struct pod_facts *p)
+int pod_collect_netdevs(const struct gc_root *root, struct facts *f)
 {
 	_cleanup_strv_ char **names = NULL;
 	size_t n = 0;
 	int r = root_list(root, "/sys/class/net", &names, &n);
 
 	if (r < 0) {
-		fact_int_fail(&p->sys_net, r);
+		fact_int_fail(&f->pod.sys_net, r);
 		return r == -ENOMEM ? r : 0;
 	}
-	fact_int_set(&p->sys_net, 1);
-	p->netdevs = calloc(n ? n : 1, sizeof(*p->netdevs));
-	if (!p->netdevs)
-		return -ENOMEM;
+	fact_int_set(&f->pod.sys_net, 1);
 	for (size_t i = 0; i < n && r >= 0; i++) {
-		r = one(root, names[i], &p->netdevs[p->n_netdevs]);
-		p->n_netdevs++;
+		struct netdev *nd = facts_netdev_get(f, names[i]);
+
+		r = nd ? one(root, names[i], &nd->pod) : -ENOMEM;
 	}
 	return r < 0 ? r : 0;
 }
