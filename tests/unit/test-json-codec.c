@@ -26,6 +26,7 @@ struct inner {
 struct item {
 	char name[8];
 	uint16_t port;
+	char *label; /* left out when NULL */
 };
 
 struct sample {
@@ -54,6 +55,7 @@ struct sample {
 	struct fact_int blk_st; /* the block "blk" was read */
 	struct inner blk;
 	int twice; /* custom: written as 2x */
+	int *index;  /* memory only: freed, never written or read */
 };
 
 static const char *const color_names[] = { "red", "green", "blue" };
@@ -106,6 +108,7 @@ static const struct json_field item_fields[] = {
 	JFIELD("name", struct item, name, JK_CHARS, .size = 8,
 	       .flags = JF_REQUIRED | JF_NONEMPTY),
 	JFIELD("port", struct item, port, JK_U16, .flags = 0),
+	JFIELD("label", struct item, label, JK_STR, .flags = JF_OMIT_NULL),
 };
 static JSON_DESC(item_desc, item_fields, .init = item_init);
 
@@ -133,17 +136,15 @@ static const struct json_field sample_fields[] = {
 	JVEC("ecn", S, ecn, JK_FACT_INT, .flags = JF_OMIT_EMPTY),
 	JOBJ("blk", S, blk, &inner_desc, .flags = JF_GATED, .gate = offsetof(S, blk_st)),
 	JFIELD("twice", S, twice, JK_CUSTOM, .hook = &twice_hook),
+	JFREE(S, index),
 };
 #undef S
 static JSON_DESC(sample_desc, sample_fields, .init = NULL);
 
+/* What the sample owns is what its table describes. */
 static void sample_release(struct sample *s)
 {
-	fact_str_release(&s->fs);
-	free(s->str);
-	free(s->opt);
-	strv_free(s->strv);
-	free(s->items);
+	json_codec_free(&sample_desc, s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -226,6 +227,40 @@ static void test_every_kind_round_trip(void **state)
 	out = save_string(&s);
 	assert_string_equal(out, full_json);
 	free(out);
+	sample_release(&s);
+}
+
+/*
+ * The table frees what it describes: strings, vectors, fact strings, the
+ * array and what its elements own, the memory-only member; and leaves no
+ * pointer behind. The memory-only member is neither written nor read.
+ */
+static void test_free_by_table(void **state)
+{
+	struct sample s;
+	char err[256], *out;
+
+	(void)state;
+	assert_int_equal(load_text(full_json, &s, err, sizeof(err), NULL), 0);
+	s.items[0].label = strdup("first");
+	s.index = calloc(4, sizeof(int));
+	assert_non_null(s.index);
+	out = save_string(&s);
+	assert_null(strstr(out, "index"));
+	assert_non_null(strstr(out, "\"label\":\"first\""));
+	free(out);
+	json_codec_free(&sample_desc, &s);
+	assert_null(s.fs.v);
+	assert_int_equal(s.fs.state, FACT_UNSET);
+	assert_null(s.opt);
+	assert_null(s.strv);
+	assert_null(s.items);
+	assert_int_equal(s.n_items, 0);
+	assert_null(s.index);
+	/* Twice is harmless: everything it freed it cleared. */
+	json_codec_free(&sample_desc, &s);
+	assert_int_equal(load_text("{\"index\": 3}", &s, err, sizeof(err), NULL), 0);
+	assert_null(s.index);
 	sample_release(&s);
 }
 
@@ -391,6 +426,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_round_trip),
+		cmocka_unit_test(test_free_by_table),
 		cmocka_unit_test(test_omitted_when_unset),
 		cmocka_unit_test(test_path_precise_errors),
 		cmocka_unit_test(test_caps),

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
 
+#include <string.h>
+
 /*
  * Section "cni" (struct cni_facts, collect-cni.c): what the node's files say
  * about its pod networks. Written only when collected.
@@ -33,3 +35,9 @@ static const struct json_field cni_fields[] = {
 };
 #undef C
 JSON_DESC(facts_cni_desc, cni_fields, .present = "listed");
+
+void cni_facts_release(struct cni_facts *c)
+{
+	json_codec_free(&facts_cni_desc, c);
+	memset(c, 0, sizeof(*c));
+}

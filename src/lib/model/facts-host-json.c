@@ -2,6 +2,8 @@
 #include "facts-json.h"
 #include "facts-platform-json.h"
 
+#include <string.h>
+
 /*
  * Section "host": owned by the checks area (struct host_facts). Every field
  * that was looked at is written, so loading a saved file gives the checks
@@ -88,6 +90,12 @@ static const struct json_field host_fields[] = {
 };
 #undef H
 JSON_DESC(facts_host_desc, host_fields, .init = NULL);
+
+void host_facts_release(struct host_facts *h)
+{
+	json_codec_free(&facts_host_desc, h);
+	memset(h, 0, sizeof(*h));
+}
 
 json_object *facts_json_host(const struct host_facts *h)
 {

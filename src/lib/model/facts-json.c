@@ -187,6 +187,7 @@ static const struct json_field nic_fields[] = {
 	/* A NIC has a few ports; an RDMA port number is a u8. */
 	JOBJ("verbs", struct rdma_dev, verbs, &facts_rdma_verbs_desc, .flags = JF_OMIT_EMPTY),
 	JARR("ports", struct rdma_dev, ports, n_ports, &port_desc, .cap = 256),
+	JFREE(struct rdma_dev, netdevs),
 };
 JSON_DESC(facts_nic_desc, nic_fields, .init = nic_init);
 
@@ -198,6 +199,7 @@ static void netfn_init(void *p)
 static const struct json_field netfn_fields[] = {
 	JBDF("bdf", struct netfn, bdf, .flags = JF_REQUIRED),
 	JFS("driver", struct netfn, driver),
+	JFREE(struct netfn, netdevs),
 };
 static JSON_DESC(netfn_desc, netfn_fields, .init = netfn_init);
 
@@ -272,8 +274,22 @@ static const struct json_field facts_fields[] = {
 	JFIELD("notes", struct facts, notes, JK_STRV, .cap = FACTS_MAX_NOTES),
 	/* Who wrote the file: for its reader, not loaded. */
 	JFIELD("generator", struct facts, source, JK_CUSTOM, .hook = NULL),
+	JFREE(struct facts, links),
 };
 static JSON_DESC(facts_desc, facts_fields, .init = NULL);
+
+/* What the facts own is what the tables describe. */
+void facts_release(struct facts *f)
+{
+	json_codec_free(&facts_desc, f);
+	facts_init(f);
+}
+
+void rdma_dev_release(struct rdma_dev *d)
+{
+	json_codec_free(&facts_nic_desc, d);
+	memset(d, 0, sizeof(*d));
+}
 
 int facts_to_json(const struct facts *f, json_object **ret)
 {

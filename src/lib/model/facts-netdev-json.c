@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
+#include <string.h>
 
 #include "facts-json.h"
 
@@ -210,6 +211,19 @@ static const struct json_field netdev_fields[] = {
 	JOBJ("pause_sample", N, pause, &pause_desc, .flags = JF_GATED,
 	     .gate = offsetof(N, pause.st)),
 	JOBJ("pod", N, pod, &pod_desc, .flags = JF_GATED, .gate = offsetof(N, pod.st)),
+	JFREE(N, slaves),
 };
 #undef N
 JSON_DESC(facts_netdev_desc, netdev_fields, .init = netdev_init);
+
+void netdev_release(struct netdev *n)
+{
+	json_codec_free(&facts_netdev_desc, n);
+	memset(n, 0, sizeof(*n));
+}
+
+void roce_dcb_release(struct roce_dcb *d)
+{
+	json_codec_free(&dcb_desc, d);
+	memset(d, 0, sizeof(*d));
+}

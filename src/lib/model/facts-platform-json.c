@@ -2,6 +2,7 @@
 #include "facts-platform-json.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Sections "host.platform" and "host.storage" (docs/facts-schema.md): what
@@ -24,6 +25,12 @@ static const struct json_field platform_fields[] = {
 };
 #undef P
 JSON_DESC(facts_platform_desc, platform_fields, .init = NULL);
+
+void platform_facts_release(struct platform_facts *p)
+{
+	json_codec_free(&facts_platform_desc, p);
+	memset(p, 0, sizeof(*p));
+}
 
 #define C struct cufile_config
 static const struct json_field cufile_fields[] = {
@@ -61,3 +68,9 @@ static const struct json_field storage_fields[] = {
 };
 #undef S
 JSON_DESC(facts_storage_desc, storage_fields, .init = NULL);
+
+void storage_facts_release(struct storage_facts *s)
+{
+	json_codec_free(&facts_storage_desc, s);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
 
+#include <string.h>
+
 /*
  * Section "pod" (struct pod_facts), written only when the pod facts were
  * collected (gdrcheck collect --pod), so node files stay as they were. What
@@ -50,6 +52,12 @@ static const struct json_field pod_fields[] = {
 };
 #undef P
 JSON_DESC(facts_pod_desc, pod_fields, .present = "collected");
+
+void pod_facts_release(struct pod_facts *p)
+{
+	json_codec_free(&facts_pod_desc, p);
+	memset(p, 0, sizeof(*p));
+}
 
 json_object *facts_json_pod(const struct pod_facts *p)
 {

@@ -3,6 +3,8 @@
 
 /* Section "probe" (docs/facts-schema.md, docs/probe.md). */
 
+#include <string.h>
+
 _Static_assert(sizeof(enum probe_outcome) == sizeof(int), "loaded as int");
 
 /* Strings a probe reports (a driver's error text) are short. */
@@ -122,6 +124,30 @@ static const struct json_field probe_fields[] = {
 };
 #undef P
 JSON_DESC(facts_probe_desc, probe_fields, .init = NULL);
+
+void probe_facts_release(struct probe_facts *p)
+{
+	json_codec_free(&facts_probe_desc, p);
+	memset(p, 0, sizeof(*p));
+}
+
+void probe_attempt_release(struct probe_attempt *a)
+{
+	json_codec_free(&attempt_desc, a);
+	memset(a, 0, sizeof(*a));
+}
+
+void gpu_probe_release(struct gpu_probe *g)
+{
+	json_codec_free(&facts_gpu_probe_desc, g);
+	memset(g, 0, sizeof(*g));
+}
+
+void rdma_verbs_release(struct rdma_verbs *v)
+{
+	json_codec_free(&facts_rdma_verbs_desc, v);
+	memset(v, 0, sizeof(*v));
+}
 
 json_object *facts_json_probe(const struct probe_facts *p)
 {

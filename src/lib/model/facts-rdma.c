@@ -1,42 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-rdma.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "../util/strv.h"
 
-static void port_release(struct rdma_port *p)
-{
-	for (size_t i = 0; i < p->n_gids; i++) {
-		free(p->gids[i].gid);
-		fact_str_release(&p->gids[i].type);
-		fact_str_release(&p->gids[i].ndev);
-	}
-	free(p->gids);
-	fact_str_release(&p->link_layer);
-	fact_str_release(&p->rate);
-	fact_str_release(&p->ndev_name);
-	fact_str_release(&p->roce_mode);
-}
-
-void rdma_dev_release(struct rdma_dev *d)
-{
-	fact_str_release(&d->node_type);
-	fact_str_release(&d->fw_ver);
-	fact_str_release(&d->node_guid);
-	fact_str_release(&d->hca_type);
-	fact_str_release(&d->board_id);
-	fact_str_release(&d->driver);
-	fact_str_release(&d->protocol);
-	fact_str_release(&d->nl_fw);
-	rdma_verbs_release(&d->verbs);
-	for (size_t i = 0; i < d->n_ports; i++)
-		port_release(&d->ports[i]);
-	free(d->ports);
-	free(d->netdevs);
-	memset(d, 0, sizeof(*d));
-}
+/*
+ * An RDMA device and its ports (facts-rdma.h), and what the vendor
+ * libraries' probes say of the devices and GPUs (facts-probe.h): their
+ * outcomes, by name.
+ */
 
 bool rdma_dev_roce_known(const struct rdma_dev *d)
 {
@@ -69,4 +46,88 @@ struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num)
 	v[at].num = num;
 	d->n_ports++;
 	return &v[at];
+}
+
+/* ---- what the probes say (facts-probe.h) ------------------------------ */
+
+static const char *const outcome_names[] = {
+	[PROBE_NOT_RUN] = "not_run",
+	[PROBE_WORKS] = "works",
+	[PROBE_REFUSED] = "refused",
+	[PROBE_UNSUPPORTED] = "unsupported",
+	[PROBE_ERROR] = "error",
+};
+
+const char *probe_outcome_name(enum probe_outcome o)
+{
+	if ((unsigned)o >= _PROBE_OUTCOME_MAX)
+		return "not_run";
+	return outcome_names[o];
+}
+
+int probe_outcome_from_name(const char *s)
+{
+	for (int i = 0; i < _PROBE_OUTCOME_MAX; i++)
+		if (s && strcmp(s, outcome_names[i]) == 0)
+			return i;
+	return -EINVAL;
+}
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ EPERM, "EPERM" },	      { ENOENT, "ENOENT" },
+	{ EIO, "EIO" },		      { ENXIO, "ENXIO" },
+	{ EBADF, "EBADF" },	      { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" },	      { EACCES, "EACCES" },
+	{ EFAULT, "EFAULT" },	      { EBUSY, "EBUSY" },
+	{ ENODEV, "ENODEV" },	      { EINVAL, "EINVAL" },
+	{ ENOSPC, "ENOSPC" },	      { ERANGE, "ERANGE" },
+	{ ENOSYS, "ENOSYS" },	      { EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENOTTY, "ENOTTY" },
+	{ ELIBBAD, "ELIBBAD" },	      { ETIMEDOUT, "ETIMEDOUT" },
+};
+
+const char *probe_errno_name(int err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return NULL;
+}
+
+int probe_attempt_set(struct probe_attempt *a, enum probe_outcome o, int err,
+		      const char *call, const char *detail)
+{
+	char *c = call ? strdup(call) : NULL, *d = detail ? strdup(detail) : NULL;
+
+	if ((call && !c) || (detail && !d)) {
+		free(c);
+		free(d);
+		return -ENOMEM;
+	}
+	probe_attempt_release(a);
+	a->outcome = o;
+	a->err = err < 0 ? -err : err;
+	a->call = c;
+	a->detail = d;
+	return 0;
+}
+
+bool rdma_verbs_listed(const struct rdma_verbs *v)
+{
+	/* verbs_one() sets both for every device the list names. */
+	return v->fw_ver.state != FACT_UNSET || v->dmabuf_probe.outcome != PROBE_NOT_RUN;
+}
+
+int probe_note(struct probe_facts *p, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = strv_pushv(&p->notes, fmt, ap);
+	va_end(ap);
+	return r;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
+#include <string.h>
 
 #include "facts-json.h"
 
@@ -49,6 +50,18 @@ static const struct json_field roce_fields[] = {
 };
 #undef R
 JSON_DESC(facts_roce_desc, roce_fields, .init = NULL);
+
+void roce_facts_release(struct roce_facts *r)
+{
+	json_codec_free(&facts_roce_desc, r);
+	memset(r, 0, sizeof(*r));
+}
+
+void roce_devlink_release(struct roce_devlink *d)
+{
+	json_codec_free(&devlink_desc, d);
+	memset(d, 0, sizeof(*d));
+}
 
 /* Section "roce". */
 json_object *facts_json_roce(const struct roce_facts *r)

@@ -7,37 +7,6 @@
 #include <string.h>
 
 #include "../util/array.h"
-#include "../util/strv.h"
-
-static void devlink_vers_release(struct roce_devlink_ver *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].value);
-	}
-	free(v);
-}
-
-void roce_devlink_release(struct roce_devlink *d)
-{
-	struct roce_devlink_info *in = &d->info;
-
-	free(d->dev);
-	fact_str_release(&in->driver);
-	fact_str_release(&in->serial);
-	devlink_vers_release(in->fixed, in->n_fixed);
-	devlink_vers_release(in->running, in->n_running);
-	devlink_vers_release(in->stored, in->n_stored);
-	memset(d, 0, sizeof(*d));
-}
-
-void roce_facts_release(struct roce_facts *r)
-{
-	for (size_t i = 0; i < r->n_devlink; i++)
-		roce_devlink_release(&r->devlink[i]);
-	free(r->devlink);
-	memset(r, 0, sizeof(*r));
-}
 
 struct roce_devlink *roce_devlink_add(struct roce_facts *r, const char *dev)
 {

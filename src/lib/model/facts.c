@@ -53,58 +53,6 @@ void facts_init(struct facts *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static void pci_release(struct pci_dev *p)
-{
-	free(p->sysfs_path);
-	fact_str_release(&p->driver);
-	fact_str_release(&p->physfn);
-	fact_str_release(&p->iommu_group);
-	fact_str_release(&p->local_cpulist);
-}
-
-void facts_release(struct facts *f)
-{
-	free(f->source_path);
-	for (size_t i = 0; i < f->n_pci; i++)
-		pci_release(&f->pci[i]);
-	free(f->pci);
-	for (size_t i = 0; i < f->n_gpus; i++) {
-		strv_free(f->gpus[i].nvlink_remote);
-		free(f->gpus[i].name);
-		fact_str_release(&f->gpus[i].model);
-		gpu_probe_release(&f->gpus[i].probe);
-	}
-	free(f->gpus);
-	for (size_t i = 0; i < f->n_nics; i++)
-		rdma_dev_release(&f->nics[i]);
-	free(f->nics);
-	for (size_t i = 0; i < f->n_netfns; i++) {
-		fact_str_release(&f->netfns[i].driver);
-		free(f->netfns[i].netdevs);
-	}
-	free(f->netfns);
-	for (size_t i = 0; i < f->n_netdevs; i++)
-		netdev_release(&f->netdevs[i]);
-	free(f->netdevs);
-	free(f->links);
-	for (size_t i = 0; i < f->n_numa; i++)
-		fact_str_release(&f->numa[i].cpulist);
-	free(f->numa);
-	host_facts_release(&f->host);
-	roce_facts_release(&f->roce);
-	probe_facts_release(&f->probe);
-	pod_facts_release(&f->pod);
-	cni_facts_release(&f->cni);
-	for (size_t i = 0; i < f->n_nccl; i++) {
-		free(f->nccl[i].name);
-		free(f->nccl[i].value);
-		free(f->nccl[i].source);
-	}
-	free(f->nccl);
-	strv_free(f->notes);
-	facts_init(f);
-}
-
 /*
  * strcasecmp() in the C locale (the tool sets it; a library user gets it by
  * default), inline: every check looks functions up by address, about 12,000

@@ -196,7 +196,7 @@ static const struct json_field *field_find(const struct json_desc *d,
 					   const char *key)
 {
 	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->fields[i].key, key) == 0)
+		if (d->fields[i].key && strcmp(d->fields[i].key, key) == 0)
 			return &d->fields[i];
 	return NULL;
 }
@@ -313,6 +313,8 @@ static bool field_json(const struct json_field *fd, const void *obj,
 			return false;
 		*ret = fd->hook->save(p, obj);
 		return *ret || !(fd->flags & JF_OMIT_NULL);
+	case JK_FREE:
+		return false;
 	default:
 		*ret = int_json(fd->kind, p);
 		return true;
@@ -620,7 +622,7 @@ static int load_field(struct json_codec *c, const struct json_field *fd,
 	const char *str;
 	int r;
 
-	if (fd->flags & JF_SAVE_ONLY)
+	if ((fd->flags & JF_SAVE_ONLY) || fd->kind == JK_FREE)
 		return 0;
 	json_object_object_get_ex(o, fd->key, &v);
 	if (v && (fd->flags & JF_GATED)) {
@@ -707,6 +709,47 @@ int json_codec_load(struct json_codec *c, const struct json_desc *d,
 	for (size_t i = 0; i < d->n && r >= 0; i++)
 		r = load_field(c, &d->fields[i], o, obj);
 	return r;
+}
+
+/* ---- freeing ---------------------------------------------------------- */
+
+void json_codec_free(const struct json_desc *d, void *obj)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct json_field *fd = &d->fields[i];
+		void *p = AT(obj, fd->off);
+
+		switch (fd->kind) {
+		case JK_FACT_STR:
+			fact_str_release(p);
+			break;
+		case JK_STR:
+		case JK_FREE:
+			free(*(void **)p);
+			*(void **)p = NULL;
+			break;
+		case JK_STRV:
+			strv_free(*(char ***)p);
+			*(char ***)p = NULL;
+			break;
+		case JK_OBJECT:
+			json_codec_free(fd->desc, p);
+			break;
+		case JK_ARRAY: {
+			char *arr = *(void **)p;
+			size_t *n = AT(obj, fd->count);
+
+			for (size_t k = 0; arr && k < *n; k++)
+				json_codec_free(fd->desc, arr + k * fd->size);
+			free(arr);
+			*(void **)p = NULL;
+			*n = 0;
+			break;
+		}
+		default:
+			break;
+		}
+	}
 }
 
 int json_codec_decode(const struct json_desc *d, json_object *o, void *obj,

@@ -9,13 +9,16 @@
 
 /*
  * One JSON codec for the facts file: a struct is described once, as a table
- * of fields, and the same table is walked to save it (json_codec_save) and to
- * load it (json_codec_load). Loading checks every type and bound, names the
- * exact place of a fault ("netdevs[3].link.mtu: expected an integer"), notes
- * each unknown key once per place, and caps every array.
+ * of fields, and the same table is walked to save it (json_codec_save), to
+ * load it (json_codec_load) and to free what it owns (json_codec_free).
+ * Loading checks every type and bound, names the exact place of a fault
+ * ("netdevs[3].link.mtu: expected an integer"), notes each unknown key once
+ * per place, and caps every array.
  *
- * Adding a field is one line in its table. A document may be rewritten as a
- * json-c tree (an older schema converted) before it is loaded.
+ * Adding a field is one line in its table, and what it owns is freed with
+ * it; memory the file does not hold (an index list the loader rebuilds) is a
+ * JFREE line. A document may be rewritten as a json-c tree (an older schema
+ * converted) before it is loaded.
  */
 
 enum json_kind {
@@ -35,7 +38,8 @@ enum json_kind {
 	JK_OBJECT,    /* a struct inside this one (.desc) */
 	JK_ARRAY,     /* pointer to .size-byte structs (.desc) + size_t count */
 	JK_VEC,       /* .size elements of .elem (U8, U64, FACT_INT) inline */
-	JK_CUSTOM,    /* .hook; without a hook the key is known and skipped */
+	JK_CUSTOM,    /* .hook; without a hook the key is known and skipped; owns no memory */
+	JK_FREE,      /* a malloc'd pointer the file does not hold (no key): only freed */
 };
 
 enum json_flag {
@@ -118,6 +122,14 @@ json_object *json_codec_save(const struct json_desc *d, const void *obj);
 int json_codec_load(struct json_codec *c, const struct json_desc *d,
 		    json_object *o, void *obj);
 
+/*
+ * Free what @obj owns, as @d describes it: fact strings, strings, string
+ * vectors, nested objects, arrays and their elements, JFREE pointers. Each
+ * pointer freed is set to NULL and each array count to 0; other members keep
+ * their values (the caller clears or frees @obj).
+ */
+void json_codec_free(const struct json_desc *d, void *obj);
+
 /* Load a document on its own: notes are dropped, @root starts the path. */
 int json_codec_decode(const struct json_desc *d, json_object *o, void *obj,
 		      const char *root, char *err, size_t errsz);
@@ -151,6 +163,8 @@ void fact_str_add(json_object *obj, const char *key, const struct fact_str *f);
 #define JARR(k, T, m, n, d, ...)                                               \
 	JFIELD(k, T, m, JK_ARRAY, .count = offsetof(T, n),                     \
 	       .size = sizeof(*((T *)0)->m), .desc = (d), __VA_ARGS__)
+/* Memory member m the file does not hold: freed with the record, nothing else. */
+#define JFREE(T, m) { .key = NULL, .off = offsetof(T, m), .kind = JK_FREE }
 #define JVEC(k, T, m, e, ...)                                                  \
 	JFIELD(k, T, m, JK_VEC, .elem = (e),                                   \
 	       .size = sizeof(((T *)0)->m) / sizeof(((T *)0)->m[0]), __VA_ARGS__)
