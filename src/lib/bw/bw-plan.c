@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../probe/probe.h"
 #include "../topo/nccl-gid.h"
+#include "../topo/topo-pairs.h"
 
 int bw_plan_buffer_parse(const char *s)
 {

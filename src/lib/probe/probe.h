@@ -7,7 +7,7 @@
 #include "../sys/cuda.h"
 #include "../sys/gpumem.h"
 #include "../sys/ibv.h"
-#include "../topo/topo.h"
+#include "../topo/topo-pairs.h"
 
 /*
  * The live registration probe behind `gdrcheck probe`: for each GPU and its
@@ -24,18 +24,7 @@
 
 #define PROBE_DEFAULT_SIZE (2u << 20)
 
-struct probe_opts {
-	int gpu;         /* facts GPU index, -1: every GPU */
-	const char *nic; /* RDMA device name, NULL: each GPU's nearest NICs */
-	size_t size;     /* device memory per GPU; 0: PROBE_DEFAULT_SIZE */
-};
-
-/*
- * Choose the GPU/NIC pairs into f->probe.pairs (attempts not run yet).
- * -EINVAL when --gpu is out of range, -ENXIO when no NIC has that name.
- */
-int probe_select(struct facts *f, const struct topo_report *topo,
-		 const struct probe_opts *o);
+/* The pairs (struct probe_opts, probe_select) are the route model's: topo-pairs.h. */
 
 /* Run the export and registration attempts for the selected pairs. */
 int probe_run(const struct ibv_table *ibv, const struct cuda_table *cuda,
@@ -43,14 +32,6 @@ int probe_run(const struct ibv_table *ibv, const struct cuda_table *cuda,
 
 /* A pair's verdict: 1 some path works, 0 none does, -1 not known. */
 int probe_pair_works(const struct probe_pair *p);
-
-/*
- * gpumem_dmabuf_flags for GPU @g of the facts, for the probe and for bw
- * alike: C2C by the model table (coherent) or by NVML's active C2C links.
- */
-unsigned long long probe_dmabuf_flags(const struct gpu *g,
-				      const struct fact_int *cuda_driver_version,
-				      bool *old_driver);
 
 struct probe_summary {
 	size_t pairs, working, failing, unknown;
