@@ -9,7 +9,6 @@
 
 #include "../model/roce-query.h"
 #include "../util/strutil.h"
-#include "../util/strv.h"
 
 #define BOND_MODE_8023AD 4
 

@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../util/cleanup.h"
-#include "../util/strv.h"
 
 /* Gate 2: the NICs and their drivers. */
 

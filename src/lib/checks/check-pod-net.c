@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../topo/nccl-gid.h"
 #include "pod-patch.h"

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
 

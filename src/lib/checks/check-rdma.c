@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../util/cleanup.h"
-#include "../util/strv.h"
 
 /* Gate 2: ports, userspace and device nodes of the RDMA devices. */
 

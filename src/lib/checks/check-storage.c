@@ -9,7 +9,6 @@
 #include "../model/roce-query.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
-#include "../util/strv.h"
 #include "regpath.h"
 
 /*

@@ -13,7 +13,6 @@
 #include "../util/array.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
-#include "../util/strv.h"
 #include "import-internal.h"
 
 /*
