@@ -43,6 +43,8 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs util-linux"
 	# The pod-netns test's file-capability case: setcap.
 	pkgs="$pkgs libcap2-bin"
+	# The manual pages' test: man --warnings and groff render them.
+	pkgs="$pkgs man-db groff-base"
 fi
 
 # The Helm chart test: Debian has no helm; tools/install-helm.sh takes the

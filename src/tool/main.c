@@ -5,6 +5,7 @@
 
 #include "../lib/collect/collect.h"
 #include "cli.h"
+#include "version.h"
 
 #ifndef GDRCHECK_VERSION
 #define GDRCHECK_VERSION "0.0.0"
@@ -92,7 +93,11 @@ int main(int argc, char **argv)
 		return EXIT_CLEAN;
 	}
 	if (asks_version(argc, argv)) {
-		printf("gdrcheck %s\n", GDRCHECK_VERSION);
+		/* The first word after the name is the version: scripts read it. */
+		if (sizeof(GDRCHECK_GIT_DESCRIBE) > 1)
+			printf("gdrcheck %s (git %s)\n", GDRCHECK_VERSION, GDRCHECK_GIT_DESCRIBE);
+		else
+			printf("gdrcheck %s\n", GDRCHECK_VERSION);
 		return EXIT_CLEAN;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -276,8 +276,9 @@ def main():
         if runtime is None:
             skip("no container runtime (runc, crun) nor unshare + chroot can run the image here")
         print(f"runtime: {runtime}" + (" (unshare + chroot)" if runtime == "chroot" else ""))
-        if so.strip() != f"gdrcheck {version}":
-            errors.append(f"--version printed {so!r}")
+        want_version = k8slib.run([gdrcheck, "--version"], check_rc=[0]).stdout.strip()
+        if so.strip() != want_version or so.split()[1] != version:
+            errors.append(f"--version printed {so!r}, the build tree's binary {want_version!r}")
 
         want = k8slib.run([gdrcheck, "check", "--root", "root", "--netlink-replay", "netlink"], cwd=fixture)
         rc, so, se = run_in(runtime, bundle, rootfs,
