@@ -133,28 +133,51 @@ static const char *host_arch(const struct facts *f)
 	return NULL;
 }
 
+/* Characters an image tag may hold ([A-Za-z0-9_.-]): os-release is the node's text. */
+static bool tag_safe(const char *s)
+{
+	if (!s || !*s || strlen(s) > 40)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+int gpu_operator_os_tag(const struct facts *f, const char *operator_version,
+			char *buf, size_t size)
+{
+	const char *id = f->host.os_id.v, *ver = f->host.os_version_id.v;
+	char major[16];
+	int maj, min, op = -1, r;
+	bool major_only = false;
+
+	if (!fact_str_ok(&f->host.os_id) || !fact_str_ok(&f->host.os_version_id) ||
+	    !tag_safe(id) || !tag_safe(ver) || os_version(f, &maj, &min) < 0)
+		return -EINVAL;
+	if (operator_version &&
+	    matrix_operator_major(operator_version, major, sizeof(major)) == 0)
+		op = operator_num(major);
+	/*
+	 * The operator's getGPUNodeOSInfo (controllers/state_manager.go): the
+	 * full VERSION_ID up to 25.10; from 26.3 Rocky and RHEL 10 and later
+	 * the major release only; from 26.7 Oracle Linux and every RHEL too
+	 * (PR #2497). An unknown version takes the newest rule.
+	 */
+	if (op < 0 || op >= 2607)
+		major_only = !strcmp(id, "rhel") || !strcmp(id, "rocky") || !strcmp(id, "ol");
+	else if (op >= 2603)
+		major_only = !strcmp(id, "rocky") || (!strcmp(id, "rhel") && maj >= 10);
+	r = major_only ? xsnprintf(buf, size, "%s%d", id, maj) : xsnprintf(buf, size, "%s%s", id, ver);
+	return r < 0 ? r : 0;
+}
+
 /* The OS part of the conventional driver image tag (gpu-operator getOSTag). */
 static void driver_os_tag(const struct facts *f, const struct operator_matrix *m,
 			  char *buf, size_t size)
 {
-	const char *id = f->host.os_id.v, *ver = f->host.os_version_id.v;
-	int maj, min, op = m ? operator_num(m->major) : -1;
-
-	if (os_version(f, &maj, &min) < 0) {
-		snprintf(buf, size, "%s", id);
-		return;
-	}
-	/*
-	 * RHEL 10 and Rocky use the major release since 26.3 (state_manager.go,
-	 * nodepool.go getOSTag), RHEL 8 and 9 too since 26.7 (PR #2497).
-	 */
-	if (strcmp(id, "rocky") == 0 ||
-	    (strcmp(id, "rhel") == 0 && (maj >= 10 || op >= 2607)))
-		snprintf(buf, size, "%s%d", id, maj);
-	else if (strcmp(id, "rhel") == 0 && op < 0)
-		snprintf(buf, size, "%s%s (26.7 and later: %s%d)", id, ver, id, maj);
-	else
-		snprintf(buf, size, "%s%s", id, ver);
+	if (gpu_operator_os_tag(f, m ? m->major : NULL, buf, size) < 0)
+		snprintf(buf, size, "%s", fact_str_ok(&f->host.os_id) ? f->host.os_id.v : "<os>");
 }
 
 void host_os_name(const struct facts *f, char *buf, size_t size)
@@ -336,6 +359,13 @@ static enum driver_source driver_source(const struct facts *f, bool loaded)
 }
 
 /* The published precompiled image for this node's kernel, or NULL. */
+bool gpu_driver_on_host(const struct facts *f)
+{
+	const struct kmod *nv = host_kmod(&f->host, "nvidia");
+
+	return driver_source(f, nv && nv->present) == SRC_HOST;
+}
+
 static const struct matrix_precompiled *precompiled_for(const struct facts *f,
 							const struct operator_matrix *m,
 							char *kver, size_t ksize,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "check.h"
@@ -32,3 +33,14 @@ int kernel_ubuntu_flavor(const char *krel, char *ver, size_t vsize,
 int kernel_gcc_version(const char *proc_version, char *buf, size_t size);
 /* "rhel 10.2" from /etc/os-release ID and VERSION_ID. */
 void host_os_name(const struct facts *f, char *buf, size_t size);
+/*
+ * The OS part of the GPU Operator's conventional driver image tag
+ * (driver:<version>-<os>) for this node under GPU Operator
+ * @operator_version ("26.3.3"; NULL: the newest rule): "rhel10", "rocky9",
+ * "ubuntu24.04". -EINVAL when os-release cannot tell or holds characters no
+ * image tag may have.
+ */
+int gpu_operator_os_tag(const struct facts *f, const char *operator_version,
+			char *buf, size_t size);
+/* The NVIDIA driver is a host install (the operator then runs with driver.enabled=false). */
+bool gpu_driver_on_host(const struct facts *f);
