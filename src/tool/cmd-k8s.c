@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../lib/k8s/k8s-fit.h"
+#include "../lib/k8s/k8s-images.h"
+#include "../lib/render/render-k8s-images.h"
 #include "../lib/render/render-k8s.h"
 #include "../lib/render/render.h"
 #include "cli.h"
@@ -15,6 +17,8 @@ enum {
 	OPT_INSTALL,
 	OPT_NAMESPACE,
 	OPT_SUBNET,
+	OPT_IMAGES,
+	OPT_GPU_OPERATOR_VERSION,
 };
 
 static void k8s_help(FILE *out)
@@ -24,6 +28,8 @@ static void k8s_help(FILE *out)
 		"                    [--install operator|standalone] [--namespace NS]\n"
 		"                    [--subnet CIDR] [--json] [INPUT]\n"
 		"       gdrcheck k8s --helm-values gpu-operator|network-operator [INPUT]\n"
+		"       gdrcheck k8s [--helm-values CHART] --images [--gpu-operator-version V]\n"
+		"                    [--json] [INPUT]\n"
 		"\n"
 		"Kubernetes objects fitted to this node, for one way of giving pods its NICs:\n"
 		"  shared       the shared RDMA device plugin (selectors: the NICs' vendors,\n"
@@ -51,6 +57,12 @@ static void k8s_help(FILE *out)
 		"\"sources\" adds the node's values. GPU Operator and Network Operator values\n"
 		"follow the registration path and the mode; --helm-values prints them as a\n"
 		"values.yaml. Example pods for each mode: deploy/examples/.\n"
+		"--images lists every image the install pulls, to mirror for an air-gapped\n"
+		"cluster: the GPU Operator release named (from its chart's values.yaml; the\n"
+		"driver image tagged for this node's OS), and the NIC side the mode and\n"
+		"install model use (the Network Operator's chart and NicClusterPolicy, or\n"
+		"the standalone device plugins; --helm-values network-operator: that side\n"
+		"only), one per line, then the helm commands pinned to those versions.\n"
 		"\n"
 		"Options:\n"
 		"      --mode MODE          shared, hostdev, sriov or hostnetwork\n"
@@ -60,7 +72,13 @@ static void k8s_help(FILE *out)
 		"      --subnet CIDR        the secondary network's IPv4 range (default\n"
 		"                           " K8S_DEFAULT_SUBNET ")\n"
 		"      --helm-values CHART  print the values for gpu-operator or network-operator\n"
-		"  -j, --json               one JSON document (schema gdrcheck.k8s/1)\n"
+		"      --images             list the images the install pulls (with --helm-values:\n"
+		"                           that chart's side)\n"
+		"      --gpu-operator-version V\n"
+		"                           with --images: the GPU Operator release (26.3.3;\n"
+		"                           26.3: its newest patch; default: the newest known)\n"
+		"  -j, --json               one JSON document (schema gdrcheck.k8s/1; with\n"
+		"                           --images gdrcheck.k8s-images/1)\n"
 		"  -h, --help               this help\n"
 		CLI_INPUT_HELP
 		"\n"
@@ -89,6 +107,28 @@ static int print_plan(const struct facts *f, const struct k8s_plan *plan,
 	return r;
 }
 
+static int print_images(const struct facts *f, const struct k8s_plan *plan, bool json,
+			const char *chart, const char *gpu_version)
+{
+	struct k8s_images l;
+	int r = k8s_images_build(f, plan, chart ? chart : "gpu-operator", gpu_version, &l);
+
+	if (r >= 0 && json) {
+		json_object *doc = render_k8s_images_json(f, &l);
+
+		r = doc ? render_json_print(stdout, doc) : -ENOMEM;
+		json_object_put(doc);
+	} else if (r >= 0) {
+		FILE *vis = render_visible_open(stdout);
+
+		r = vis ? render_visible_close(vis, render_k8s_images_text(vis, &l)) : -ENOMEM;
+	}
+	if (r >= 0 && fflush(stdout) != 0)
+		r = -EIO;
+	k8s_images_release(&l);
+	return r;
+}
+
 int cmd_k8s(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
@@ -97,6 +137,8 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		{ "install", required_argument, NULL, OPT_INSTALL },
 		{ "namespace", required_argument, NULL, OPT_NAMESPACE },
 		{ "subnet", required_argument, NULL, OPT_SUBNET },
+		{ "images", no_argument, NULL, OPT_IMAGES },
+		{ "gpu-operator-version", required_argument, NULL, OPT_GPU_OPERATOR_VERSION },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_OPTIONS,
@@ -106,8 +148,8 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	struct cli_analysis an;
 	struct k8s_plan plan = { 0 };
 	struct k8s_opts ko = { .mode = -1, .install = -1 };
-	const char *chart = NULL;
-	bool json = false;
+	const char *chart = NULL, *gpu_version = NULL;
+	bool json = false, images = false;
 	int c, rc, r;
 
 	optind = 1;
@@ -147,6 +189,19 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 						 optarg);
 			ko.subnet = optarg;
 			break;
+		case OPT_IMAGES:
+			images = true;
+			break;
+		case OPT_GPU_OPERATOR_VERSION:
+			if (!helm_release_find("gpu-operator", optarg)) {
+				char known[512];
+
+				helm_release_versions("gpu-operator", known, sizeof(known));
+				return cli_usage("k8s", "--gpu-operator-version: this build has no values.yaml of GPU Operator '%s' (it has %s)",
+						 optarg, known);
+			}
+			gpu_version = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -159,6 +214,10 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	}
 	if (cli_no_operands("k8s", argc, argv))
 		return EXIT_USAGE;
+	if (gpu_version && !images)
+		return cli_usage("k8s", "--gpu-operator-version goes with --images");
+	if (gpu_version && chart && strcmp(chart, "gpu-operator") != 0)
+		return cli_usage("k8s", "--gpu-operator-version names the GPU Operator: not with --helm-values %s", chart);
 	rc = cli_analyse(&in, &an);
 	if (rc)
 		goto out;
@@ -168,7 +227,10 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		cli_error("cannot fit manifests: %s", strerror(-r));
 		goto out;
 	}
-	r = print_plan(&an.f, &plan, json, chart);
+	if (images)
+		r = print_images(&an.f, &plan, json, chart, gpu_version);
+	else
+		r = print_plan(&an.f, &plan, json, chart);
 	if (r < 0) {
 		cli_error("cannot write output: %s", strerror(-r));
 		goto out;
