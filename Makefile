@@ -5,7 +5,7 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 MESON_OPTS ?= -Dwerror=true
 
-.PHONY: all deps deps-test build run test test-asan test-valgrind bench fuzz clean
+.PHONY: all deps deps-test build run test test-asan test-valgrind bench fuzz dist rpm bundle clean
 
 all: build
 
@@ -59,6 +59,20 @@ $(BUILD_FUZZ)/build.ninja:
 fuzz: deps-test $(BUILD_FUZZ)/build.ninja
 	ninja -C $(BUILD_FUZZ)
 	sh tests/fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The release tarball: meson dist (git archive of HEAD, gdrcheck.spec filled
+# in), the suite not rerun on it (DIST_TESTS=1 does).
+VERSION = $(shell meson introspect --projectinfo meson.build | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
+TARBALL = $(BUILD)/meson-dist/gdrcheck-$(VERSION).tar.xz
+
+dist: build
+	meson dist -C $(BUILD) --formats xztar $(if $(DIST_TESTS),,--no-tests)
+
+# Binary and source RPMs from the tarball, with rpmbuild (Debian: package
+# rpm), then rpmlint. RPM_OPTS="--without check" skips the spec's %check.
+rpm: dist
+	sh tools/rpm/build-rpm.sh $(TARBALL) $(abspath $(BUILD))/rpm $(RPM_OPTS)
+	rpmlint $(BUILD)/rpm/RPMS/*/gdrcheck-$(VERSION)-*.rpm $(BUILD)/rpm/SRPMS/gdrcheck-$(VERSION)-*.src.rpm
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
