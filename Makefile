@@ -72,7 +72,7 @@ dist: build
 # rpm), then rpmlint. RPM_OPTS="--without check" skips the spec's %check.
 rpm: dist
 	sh tools/rpm/build-rpm.sh $(TARBALL) $(abspath $(BUILD))/rpm $(RPM_OPTS)
-	rpmlint $(BUILD)/rpm/RPMS/*/gdrcheck-$(VERSION)-*.rpm $(BUILD)/rpm/SRPMS/gdrcheck-$(VERSION)-*.src.rpm
+	rpmlint -c tools/rpm/rpmlint.toml $(BUILD)/rpm/RPMS/*/gdrcheck-$(VERSION)-*.rpm $(BUILD)/rpm/SRPMS/gdrcheck-$(VERSION)-*.src.rpm
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

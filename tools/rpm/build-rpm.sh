@@ -5,7 +5,8 @@
 # TOPDIR gets rpmbuild's tree: RPMS/<arch>/*.rpm and SRPMS/*.src.rpm.
 # On an rpm-based system rpmbuild checks the BuildRequires; elsewhere (Debian's
 # rpm package, whose database holds no package) it cannot and is told not to,
-# and tools/rpm/macros.meson supplies the meson macros Debian's rpm lacks.
+# and tools/rpm/macros.debian supplies what Debian's rpm lacks (the meson
+# macros, man page compression, stripping).
 set -eu
 tarball=$1
 top=$2
@@ -14,7 +15,7 @@ command -v rpmbuild >/dev/null || { echo "build-rpm: rpmbuild is missing (Debian
 here=$(cd "$(dirname "$0")" && pwd)
 set -- --define "_topdir $top" "$@"
 if [ "$(rpm --eval '%{?meson:yes}')" != yes ]; then
-	set -- --load "$here/macros.meson" "$@"
+	set -- --load "$here/macros.debian" "$@"
 fi
 if ! rpm -q rpm >/dev/null 2>&1; then
 	set -- --nodeps "$@"
