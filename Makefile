@@ -74,5 +74,16 @@ rpm: dist
 	sh tools/rpm/build-rpm.sh $(TARBALL) $(abspath $(BUILD))/rpm $(RPM_OPTS)
 	rpmlint -c tools/rpm/rpmlint.toml $(BUILD)/rpm/RPMS/*/gdrcheck-$(VERSION)-*.rpm $(BUILD)/rpm/SRPMS/gdrcheck-$(VERSION)-*.src.rpm
 
+# The air-gapped bundle (deploy/bundle/build): the image (deploy/image/build,
+# reused while the binary is unchanged), the chart, the rendered manifests,
+# the RPMs and the tarball, SHA256SUMS and INSTALL.md, in $(BUILD)/bundle.
+IMAGE = $(BUILD)/image/gdrcheck-$(VERSION).oci.tar
+
+bundle: rpm
+	[ $(IMAGE) -nt $(BUILD)/gdrcheck ] || deploy/image/build $(BUILD)/gdrcheck $(BUILD)/image
+	deploy/bundle/build $(BUILD)/bundle --binary $(BUILD)/gdrcheck --tarball $(TARBALL) \
+		--rpm "$$(ls $(BUILD)/rpm/RPMS/*/gdrcheck-$(VERSION)-*.rpm)" \
+		--srpm "$$(ls $(BUILD)/rpm/SRPMS/gdrcheck-$(VERSION)-*.src.rpm)" --image $(IMAGE)
+
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

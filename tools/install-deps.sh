@@ -45,6 +45,9 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs libcap2-bin"
 	# The manual pages' test: man --warnings and groff render them.
 	pkgs="$pkgs man-db groff-base"
+	# The release test (make rpm, make bundle): rpmbuild and rpm2archive,
+	# rpmlint, and skopeo for the bundle's INSTALL.md.
+	pkgs="$pkgs rpm rpm2cpio rpmlint skopeo"
 fi
 
 # The Helm chart test: Debian has no helm; tools/install-helm.sh takes the

@@ -27,51 +27,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import k8slib
+from imagelib import build_image, private_containerd, skip
 
 FIXTURE = "seed2-b300-e810"
-
-
-def skip(why):
-    print(f"SKIP: {why}")
-    sys.exit(77)
-
-
-def userns_ok():
-    return subprocess.run(["unshare", "--user", "--map-root-user", "true"], capture_output=True).returncode == 0
-
-
-def archive_reachable(suite):
-    try:
-        urllib.request.urlopen(f"http://deb.debian.org/debian/dists/{suite}/Release", timeout=15).close()
-        return True
-    except Exception as e:  # noqa: BLE001 - any failure means no archive
-        print(f"deb.debian.org: {e}")
-        return False
-
-
-def build_image(gdrcheck, src, out):
-    tar = None
-    version = k8slib.run([gdrcheck, "--version"], check_rc=[0]).stdout.split()[1]
-    tar = os.path.join(out, f"gdrcheck-{version}.oci.tar")
-    if os.path.exists(tar) and os.path.getmtime(tar) > os.path.getmtime(gdrcheck):
-        print(f"image: reusing {tar}")
-        return version
-    suite = "bookworm"
-    for line in open("/etc/os-release"):
-        if line.startswith("VERSION_CODENAME="):
-            suite = line.split("=", 1)[1].strip().strip('"') or suite
-    if not archive_reachable(suite):
-        skip(f"no network to the Debian archive (deb.debian.org, {suite}): the image cannot be built")
-    t0 = time.monotonic()
-    p = subprocess.run([os.path.join(src, "deploy", "image", "build"), gdrcheck, out, suite],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(f"deploy/image/build failed:\n{p.stdout}\n{p.stderr}")
-    print(p.stdout.strip().splitlines()[-1], f"(built in {time.monotonic() - t0:.0f} s)")
-    return version
 
 
 def deploy_images(src):
@@ -116,39 +76,21 @@ def import_name_errors(out, src, version):
             errs.append(f"{path} runs {image}, the archive imports as {name}")
     if name != f"localhost/gdrcheck:{version}":
         errs.append(f"the archive's name {name} is not localhost/gdrcheck:{version}")
-    containerd, ctr = shutil.which("containerd"), shutil.which("ctr")
-    if not containerd or not ctr or os.geteuid() != 0:
-        print("containerd import: skipped (needs root, containerd and ctr); the annotation was checked")
-        return errs
-    # The README's command against a containerd of our own (no CRI, a private root and socket).
-    with tempfile.TemporaryDirectory() as tmp:
-        sock = os.path.join(tmp, "containerd.sock")
-        with open(os.path.join(tmp, "config.toml"), "w") as f:
-            f.write('version = 2\ndisabled_plugins = ["io.containerd.grpc.v1.cri"]\n')
-        d = subprocess.Popen([containerd, "--config", os.path.join(tmp, "config.toml"), "--root",
-                              os.path.join(tmp, "root"), "--state", os.path.join(tmp, "state"),
-                              "--address", sock], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.1)
-            base = [ctr, "--address", sock, "-n", "k8s.io"]
-            p = subprocess.run(base + ["images", "import", os.path.join(out, f"gdrcheck-{version}.oci.tar")],
-                               capture_output=True, text=True, timeout=300)
-            ls = subprocess.run(base + ["images", "ls", "-q"], capture_output=True, text=True, timeout=60)
-            if p.returncode != 0:
-                errs.append(f"ctr images import failed: {p.stderr[-300:]}")
-            elif name not in ls.stdout.split():
-                errs.append(f"ctr images import stored {ls.stdout.split()}, the manifests pull {name}")
-            else:
-                print(f"containerd import: {name}, the image the manifests name")
-        finally:
-            d.terminate()
-            try:
-                d.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                d.kill()
+    with private_containerd() as ctr:
+        if not ctr:
+            print("containerd import: skipped (needs root, containerd and ctr); the annotation was checked")
+            return errs
+        # The README's command against a containerd of our own (no CRI, a private root and socket).
+        base = ctr + ["-n", "k8s.io"]
+        p = subprocess.run(base + ["images", "import", os.path.join(out, f"gdrcheck-{version}.oci.tar")],
+                           capture_output=True, text=True, timeout=300)
+        ls = subprocess.run(base + ["images", "ls", "-q"], capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            errs.append(f"ctr images import failed: {p.stderr[-300:]}")
+        elif name not in ls.stdout.split():
+            errs.append(f"ctr images import stored {ls.stdout.split()}, the manifests pull {name}")
+        else:
+            print(f"containerd import: {name}, the image the manifests name")
     return errs
 
 
