@@ -146,35 +146,24 @@ static void add(struct images_ctx *c, const char *ref, const char *key,
 		c->err = -ENOMEM;
 }
 
-static void warn(struct images_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A line of program text into @v: a warning or a command. */
+static void pushf(struct images_ctx *c, char ***v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void warn(struct images_ctx *c, const char *fmt, ...)
+static void pushf(struct images_ctx *c, char ***v, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (c->err)
 		return;
 	va_start(ap, fmt);
-	if (strv_pushv(&c->l->warnings, fmt, ap) < 0)
+	if (strv_pushv(v, fmt, ap) < 0)
 		c->err = -ENOMEM;
 	va_end(ap);
 }
 
-static void command(struct images_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void command(struct images_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->err)
-		return;
-	va_start(ap, fmt);
-	if (strv_pushv(&c->l->commands, fmt, ap) < 0)
-		c->err = -ENOMEM;
-	va_end(ap);
-}
+#define warn(c, ...) pushf((c), &(c)->l->warnings, __VA_ARGS__)
+#define command(c, ...) pushf((c), &(c)->l->commands, __VA_ARGS__)
 
 /* An image of the table: pulled when the chart's defaults deploy it, else optional. */
 static void add_row(struct images_ctx *c, const struct helm_image *h, const char *suffix,

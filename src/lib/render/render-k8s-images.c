@@ -3,6 +3,7 @@
 
 #include <errno.h>
 
+#include "../model/json-codec.h"
 #include "render.h"
 
 static void release_line(FILE *out, const char *what, const struct helm_release *r, bool latest)
@@ -64,15 +65,6 @@ static json_object *release_json(const struct helm_release *r)
 	return o;
 }
 
-static json_object *strv_json(char *const *v)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; v && v[i]; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
-
 json_object *render_k8s_images_json(const struct facts *f, const struct k8s_images *l)
 {
 	json_object *doc = json_object_new_object(), *imgs = json_object_new_array();
@@ -96,7 +88,7 @@ json_object *render_k8s_images_json(const struct facts *f, const struct k8s_imag
 		json_object_array_add(imgs, o);
 	}
 	json_object_object_add(doc, "images", imgs);
-	json_object_object_add(doc, "warnings", strv_json(l->warnings));
-	json_object_object_add(doc, "commands", strv_json(l->commands));
+	json_object_object_add(doc, "warnings", json_strv(l->warnings));
+	json_object_object_add(doc, "commands", json_strv(l->commands));
 	return doc;
 }
