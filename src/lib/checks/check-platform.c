@@ -358,7 +358,6 @@ static enum driver_source driver_source(const struct facts *f, bool loaded)
 	return loaded ? SRC_UNSEEN : SRC_NONE;
 }
 
-/* The published precompiled image for this node's kernel, or NULL. */
 bool gpu_driver_on_host(const struct facts *f)
 {
 	const struct kmod *nv = host_kmod(&f->host, "nvidia");
@@ -366,6 +365,7 @@ bool gpu_driver_on_host(const struct facts *f)
 	return driver_source(f, nv && nv->present) == SRC_HOST;
 }
 
+/* The published precompiled image for this node's kernel, or NULL. */
 static const struct matrix_precompiled *precompiled_for(const struct facts *f,
 							const struct operator_matrix *m,
 							char *kver, size_t ksize,
