@@ -279,7 +279,15 @@ def main():
     tarball = dist_tarball(SRC, build, version, errors)
     rpm, srpm = check_rpm(build, tarball, version, errors)
     image = os.path.join(build, "image")
-    build_image(gdrcheck, SRC, image)
+    try:
+        build_image(gdrcheck, SRC, image)
+    except SystemExit as e:
+        # No image here (no Debian archive): say what the RPM part found first.
+        if e.code != 77 or errors:
+            for err in errors:
+                print(err)
+            raise SystemExit(1) from e
+        raise
     out = os.path.join(build, "release-bundle")
     print(run([os.path.join(SRC, "deploy", "bundle", "build"), out, "--binary", gdrcheck, "--tarball", tarball,
                "--rpm", rpm, "--srpm", srpm, "--image", os.path.join(image, f"gdrcheck-{version}.oci.tar")]).strip())
