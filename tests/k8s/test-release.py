@@ -24,7 +24,7 @@
 Skips (77) with the reason in a sanitizer build, outside a git checkout, or
 without a tool (tools/install-deps.sh test installs them all).
 
-Usage: test-release.py GDRCHECK SOURCE_ROOT BUILD_DIR
+Usage: test-release.py GDRCHECK SOURCE_ROOT BUILD_DIR FIXTURES
 """
 import json
 import os
@@ -203,7 +203,7 @@ def check_install_md(bundle, version, gdrcheck, errors):
                 f.write(body)
             os.chmod(os.path.join(shims, tool), 0o755)
         # The admin's gdrcheck is the build tree's; images.txt from the seed's node.
-        fixture = os.path.join(SRC, "tests", "fixtures", "k8s-seed2-no-multus", "root")
+        fixture = os.path.join(FIXTURES, "k8s-seed2-no-multus", "root")
         with open(os.path.join(bundle, "images.txt"), "w") as f:
             subprocess.run([gdrcheck, "k8s", "--root", fixture, "--helm-values", "gpu-operator", "--images",
                             "--gpu-operator-version", "26.3.3"], stdout=f, check=True)
@@ -259,12 +259,13 @@ def check_install_md(bundle, version, gdrcheck, errors):
             print(f"INSTALL.md: ctr images import in a private containerd stores {name}, the manifests' image")
 
 
-SRC = None
+SRC = FIXTURES = None
 
 
 def main():
-    global SRC
+    global SRC, FIXTURES
     gdrcheck, SRC, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    FIXTURES = os.path.abspath(sys.argv[4])
     libs = k8slib.run(["ldd", gdrcheck]).stdout
     if "libasan" in libs or "libubsan" in libs:
         skip("a sanitizer build: the plain build's test covers the release")
