@@ -67,7 +67,8 @@ static void k8s_help(FILE *out)
 		"Options:\n"
 		"      --mode MODE          shared, hostdev, sriov or hostnetwork\n"
 		"      --install MODEL      operator or standalone\n"
-		"      --namespace NS       the operators' namespace (operator: " K8S_OPERATOR_NAMESPACE ",\n"
+		"      --namespace NS       the operators' namespace (operator: " K8S_OPERATOR_NAMESPACE
+		",\n"
 		"                           standalone SR-IOV: sriov-network-operator)\n"
 		"      --subnet CIDR        the secondary network's IPv4 range (default\n"
 		"                           " K8S_DEFAULT_SUBNET ")\n"
@@ -79,9 +80,7 @@ static void k8s_help(FILE *out)
 		"                           26.3: its newest patch; default: the newest known)\n"
 		"  -j, --json               one JSON document (schema gdrcheck.k8s/1; with\n"
 		"                           --images gdrcheck.k8s-images/1)\n"
-		"  -h, --help               this help\n"
-		CLI_INPUT_HELP
-		"\n"
+		"  -h, --help               this help\n" CLI_INPUT_HELP "\n"
 		"Exit status: 0 the mode fits the node, 1 it does not as the node is or a\n"
 		"prerequisite is missing (the comments say which), 2 usage error, 3 input\n"
 		"unreadable or invalid.\n");
@@ -197,8 +196,10 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 				char known[512];
 
 				helm_release_versions("gpu-operator", known, sizeof(known));
-				return cli_usage("k8s", "--gpu-operator-version: this build has no values.yaml of GPU Operator '%s' (it has %s)",
-						 optarg, known);
+				return cli_usage(
+					"k8s",
+					"--gpu-operator-version: this build has no values.yaml of GPU Operator '%s' (it has %s)",
+					optarg, known);
 			}
 			gpu_version = optarg;
 			break;
@@ -217,7 +218,10 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	if (gpu_version && !images)
 		return cli_usage("k8s", "--gpu-operator-version goes with --images");
 	if (gpu_version && chart && strcmp(chart, "gpu-operator") != 0)
-		return cli_usage("k8s", "--gpu-operator-version names the GPU Operator: not with --helm-values %s", chart);
+		return cli_usage(
+			"k8s",
+			"--gpu-operator-version names the GPU Operator: not with --helm-values %s",
+			chart);
 	rc = cli_analyse(&in, &an);
 	if (rc)
 		goto out;

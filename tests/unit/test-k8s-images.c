@@ -145,10 +145,12 @@ static bool mentions(char *const *v, const char *s)
 
 static void test_node_list(void **state)
 {
-	struct k8s_plan standalone = { .mode = K8S_MODE_HOSTNETWORK, .install = K8S_INSTALL_STANDALONE,
+	struct k8s_plan standalone = { .mode = K8S_MODE_HOSTNETWORK,
+				       .install = K8S_INSTALL_STANDALONE,
 				       .ns = "kube-system" };
-	struct k8s_plan operator = { .mode = K8S_MODE_SHARED, .install = K8S_INSTALL_OPERATOR,
-				     .ns = K8S_OPERATOR_NAMESPACE };
+	struct k8s_plan operator= { .mode = K8S_MODE_SHARED,
+				    .install = K8S_INSTALL_OPERATOR,
+				    .ns = K8S_OPERATOR_NAMESPACE };
 	const struct k8s_image *img;
 	struct k8s_images l;
 	struct facts f;
@@ -163,8 +165,10 @@ static void test_node_list(void **state)
 	assert_null(img->enable);
 	assert_non_null(find(&l, "registry.k8s.io/nfd/node-feature-discovery:v0.18.3"));
 	/* One image, every operand that uses it. */
-	assert_string_equal(find(&l, "nvcr.io/nvidia/gpu-operator:v26.3.3")->keys, "operator, validator");
-	assert_string_equal(find(&l, "nvcr.io/nvidia/k8s-device-plugin:v0.19.3")->keys, "devicePlugin, gfd");
+	assert_string_equal(find(&l, "nvcr.io/nvidia/gpu-operator:v26.3.3")->keys,
+			    "operator, validator");
+	assert_string_equal(find(&l, "nvcr.io/nvidia/k8s-device-plugin:v0.19.3")->keys,
+			    "devicePlugin, gfd");
 	/* Off by default: listed with the setting that adds it, tagged for the OS. */
 	img = find(&l, "nvcr.io/nvidia/cloud-native/nvidia-fs:2.27.3-rhel10");
 	assert_non_null(img);
@@ -179,7 +183,8 @@ static void test_node_list(void **state)
 	assert_int_equal(k8s_images_build(&f, &operator, "gpu-operator", "26.7", &l), 0);
 	assert_non_null(l.net);
 	assert_false(has_prefix(&l, "registry.k8s.io/nfd/"));
-	assert_non_null(find(&l, "nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.1"));
+	assert_non_null(find(
+		&l, "nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.1"));
 	assert_non_null(find(&l, "nvcr.io/nvidia/driver:595.91.07-rhel10"));
 	assert_true(mentions(l.commands, "--set nfd.enabled=false"));
 	assert_true(mentions(l.commands, "helm pull nvidia/network-operator --version 26.4.1"));

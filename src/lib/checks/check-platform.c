@@ -144,19 +144,17 @@ static bool tag_safe(const char *s)
 	return true;
 }
 
-int gpu_operator_os_tag(const struct facts *f, const char *operator_version,
-			char *buf, size_t size)
+int gpu_operator_os_tag(const struct facts *f, const char *operator_version, char *buf, size_t size)
 {
 	const char *id = f->host.os_id.v, *ver = f->host.os_version_id.v;
 	char major[16];
 	int maj, min, op = -1, r;
 	bool major_only = false;
 
-	if (!fact_str_ok(&f->host.os_id) || !fact_str_ok(&f->host.os_version_id) ||
-	    !tag_safe(id) || !tag_safe(ver) || os_version(f, &maj, &min) < 0)
+	if (!fact_str_ok(&f->host.os_id) || !fact_str_ok(&f->host.os_version_id) || !tag_safe(id) ||
+	    !tag_safe(ver) || os_version(f, &maj, &min) < 0)
 		return -EINVAL;
-	if (operator_version &&
-	    matrix_operator_major(operator_version, major, sizeof(major)) == 0)
+	if (operator_version && matrix_operator_major(operator_version, major, sizeof(major)) == 0)
 		op = operator_num(major);
 	/*
 	 * The operator's getGPUNodeOSInfo (controllers/state_manager.go): the
@@ -168,13 +166,14 @@ int gpu_operator_os_tag(const struct facts *f, const char *operator_version,
 		major_only = !strcmp(id, "rhel") || !strcmp(id, "rocky") || !strcmp(id, "ol");
 	else if (op >= 2603)
 		major_only = !strcmp(id, "rocky") || (!strcmp(id, "rhel") && maj >= 10);
-	r = major_only ? xsnprintf(buf, size, "%s%d", id, maj) : xsnprintf(buf, size, "%s%s", id, ver);
+	r = major_only ? xsnprintf(buf, size, "%s%d", id, maj) :
+			 xsnprintf(buf, size, "%s%s", id, ver);
 	return r < 0 ? r : 0;
 }
 
 /* The OS part of the conventional driver image tag (gpu-operator getOSTag). */
-static void driver_os_tag(const struct facts *f, const struct operator_matrix *m,
-			  char *buf, size_t size)
+static void driver_os_tag(const struct facts *f, const struct operator_matrix *m, char *buf,
+			  size_t size)
 {
 	if (gpu_operator_os_tag(f, m ? m->major : NULL, buf, size) < 0)
 		snprintf(buf, size, "%s", fact_str_ok(&f->host.os_id) ? f->host.os_id.v : "<os>");

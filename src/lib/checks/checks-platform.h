@@ -40,7 +40,7 @@ void host_os_name(const struct facts *f, char *buf, size_t size);
  * "ubuntu24.04". -EINVAL when os-release cannot tell or holds characters no
  * image tag may have.
  */
-int gpu_operator_os_tag(const struct facts *f, const char *operator_version,
-			char *buf, size_t size);
+int gpu_operator_os_tag(const struct facts *f, const char *operator_version, char *buf,
+			size_t size);
 /* The NVIDIA driver is a host install (the operator then runs with driver.enabled=false). */
 bool gpu_driver_on_host(const struct facts *f);

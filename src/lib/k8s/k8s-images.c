@@ -104,8 +104,8 @@ static int set_str(char **dst, char *s)
  * pulls anyway adds nothing to mirror.
  */
 static void add(struct images_ctx *c, const char *ref, const char *key,
-		const struct helm_release *release, const char *object,
-		const char *why, const char *enable)
+		const struct helm_release *release, const char *object, const char *why,
+		const char *enable)
 {
 	struct k8s_images *l = c->l;
 	struct k8s_image *img = NULL, *grown;
@@ -139,8 +139,12 @@ static void add(struct images_ctx *c, const char *ref, const char *key,
 	l->images = grown;
 	img = &l->images[l->n_images++];
 	*img = (struct k8s_image){
-		.ref = strdup(ref), .keys = strdup(key), .release = release, .object = object,
-		.why = strdup(why), .enable = enable ? strdup(enable) : NULL,
+		.ref = strdup(ref),
+		.keys = strdup(key),
+		.release = release,
+		.object = object,
+		.why = strdup(why),
+		.enable = enable ? strdup(enable) : NULL,
 	};
 	if (!img->ref || !img->keys || !img->why || (enable && !img->enable))
 		c->err = -ENOMEM;
@@ -172,9 +176,10 @@ static void add_row(struct images_ctx *c, const struct helm_image *h, const char
 	char ref[256], enable[128];
 	const char *dot = strchr(h->key, '.');
 
-	snprintf(ref, sizeof(ref), "%s:%s%s%s", h->ref, h->tag, suffix ? "-" : "", suffix ? suffix : "");
-	snprintf(enable, sizeof(enable), "%.*s.enabled=true", dot ? (int)(dot - h->key) : (int)strlen(h->key),
-		 h->key);
+	snprintf(ref, sizeof(ref), "%s:%s%s%s", h->ref, h->tag, suffix ? "-" : "",
+		 suffix ? suffix : "");
+	snprintf(enable, sizeof(enable), "%.*s.enabled=true",
+		 dot ? (int)(dot - h->key) : (int)strlen(h->key), h->key);
 	add(c, ref, h->key, release, NULL, why, h->enabled ? NULL : enable);
 }
 
@@ -188,10 +193,12 @@ static int plan_bool(const struct k8s_plan *p, const char *chart, const char *ke
 		if (strcmp(p->values[i].chart, chart) != 0)
 			continue;
 		snprintf(buf, sizeof(buf), "%s", key);
-		for (char *part = strtok_r(buf, ".", &save); part && o; part = strtok_r(NULL, ".", &save))
+		for (char *part = strtok_r(buf, ".", &save); part && o;
+		     part = strtok_r(NULL, ".", &save))
 			if (!json_object_object_get_ex(o, part, &o))
 				o = NULL;
-		return o && json_object_is_type(o, json_type_boolean) ? json_object_get_boolean(o) : -1;
+		return o && json_object_is_type(o, json_type_boolean) ? json_object_get_boolean(o) :
+									-1;
 	}
 	return -1;
 }
@@ -208,9 +215,12 @@ static const struct {
 	const char *why;
 } gpu_operands[] = {
 	{ "operator", false, "the operator Deployment, and the chart's CRD upgrade hook" },
-	{ "validator", false, "nvidia-operator-validator and the validation init containers of the operand pods" },
-	{ "node-feature-discovery", false, "NFD master, worker and gc: the node labels the operator schedules on (nfd.enabled)" },
-	{ "driver", true, "the driver DaemonSet: builds and loads the module on the node when it starts (nvidia-peermem runs from it too with driver.rdma.enabled)" },
+	{ "validator", false,
+	  "nvidia-operator-validator and the validation init containers of the operand pods" },
+	{ "node-feature-discovery", false,
+	  "NFD master, worker and gc: the node labels the operator schedules on (nfd.enabled)" },
+	{ "driver", true,
+	  "the driver DaemonSet: builds and loads the module on the node when it starts (nvidia-peermem runs from it too with driver.rdma.enabled)" },
 	{ "driver.manager", false, "k8s-driver-manager, the driver pod's init container" },
 	{ "toolkit", false, "the NVIDIA Container Toolkit DaemonSet" },
 	{ "devicePlugin", false, "the device plugin (and its MPS control daemon)" },
@@ -241,24 +251,31 @@ static void gpu_operator_images(struct images_ctx *c, const struct facts *f,
 		if (strcmp(h->key, "node-feature-discovery") == 0 && net_nfd)
 			continue;
 		if (gpu_operands[i].os_suffix && !l->os_tag[0]) {
-			warn(c, "%s: its tag is %s-<os> for the node's OS, which the input does not give (/etc/os-release)",
+			warn(c,
+			     "%s: its tag is %s-<os> for the node's OS, which the input does not give (/etc/os-release)",
 			     h->key, h->tag);
 			continue;
 		}
-		add_row(c, h, gpu_operands[i].os_suffix ? l->os_tag : NULL, l->gpu, gpu_operands[i].why);
+		add_row(c, h, gpu_operands[i].os_suffix ? l->os_tag : NULL, l->gpu,
+			gpu_operands[i].why);
 	}
 	if (host)
-		warn(c, "the NVIDIA driver is installed on the host: the operator runs with driver.enabled=false and pulls no driver image");
+		warn(c,
+		     "the NVIDIA driver is installed on the host: the operator runs with driver.enabled=false and pulls no driver image");
 	if (net_nfd)
-		warn(c, "node-feature-discovery: the Network Operator's NFD serves the cluster, so the GPU Operator is installed with nfd.enabled=false (one NFD per cluster: GPU Operator getting-started, nfd.enabled)");
+		warn(c,
+		     "node-feature-discovery: the Network Operator's NFD serves the cluster, so the GPU Operator is installed with nfd.enabled=false (one NFD per cluster: GPU Operator getting-started, nfd.enabled)");
 	if (plan_bool(plan, "gpu-operator", "driver.rdma.enabled") == 1 &&
 	    plan_bool(plan, "gpu-operator", "driver.rdma.useHostMofed") != 1)
-		warn(c, "driver.rdma.enabled without driver.rdma.useHostMofed: nvidia-peermem then waits for the Network Operator's DOCA driver container (NicClusterPolicy ofedDriver), whose image this list does not hold");
-	if (!host && l->os_tag[0] && fact_str_ok(&f->host.os_id) && strcmp(f->host.os_id.v, "ubuntu") == 0) {
+		warn(c,
+		     "driver.rdma.enabled without driver.rdma.useHostMofed: nvidia-peermem then waits for the Network Operator's DOCA driver container (NicClusterPolicy ofedDriver), whose image this list does not hold");
+	if (!host && l->os_tag[0] && fact_str_ok(&f->host.os_id) &&
+	    strcmp(f->host.os_id.v, "ubuntu") == 0) {
 		const struct helm_image *h = release_image(l->gpu, "driver");
 
 		snprintf(drv, sizeof(drv), "%s", h ? h->ref : "nvcr.io/nvidia/driver");
-		warn(c, "with driver.usePrecompiled=true the driver image is %s:<branch>-<kernel>-%s instead, where NVIDIA publishes one for the node's kernel (gpu.driver-build)",
+		warn(c,
+		     "with driver.usePrecompiled=true the driver image is %s:<branch>-<kernel>-%s instead, where NVIDIA publishes one for the node's kernel (gpu.driver-build)",
 		     drv, l->os_tag);
 	}
 }
@@ -274,11 +291,13 @@ static void network_operator_images(struct images_ctx *c, const struct k8s_plan 
 		if (strcmp(h->key, "operator") == 0) {
 			add_row(c, h, NULL, r, "the Network Operator Deployment");
 		} else if (strcmp(h->key, "node-feature-discovery") == 0) {
-			add_row(c, h, NULL, r, "NFD master and worker (nfd.enabled), for both operators");
+			add_row(c, h, NULL, r,
+				"NFD master and worker (nfd.enabled), for both operators");
 		} else if (startswith(h->key, "sriov-network-operator.images.")) {
 			/* The operator picks among its list at run time: mirror it whole. */
 			if (sriov)
-				add_row(c, &(struct helm_image){ h->key, h->ref, h->tag, true }, NULL, r,
+				add_row(c, &(struct helm_image){ h->key, h->ref, h->tag, true },
+					NULL, r,
 					"the SR-IOV Network Operator's image list (sriovNetworkOperator.enabled)");
 		}
 	}
@@ -311,7 +330,8 @@ static void plan_object_images(struct images_ctx *c, json_object *o, const char 
 		char why[96];
 
 		snprintf(why, sizeof(why), "a container of the %s gdrcheck k8s prints", kind);
-		add(c, json_object_get_string(image), json_object_get_string(name), NULL, kind, why, NULL);
+		add(c, json_object_get_string(image), json_object_get_string(name), NULL, kind, why,
+		    NULL);
 	}
 	json_object_object_foreach(o, key, val) {
 		(void)key;
@@ -334,7 +354,8 @@ static void plan_images(struct images_ctx *c, const struct k8s_plan *plan)
 				plan_object_images(c, plan->docs[i].obj, object_kinds[k]);
 	}
 	if (plan->install == K8S_INSTALL_STANDALONE && plan->mode != K8S_MODE_HOSTNETWORK)
-		warn(c, "Multus and whereabouts (standalone): their own manifests name their images, which this list does not hold");
+		warn(c,
+		     "Multus and whereabouts (standalone): their own manifests name their images, which this list does not hold");
 }
 
 static void helm_commands(struct images_ctx *c, const struct k8s_plan *plan, bool gpu)
@@ -347,19 +368,22 @@ static void helm_commands(struct images_ctx *c, const struct k8s_plan *plan, boo
 	if (g)
 		command(c, "helm pull nvidia/gpu-operator --version %s", g->version);
 	if (n)
-		command(c, "helm install network-operator network-operator-%s.tgz --namespace %s --create-namespace --values network-operator-values.yaml",
+		command(c,
+			"helm install network-operator network-operator-%s.tgz --namespace %s --create-namespace --values network-operator-values.yaml",
 			n->version, plan->ns);
 	if (g)
-		command(c, "helm install gpu-operator gpu-operator-%s.tgz --namespace " GPU_NAMESPACE " --create-namespace --values gpu-operator-values.yaml%s",
+		command(c,
+			"helm install gpu-operator gpu-operator-%s.tgz --namespace " GPU_NAMESPACE
+			" --create-namespace --values gpu-operator-values.yaml%s",
 			g->version, n ? " --set nfd.enabled=false" : "");
 	if (plan->install == K8S_INSTALL_STANDALONE && plan->n_docs)
-		command(c, "gdrcheck k8s --mode %s --install standalone > gdrcheck-k8s.yaml (its images set to the mirror); kubectl apply -f gdrcheck-k8s.yaml",
+		command(c,
+			"gdrcheck k8s --mode %s --install standalone > gdrcheck-k8s.yaml (its images set to the mirror); kubectl apply -f gdrcheck-k8s.yaml",
 			k8s_mode_name(plan->mode));
 }
 
-int k8s_images_build(const struct facts *f, const struct k8s_plan *plan,
-		     const char *chart, const char *gpu_version,
-		     struct k8s_images *ret)
+int k8s_images_build(const struct facts *f, const struct k8s_plan *plan, const char *chart,
+		     const char *gpu_version, struct k8s_images *ret)
 {
 	struct images_ctx c = { .l = ret };
 	bool gpu = strcmp(chart, "gpu-operator") == 0;
@@ -376,7 +400,8 @@ int k8s_images_build(const struct facts *f, const struct k8s_plan *plan,
 	if (plan->install == K8S_INSTALL_OPERATOR)
 		ret->net = helm_release_find("network-operator", NULL);
 	if (gpu)
-		gpu_operator_images(&c, f, plan, ret->net && release_image(ret->net, "node-feature-discovery"));
+		gpu_operator_images(&c, f, plan,
+				    ret->net && release_image(ret->net, "node-feature-discovery"));
 	if (ret->net)
 		network_operator_images(&c, plan);
 	plan_images(&c, plan);

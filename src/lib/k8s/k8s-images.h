@@ -19,11 +19,11 @@ struct helm_image {
 	const char *key; /* its values key: "driver", "driver.manager", "node-feature-discovery" */
 	const char *ref; /* registry/repository/name */
 	const char *tag; /* the values' version or tag, else the chart's appVersion */
-	bool enabled;    /* the chart's default values deploy it */
+	bool enabled; /* the chart's default values deploy it */
 };
 
 struct helm_release {
-	const char *chart;   /* "gpu-operator", "network-operator" */
+	const char *chart; /* "gpu-operator", "network-operator" */
 	const char *version; /* as helm install --version takes it: "v26.3.3", "26.4.1" */
 	const struct helm_image *images;
 	size_t n_images;
@@ -42,19 +42,19 @@ const struct helm_release *helm_release_find(const char *chart, const char *vers
 void helm_release_versions(const char *chart, char *buf, size_t size);
 
 struct k8s_image {
-	char *ref;          /* "nvcr.io/nvidia/driver:580.126.20-rhel10" */
-	char *keys;         /* the values keys or objects that pull it: "operator, validator" */
+	char *ref; /* "nvcr.io/nvidia/driver:580.126.20-rhel10" */
+	char *keys; /* the values keys or objects that pull it: "operator, validator" */
 	const struct helm_release *release; /* the chart it comes from, or NULL: */
-	const char *object;                 /* the plan's object kind that names it ("NicClusterPolicy") */
-	char *why;          /* program text */
-	char *enable;       /* NULL: this node's install pulls it; else the setting that adds it */
+	const char *object; /* the plan's object kind that names it ("NicClusterPolicy") */
+	char *why; /* program text */
+	char *enable; /* NULL: this node's install pulls it; else the setting that adds it */
 };
 
 struct k8s_images {
 	const struct helm_release *gpu; /* NULL with --helm-values network-operator */
 	const struct helm_release *net; /* the Network Operator, when the plan installs with it */
-	bool gpu_latest;                /* no version named: the newest the table holds */
-	char os_tag[64];                /* the driver image's OS part; "" when os-release cannot tell */
+	bool gpu_latest; /* no version named: the newest the table holds */
+	char os_tag[64]; /* the driver image's OS part; "" when os-release cannot tell */
 	struct k8s_image *images;
 	size_t n_images;
 	char **warnings; /* what the list cannot cover (program text and table values) */
@@ -67,7 +67,6 @@ struct k8s_images {
  * with GPU Operator @gpu_version (NULL: the newest). -ENOENT when the
  * table has no such version, -ENOMEM; @ret is always safe to release.
  */
-int k8s_images_build(const struct facts *f, const struct k8s_plan *plan,
-		     const char *chart, const char *gpu_version,
-		     struct k8s_images *ret);
+int k8s_images_build(const struct facts *f, const struct k8s_plan *plan, const char *chart,
+		     const char *gpu_version, struct k8s_images *ret);
 void k8s_images_release(struct k8s_images *l);

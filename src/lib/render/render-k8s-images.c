@@ -10,7 +10,9 @@ static void release_line(FILE *out, const char *what, const struct helm_release 
 {
 	if (r)
 		fprintf(out, "# %s %s%s, from its chart's values.yaml\n", what, r->version,
-			latest ? " (the newest this build knows: --gpu-operator-version pins another)" : "");
+			latest ?
+				" (the newest this build knows: --gpu-operator-version pins another)" :
+				"");
 }
 
 /* "gpu-operator v26.3.3" or the plan's object kind. */
@@ -29,25 +31,28 @@ int render_k8s_images_text(FILE *out, const struct k8s_images *l)
 	fprintf(out, "# gdrcheck k8s --images: every image this node's install pulls, to mirror\n");
 	release_line(out, "GPU Operator", l->gpu, l->gpu_latest);
 	if (l->gpu)
-		fprintf(out, "# driver image OS tag: %s\n", l->os_tag[0] ? l->os_tag : "unknown (no /etc/os-release)");
+		fprintf(out, "# driver image OS tag: %s\n",
+			l->os_tag[0] ? l->os_tag : "unknown (no /etc/os-release)");
 	release_line(out, "Network Operator", l->net, false);
 	for (size_t i = 0; i < l->n_images; i++) {
 		if (l->images[i].enable)
 			continue;
 		source_text(&l->images[i], src, sizeof(src));
-		fprintf(out, "%s  # %s (%s): %s\n", l->images[i].ref, l->images[i].keys, src, l->images[i].why);
+		fprintf(out, "%s  # %s (%s): %s\n", l->images[i].ref, l->images[i].keys, src,
+			l->images[i].why);
 	}
 	for (size_t i = 0; i < l->n_images; i++) {
 		if (!l->images[i].enable)
 			continue;
 		source_text(&l->images[i], src, sizeof(src));
-		fprintf(out, "# with %s: %s  # %s (%s): %s\n", l->images[i].enable, l->images[i].ref,
-			l->images[i].keys, src, l->images[i].why);
+		fprintf(out, "# with %s: %s  # %s (%s): %s\n", l->images[i].enable,
+			l->images[i].ref, l->images[i].keys, src, l->images[i].why);
 	}
 	for (size_t i = 0; l->warnings && l->warnings[i]; i++)
 		fprintf(out, "# WARNING: %s\n", l->warnings[i]);
-	fprintf(out, "# Install from the mirrored charts (values files: gdrcheck k8s --helm-values CHART > CHART-values.yaml,\n"
-		     "# with each component's repository set to the mirror):\n");
+	fprintf(out,
+		"# Install from the mirrored charts (values files: gdrcheck k8s --helm-values CHART > CHART-values.yaml,\n"
+		"# with each component's repository set to the mirror):\n");
 	for (size_t i = 0; l->commands && l->commands[i]; i++)
 		fprintf(out, "#   %s\n", l->commands[i]);
 	return ferror(out) ? -EIO : 0;
@@ -80,7 +85,9 @@ json_object *render_k8s_images_json(const struct facts *f, const struct k8s_imag
 
 		json_object_object_add(o, "image", json_object_new_string(l->images[i].ref));
 		json_object_object_add(o, "keys", json_object_new_string(l->images[i].keys));
-		json_object_object_add(o, "chart", l->images[i].release ? release_json(l->images[i].release) : NULL);
+		json_object_object_add(o, "chart",
+				       l->images[i].release ? release_json(l->images[i].release) :
+							      NULL);
 		json_object_object_add(o, "object", render_str_or_null(l->images[i].object));
 		json_object_object_add(o, "why", json_object_new_string(l->images[i].why));
 		json_object_object_add(o, "pulled", json_object_new_boolean(!l->images[i].enable));
