@@ -4,6 +4,7 @@ test-image.py runs the image; test-release.py puts it in the air-gapped
 bundle. Both take it from BUILD_DIR/image, rebuilt when the binary is newer.
 """
 import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -29,7 +30,18 @@ def archive_reachable(suite):
 
 
 def build_image(gdrcheck, src, out):
-    """The image of @gdrcheck in @out (oci/ and gdrcheck-VERSION.oci.tar); its version."""
+    """The image of @gdrcheck in @out (oci/ and gdrcheck-VERSION.oci.tar); its version.
+
+    k8s-image and release may run at once (make test runs the release suite
+    beside the rest): one builds, the other waits on the lock and reuses it.
+    """
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_image(gdrcheck, src, out)
+
+
+def _build_image(gdrcheck, src, out):
     version = k8slib.run([gdrcheck, "--version"], check_rc=[0]).stdout.split()[1]
     tar = os.path.join(out, f"gdrcheck-{version}.oci.tar")
     if os.path.exists(tar) and os.path.getmtime(tar) > os.path.getmtime(gdrcheck):
