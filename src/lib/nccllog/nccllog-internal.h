@@ -81,10 +81,10 @@ static inline bool span_contains(struct span s, const char *needle)
 	return span_find(s, needle) != NULL;
 }
 
-/* What follows the first @at, or an empty span at the end. */
-static inline struct span span_after(struct span s, const char *at)
+/* What follows the first @at (found by its byte @j), or an empty span at the end. */
+static inline struct span span_after_by(struct span s, const char *at, size_t j)
 {
-	const char *p = span_find(s, at);
+	const char *p = span_find_by(s, at, j);
 	size_t k = strlen(at);
 
 	if (!p)
@@ -92,16 +92,63 @@ static inline struct span span_after(struct span s, const char *at)
 	return span_make(p + k, s.n - (size_t)(p - s.p) - k);
 }
 
-/* Parse a decimal (or with @hex, hexadecimal) number at the start. */
-bool span_number(struct span *s, long *ret, bool hex);
+static inline struct span span_after(struct span s, const char *at)
+{
+	return span_after_by(s, at, at[0] == ' ' && at[1] ? 1 : 0);
+}
 
+/*
+ * Parse a decimal (or with @hex, hexadecimal) number at the start, with an
+ * optional '-'; saturated at INT32_MAX, as a log can hold any digits.
+ * Inline, so that a decimal caller is a plain digit loop (a channel line
+ * holds five numbers), and without a division per digit: v <= INT32_MAX, so
+ * v * 16 + 15 fits in 64 bits and the bound is checked after the step.
+ */
+static inline bool span_number(struct span *s, long *ret, bool hex)
+{
+	int64_t v = 0;
+	size_t i = s->n && s->p[0] == '-', start = i;
+
+	for (; i < s->n; i++) {
+		int c = (unsigned char)s->p[i], d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (hex && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (hex && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			break;
+		v = v * (hex ? 16 : 10) + d;
+		if (v > INT32_MAX)
+			v = INT32_MAX;
+	}
+	if (i == start)
+		return false;
+	*ret = start ? -(long)v : (long)v;
+	s->p += i;
+	s->n -= i;
+	return true;
+}
+
+/*
+ * On locals: a byte read through s->p may alias *s, so a loop on s->p and
+ * s->n would store both back before each read.
+ */
 static inline void span_trim(struct span *s)
 {
-	while (s->n && (s->p[0] == ' ' || s->p[0] == '\t'))
-		s->p++, s->n--;
-	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' ||
-			s->p[s->n - 1] == '\r'))
-		s->n--;
+	if (!s->n)
+		return; /* s->p may be NULL */
+
+	const char *p = s->p, *e = s->p + s->n;
+
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	s->p = p;
+	s->n = (size_t)(e - p);
 }
 
 /* The span up to its first space, trimmed ("Socket to comm 0x..." -> "Socket"). */

@@ -43,43 +43,6 @@ const char *nccllog_plugin_gdr_name(unsigned bits)
 
 /* --- spans --------------------------------------------------------------- */
 
-/* The rest of @s after the first @at, or an empty span. */
-bool span_number(struct span *s, long *ret, bool hex)
-{
-	long v = 0;
-	size_t i = 0;
-	bool neg = false;
-
-	if (s->n && s->p[0] == '-') {
-		neg = true;
-		i = 1;
-	}
-	size_t start = i;
-	for (; i < s->n; i++) {
-		int c = (unsigned char)s->p[i], d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (hex && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (hex && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		/* Saturate: a log can hold any digits. */
-		if (v > (0x7fffffffL - d) / (hex ? 16 : 10))
-			v = 0x7fffffffL;
-		else
-			v = v * (hex ? 16 : 10) + d;
-	}
-	if (i == start)
-		return false;
-	*ret = neg ? -v : v;
-	s->p += i;
-	s->n -= i;
-	return true;
-}
-
 char *nccllog_strclean(const char *p, size_t n, size_t max)
 {
 	char *s;
