@@ -1244,11 +1244,15 @@ static int parse_setting(struct line_ctx *c)
 	return nccllog_ref_set(c->log, &st->ref, c->line);
 }
 
-/* "… rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId c6000 commId …" */
+/*
+ * "… rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId c6000 commId …". The words
+ * are found by a byte that is rare on this line ('k', 'D', 'I'): a search
+ * by the 'n' or 'c' after the space stops at every "ncclComm".
+ */
 static int parse_comm(struct line_ctx *c)
 {
-	struct span rs = span_after(c->msg, " rank "), ds = span_after(c->msg, " cudaDev "),
-		    bs = span_after(c->msg, " busId "), ns = span_after(c->msg, " nvmlDev ");
+	struct span rs = span_after_by(c->msg, " rank ", 4), ds = span_after_by(c->msg, " cudaDev ", 5),
+		    bs = span_after_by(c->msg, " busId ", 4), ns = span_after_by(c->msg, " nvmlDev ", 5);
 	long rank, dev = -1, nvml = -1, bus;
 	struct nccllog_rank *r;
 	size_t hi;
@@ -1258,7 +1262,7 @@ static int parse_comm(struct line_ctx *c)
 		return 0;
 	span_number(&ds, &dev, false);
 	span_number(&ns, &nvml, false);
-	if (span_contains(c->msg, "Init START"))
+	if (span_find_by(c->msg, "Init START", 5))
 		format_seen(c->log, V(2, 18, 3), 0);
 	hi = host_index(c);
 	if (hi == SIZE_MAX || !(r = nccllog_rank_get(c->log, hi, (int)rank)))
@@ -1587,7 +1591,7 @@ static int parse_message(struct line_ctx *c)
 			format_seen(c->log, V(2, 13, 0), 0);
 			return set_once(&h->cuda_driver, m);
 		}
-		if (span_contains(m, " busId ") && span_contains(m, " rank "))
+		if (span_find_by(m, " busId ", 4) && span_find_by(m, " rank ", 4))
 			return parse_comm(c);
 		break;
 	case '#':
@@ -1600,7 +1604,7 @@ static int parse_message(struct line_ctx *c)
 	}
 	/* 2.1x–2.2x put the comm line behind "ncclCommInitRank comm 0x…". */
 	if (m.p[0] == 'n' && span_startswith(m, "ncclCommInit") &&
-	    span_contains(m, " busId "))
+	    span_find_by(m, " busId ", 4))
 		return parse_comm(c);
 	return 0;
 }
