@@ -1643,7 +1643,8 @@ static bool skip_front(struct span *s)
 /*
  * Cut what follows the message: Ray's " [repeated 7x across cluster]", a
  * colour reset, the closing "|" of a CloudWatch table row (@table). Only
- * the last byte is looked at unless it can end one of them.
+ * the last byte is looked at unless it can end one of them. @m comes
+ * trimmed (every line's message is): only what is cut is trimmed again.
  */
 static void trim_back(struct span *m, bool table)
 {
@@ -1651,7 +1652,8 @@ static void trim_back(struct span *m, bool table)
 	const size_t kt = sizeof(tail) - 1, kr = sizeof(rep) - 1;
 
 	for (int round = 0; round < 4; round++) {
-		span_trim(m);
+		if (round)
+			span_trim(m);
 		if (!m->n)
 			return;
 		const char *end = m->p + m->n;
@@ -1742,6 +1744,7 @@ static int parse_segment(struct nccllog *log, struct span line, bool ray, bool t
 		/* A pasted message without its prefix, or other output. */
 		c.prefix = span_make(line.p, 0);
 		c.msg = c.line;
+		span_trim(&c.msg);
 		trim_back(&c.msg, table);
 		/* "| 2024-11-28T07:42:11.527Z | libfabric:…": a table row's first cell is a time. */
 		if (c.msg.n && c.msg.p[0] == '|') {
@@ -1749,6 +1752,7 @@ static int parse_segment(struct nccllog *log, struct span line, bool ray, bool t
 
 			if (bar) {
 				c.msg = span_make(bar + 1, c.msg.n - (size_t)(bar + 1 - c.msg.p));
+				span_trim(&c.msg);
 				trim_back(&c.msg, true);
 			}
 		}
