@@ -20,6 +20,8 @@ struct line_ctx {
 	char level;         /* 'I' INFO, 'W' WARN, 'T' TRACE, 0 unmarked */
 	struct nccllog_host *host;
 	bool host_done;
+	struct span host_name; /* prefix_host(prefix), once host_name_done */
+	bool host_name_done;
 };
 
 /*
@@ -221,31 +223,68 @@ static void remember_pid(struct nccllog *log, struct span host, struct span pre,
 	e->host = hi;
 }
 
+/*
+ * Most lines repeat the prefix of a recent line ("host:pid:tid [dev]" of
+ * the ranks, interleaved): same bytes, same host, no walk and no hash. A
+ * direct-mapped cache keyed by the length and the last eight bytes, where
+ * the prefixes of one host differ (the tid, the device), mixed by a
+ * multiplication (Fibonacci hashing); a shortcut only: a miss walks and
+ * hashes as before. The slot of @pre:
+ */
+static struct nccllog_prefix_cache *prefix_slot(struct nccllog *log, struct span pre)
+{
+	uint64_t key = 0;
+
+	if (pre.n >= 8)
+		memcpy(&key, pre.p + pre.n - 8, 8);
+	else if (pre.n)
+		memcpy(&key, pre.p, pre.n);
+	key = (key ^ pre.n) * 0x9e3779b97f4a7c15ull;
+	return &log->prefix_cache[(key >> 40) % NCCLLOG_PREFIX_CACHE];
+}
+
+static bool prefix_cached(const struct nccllog *log, const struct nccllog_prefix_cache *e,
+			  struct span pre)
+{
+	return e->host < log->n_hosts && pre.n == e->len && memcmp(pre.p, e->bytes, pre.n) == 0;
+}
+
+/* The host name in the line's prefix: walked once per line at most. */
+static struct span ctx_host_name(struct line_ctx *c)
+{
+	if (!c->host_name_done) {
+		c->host_name = prefix_host(c->prefix);
+		c->host_name_done = true;
+	}
+	return c->host_name;
+}
+
+/*
+ * Whether the prefix names a host, without adding one. A cached prefix
+ * tells: the host named "" stands for the lines whose prefix names none.
+ */
+static bool ctx_has_host(struct line_ctx *c)
+{
+	const struct nccllog_prefix_cache *e = prefix_slot(c->log, c->prefix);
+
+	if (prefix_cached(c->log, e, c->prefix))
+		return c->log->hosts[e->host].name[0] != '\0';
+	return ctx_host_name(c).n != 0;
+}
+
 static struct nccllog_host *ctx_host(struct line_ctx *c)
 {
 	struct nccllog *log = c->log;
 	struct span pre = c->prefix, hs;
 	struct nccllog_prefix_cache *e;
-	size_t key;
 
 	if (c->host_done)
 		return c->host;
 	c->host_done = true;
-	/*
-	 * Most lines repeat the prefix of a recent line ("host:pid:tid [dev]"
-	 * of a few ranks, interleaved): same bytes, same host, no walk and no
-	 * hash. A direct-mapped cache keyed by the length and three bytes
-	 * near the end, where the prefixes of one host differ (the tid); a
-	 * shortcut only: a miss walks and hashes as before.
-	 */
-	key = pre.n;
-	if (pre.n >= 8)
-		key += (unsigned char)pre.p[pre.n - 2] * 3u + (unsigned char)pre.p[pre.n - 6] * 5u +
-		       (unsigned char)pre.p[pre.n - 7] * 7u;
-	e = &log->prefix_cache[key % NCCLLOG_PREFIX_CACHE];
-	if (e->host < log->n_hosts && pre.n == e->len && memcmp(pre.p, e->bytes, pre.n) == 0)
+	e = prefix_slot(log, pre);
+	if (prefix_cached(log, e, pre))
 		return c->host = &log->hosts[e->host];
-	hs = prefix_host(pre);
+	hs = ctx_host_name(c);
 	c->host = nccllog_host_get(log, hs);
 	if (c->host && hs.n)
 		remember_pid(log, hs, pre, (size_t)(c->host - log->hosts));
@@ -495,7 +534,7 @@ static int parse_version(struct line_ctx *c, struct span s)
 		return r;
 	if (cuda.n && (r = set_once(&c->log->cuda_version, cuda)) < 0)
 		return r;
-	if (!prefix_host(c->prefix).n)
+	if (!ctx_has_host(c))
 		return 0;
 	h = ctx_host(c);
 	if (!h)
@@ -1726,7 +1765,7 @@ static int parse_segment(struct nccllog *log, struct span line, bool ray, bool t
 		 * Ray cuts a worker's line where another's begins: what is left
 		 * ("…) ] NCCL INFO Channel …") has lost its host prefix.
 		 */
-		if (ray && c.level && !prefix_host(c.prefix).n)
+		if (ray && c.level && !ctx_has_host(&c))
 			return 0;
 		if (c.msg.n >= GLUED_MIN) {
 			const char *next = glued_at(c.msg);

@@ -32,7 +32,7 @@
 #define NCCLLOG_MAX_INPUTS 1024
 #define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
 #define NCCLLOG_RANK_CACHE 16
-#define NCCLLOG_PREFIX_CACHE 64
+#define NCCLLOG_PREFIX_CACHE 256
 #define NCCLLOG_PID_CACHE 64
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
 /* All quoted lines together; past it a reference keeps its line number only. */
