@@ -321,7 +321,7 @@ static int set_once(char **dst, struct span s)
 /* --- connections ---------------------------------------------------------- */
 
 /* "12[3]" or "12[c7000]" or "12": rank and the bracket token. */
-static bool parse_peer(struct span *s, long *rank, struct span *tok)
+static inline bool parse_peer(struct span *s, long *rank, struct span *tok)
 {
 	span_trim(s);
 	if (!span_number(s, rank, false))
@@ -339,8 +339,11 @@ static bool parse_peer(struct span *s, long *rank, struct span *tok)
 	return true;
 }
 
-/* "NET/IB/0(2)/GDRDMA(PCI)/Shared" and the COLLNET form. */
-static void parse_net_via(struct nccllog *log, struct span via,
+/*
+ * "NET/IB/0(2)/GDRDMA(PCI)/Shared" and the COLLNET form; @kind is the length
+ * of "NET/" or "COLLNET/", which the caller has seen.
+ */
+static void parse_net_via(struct nccllog *log, struct span via, size_t kind,
 			  struct nccllog_chan *ch)
 {
 	struct span s = via;
@@ -349,8 +352,7 @@ static void parse_net_via(struct nccllog *log, struct span via,
 
 	ch->net = true;
 	/* The net name may hold spaces ("AWS Libfabric") but no slash. */
-	slash = memchr(s.p, '/', s.n);
-	slash = slash ? memchr(slash + 1, '/', s.n - (size_t)(slash + 1 - s.p)) : NULL;
+	slash = memchr(s.p + kind, '/', s.n - kind);
 	/*
 	 * NCCL always prints the device ("via NET/%s/%d%s%s%s", "via
 	 * COLLNET/%s/%d…"): a line without one was cut ("via NET/IBext/").
@@ -472,7 +474,7 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 		ch.dir = 'r';
 	span_trim(&via);
 	if (span_startswith(via, "NET/") || span_startswith(via, "COLLNET/")) {
-		parse_net_via(c->log, via, &ch);
+		parse_net_via(c->log, via, via.p[0] == 'N' ? strlen("NET/") : strlen("COLLNET/"), &ch);
 		if (!collnet)
 			net_line_format(c, src_tok);
 	} else if (span_startswith(via, "direct shared memory")) {
