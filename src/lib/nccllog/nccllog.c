@@ -329,7 +329,8 @@ struct nccllog_rank *nccllog_rank_get(struct nccllog *log, size_t host,
 	 * Channel lines name a few ranks over and over: look in a small
 	 * direct-mapped cache first. Only a shortcut: a miss takes the table.
 	 */
-	size_t *cached = &log->rank_cache[((size_t)(unsigned)rank + host) % NCCLLOG_RANK_CACHE];
+	uint64_t mix = ((uint64_t)(uint32_t)rank * 0x9e3779b1u + (uint64_t)host * 0x85ebca6bu) >> 7;
+	size_t *cached = &log->rank_cache[mix % NCCLLOG_RANK_CACHE];
 
 	if (*cached < log->n_ranks && log->ranks[*cached].rank == rank &&
 	    log->ranks[*cached].host == host)

@@ -31,7 +31,7 @@
 #define NCCLLOG_MAX_FINDINGS 1024
 #define NCCLLOG_MAX_INPUTS 1024
 #define NCCLLOG_MAX_INTERNED 256 /* transport strings; then "other" */
-#define NCCLLOG_RANK_CACHE 16
+#define NCCLLOG_RANK_CACHE 1024
 #define NCCLLOG_PREFIX_CACHE 256
 #define NCCLLOG_PID_CACHE 64
 #define NCCLLOG_EXCERPT_MAX 240  /* bytes of a log line quoted back */
@@ -248,7 +248,7 @@ struct nccllog {
 	bool line_overlong;
 	unsigned long lineno;
 	size_t last_host;
-	/* Recent ranks by (rank + host) % NCCLLOG_RANK_CACHE: a shortcut past the hash. */
+	/* Recent ranks by a mix of rank and host: a shortcut past the hash. */
 	size_t rank_cache[NCCLLOG_RANK_CACHE];
 	/* Prefixes of recent lines whose host was looked up, and those hosts. */
 	struct nccllog_prefix_cache {
