@@ -151,6 +151,22 @@ static inline void span_trim(struct span *s)
 	s->n = (size_t)(e - p);
 }
 
+/*
+ * Leading blanks only: for a span that ends where the line's message ends,
+ * which is trimmed already (a channel line's peers and via).
+ */
+static inline void span_ltrim(struct span *s)
+{
+	size_t i = 0;
+
+	if (!s->n)
+		return; /* s->p may be NULL */
+	while (i < s->n && (s->p[i] == ' ' || s->p[i] == '\t'))
+		i++;
+	s->p += i;
+	s->n -= i;
+}
+
 /* The span up to its first space, trimmed ("Socket to comm 0x..." -> "Socket"). */
 static inline struct span span_first_word(struct span s)
 {

@@ -320,10 +320,10 @@ static int set_once(char **dst, struct span s)
 
 /* --- connections ---------------------------------------------------------- */
 
-/* "12[3]" or "12[c7000]" or "12": rank and the bracket token. */
+/* "12[3]" or "12[c7000]" or "12": rank and the bracket token (@s ends the message). */
 static inline bool parse_peer(struct span *s, long *rank, struct span *tok)
 {
-	span_trim(s);
+	span_ltrim(s);
 	if (!span_number(s, rank, false))
 		return false;
 	*tok = span_make(s->p, 0);
@@ -378,7 +378,7 @@ static void parse_net_via(struct nccllog *log, struct span via, size_t kind,
 	ch->gdr = span_skip(&s, "/GDRDMA");
 	ch->pci = span_skip(&s, "(PCI)");
 	ch->shared = span_skip(&s, "/Shared");
-	span_trim(&s);
+	span_ltrim(&s);
 	if (s.n) {
 		ch->gdr |= span_contains(s, "/GDRDMA");
 		ch->pci |= span_contains(s, "(PCI)");
@@ -463,16 +463,16 @@ static int parse_channel(struct line_ctx *c, bool collnet)
 	if (!parse_peer(&s, &src, &src_tok))
 		return 0;
 	if (!collnet) {
-		span_trim(&s);
+		span_ltrim(&s);
 		if (!span_skip(&s, "->") || !parse_peer(&s, &dst, &dst_tok))
 			return 0;
 	}
-	span_trim(&s);
+	span_ltrim(&s);
 	if (span_startswith(s, "[send]"))
 		ch.dir = 's';
 	else if (span_startswith(s, "[receive]"))
 		ch.dir = 'r';
-	span_trim(&via);
+	span_ltrim(&via);
 	if (span_startswith(via, "NET/") || span_startswith(via, "COLLNET/")) {
 		parse_net_via(c->log, via, via.p[0] == 'N' ? strlen("NET/") : strlen("COLLNET/"), &ch);
 		if (!collnet)
