@@ -1479,15 +1479,42 @@ static void set_meaning(struct nccllog *log, const struct error_pattern *e, size
 		}
 }
 
+/* Whether @line holds @needle with its first 'l' at @p. */
+static inline bool needle_at_l(struct span line, const char *p, const char *needle)
+{
+	size_t j = (size_t)(strchr(needle, 'l') - needle), k = strlen(needle);
+
+	return (size_t)(p - line.p) >= j && (size_t)(line.p + line.n - (p - j)) >= k &&
+	       memcmp(p - j, needle, k) == 0;
+}
+
+/*
+ * NCCL's error strings that other output (a Python traceback) repeats:
+ * "unhandled cuda/system error", "Cuda failure", "Got completion". Each
+ * holds an 'l': one scan for it instead of one per string (a log's tables
+ * and shell lines hold few).
+ */
+static bool repeats_nccl_error(struct span line)
+{
+	const char *p = line.p, *end = line.p + line.n;
+
+	while (p < end && (p = memchr(p, 'l', (size_t)(end - p)))) {
+		if (needle_at_l(line, p, "nhandled ") || needle_at_l(line, p, "Cuda failure") ||
+		    needle_at_l(line, p, "Got completion"))
+			return true;
+		p++;
+	}
+	return false;
+}
+
 static int parse_errors(struct line_ctx *c)
 {
 	/*
-	 * NCCL reports data-path errors with WARN; other output (a Python
-	 * traceback) only repeats NCCL's error string. Checking every pattern
-	 * on every such line would cost more than the rest of the parse.
+	 * NCCL reports data-path errors with WARN; other output only repeats
+	 * NCCL's error string. Checking every pattern on every such line would
+	 * cost more than the rest of the parse.
 	 */
-	if (c->level != 'W' && !span_find_by(c->line, "nhandled ", 1) &&
-	    !span_contains(c->line, "Cuda failure") && !span_contains(c->line, "Got completion"))
+	if (c->level != 'W' && !repeats_nccl_error(c->line))
 		return 0;
 	for (size_t i = 0; i < sizeof(error_patterns) / sizeof(error_patterns[0]); i++) {
 		const struct error_pattern *e = &error_patterns[i];
