@@ -119,12 +119,13 @@ struct nccllog_chan {
 struct nccllog_rank {
 	size_t host;
 	int rank;
+	/* Beside host and rank: a channel line reads them, then the first kinds. */
+	size_t n_chans;
 	char *gpu;    /* what the channel lines put in brackets: CUDA device or busId */
 	char *bus_id; /* "0000:06:00.0" from ncclCommInitRank or nccl-tests, NULL */
 	int cuda_dev; /* -1 */
 	int nvml_dev; /* -1; NVML numbers GPUs in PCI bus order */
 	struct nccllog_chan chans[NCCLLOG_MAX_CHANS];
-	size_t n_chans;
 	unsigned long chans_dropped;
 	/* Analysis. */
 	unsigned long net_gdr, net_plain, local;
