@@ -74,16 +74,21 @@ int nl_msgs_check(const void *buf, size_t len)
 
 	while (off < len) {
 		struct nlmsghdr h;
-		size_t left = len - off;
+		size_t left = len - off, padded;
 
 		if (left < sizeof(h))
 			return -EBADMSG;
 		memcpy(&h, p + off, sizeof(h));
-		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > left)
+		/*
+		 * libmnl walks a message's attributes to MNL_ALIGN(nlmsg_len),
+		 * not to nlmsg_len: the padding must be in the buffer too, or
+		 * a last attribute sized to the aligned end reads past it. The
+		 * kernel pads every message it sends (nlmsg_end, NLMSG_ALIGN).
+		 */
+		padded = ((size_t)h.nlmsg_len + 3) & ~(size_t)3;
+		if (h.nlmsg_len < sizeof(h) || padded > left)
 			return -EBADMSG;
-		/* Pad to 4 as the kernel does; the last message may end unpadded. */
-		off += h.nlmsg_len;
-		off += (4 - (off & 3)) & 3;
+		off += padded;
 	}
 	return 0;
 }
