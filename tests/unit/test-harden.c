@@ -21,15 +21,19 @@
 
 #include "collect/collect-roce.h"
 #include "collect/collect.h"
+#include "collect/parse-platform.h"
 #include "collect/parse-sysfs.h"
 #include "import/import.h"
 #include "model/facts-json.h"
 #include "fixture-builder.h"
 #include "model/facts.h"
+#include "nl/nl-roce.h"
 #include "nl/nl.h"
+#include "pod/pod-collect.h"
 #include "render/render.h"
 #include "topo/topo.h"
 #include "util/root.h"
+#include "util/strv.h"
 
 /* Finding 8: a PCI config file cut short proves nothing about ACS. */
 static void short_config_is_not_absence(void **state)
@@ -184,6 +188,94 @@ static void netlink_header_lengths(void **state)
 		assert_int_equal(n, 1);
 	}
 	alarm(0);
+}
+
+/* Reads every attribute's payload, as a reply callback does. */
+static int payload_sum_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, 4) {
+		const uint8_t *p = mnl_attr_get_payload(a);
+
+		for (uint16_t i = 0; i < mnl_attr_get_payload_len(a); i++)
+			*(unsigned *)data += p[i];
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * Outside fuzzing (nl-ethtool, 90 s): libmnl walks attributes to
+ * MNL_ALIGN(nlmsg_len). A last message of 25 bytes whose last attribute is
+ * sized to the aligned end (28) read 3 bytes past the buffer. The buffer is
+ * exactly the recording's length, as nl_read_file and fuzz_aligned hand it
+ * over; every parser goes through nl_msgs_check, so one check covers them all.
+ */
+static void netlink_unpadded_last_message(void **state)
+{
+	static const uint8_t msg[25] = {
+		25, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* nlmsghdr */
+		1, 2, 0, 0,                                         /* genlmsghdr */
+		8, 0, 1, 0, 0x2a,                                   /* nla_len 8: to 28 */
+	};
+	uint8_t *buf = malloc(sizeof(msg)), *two = malloc(32 + sizeof(msg));
+	unsigned sum = 0;
+	int family = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(two);
+	memcpy(buf, msg, sizeof(msg));
+	assert_int_equal(nl_msgs_check(buf, sizeof(msg)), -EBADMSG);
+	assert_int_equal(nl_run(buf, sizeof(msg), payload_sum_cb, &sum), -EBADMSG);
+	assert_int_equal(nl_run(buf, sizeof(msg), ethtool_family_reply_cb, &family), -EBADMSG);
+	assert_int_equal(sum, 0);
+	/* The same message padded, as the kernel sends it, is read. */
+	hostile_msg(two, 32, 32);
+	memcpy(two + 32, msg, sizeof(msg));
+	assert_int_equal(nl_msgs_check(two, 32 + sizeof(msg)), -EBADMSG);
+	free(buf);
+	buf = calloc(1, 28);
+	assert_non_null(buf);
+	memcpy(buf, msg, sizeof(msg));
+	assert_int_equal(nl_run(buf, 28, payload_sum_cb, &sum), 0);
+	assert_int_equal(sum, 0x2a);
+	free(buf);
+	free(two);
+}
+
+/*
+ * Outside fuzzing: parse_modules_dep looked for each line's ':' with strchr
+ * over the rest of the file, so a modules.dep without one cost lines x size
+ * (1 MiB of newlines: 12 s; the 16 MiB the reader allows: hours). Every
+ * search now stays in its line; alarm() turns the old hang into a failure.
+ * The same shape for /proc/self/cgroup (pod_parse_cgroup).
+ */
+static void colonless_lines_are_linear(void **state)
+{
+	static const char tail[] = "kernel/drivers/infiniband/hw/irdma/irdma.ko.xz: kernel/a.ko\n";
+	size_t size = 16u << 20, n = size - sizeof(tail);
+	struct platform_facts p = { 0 };
+	char *buf = malloc(size), path[64];
+	bool v2 = false;
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t i = 0; i < n; i += 2)
+		memcpy(buf + i, "x\n", 2);
+	memcpy(buf + n - (n & 1), tail, sizeof(tail));
+	alarm(10);
+	assert_int_equal(parse_modules_dep(buf, &p), 0);
+	assert_int_equal(strv_len(p.module_files), 1);
+	assert_string_equal(p.module_files[0], "kernel/drivers/infiniband/hw/irdma/irdma.ko.xz");
+	/* /proc/self/cgroup, read up to 64 KiB, many times that here. */
+	memcpy(buf + n - (n & 1), "0::/kubepods/pod1\n", sizeof("0::/kubepods/pod1\n"));
+	assert_int_equal(pod_parse_cgroup(buf, &v2, path, sizeof(path)), 0);
+	assert_string_equal(path, "/kubepods/pod1");
+	assert_true(v2);
+	alarm(0);
+	platform_facts_release(&p);
+	free(buf);
 }
 
 /*
@@ -630,6 +722,8 @@ int main(void)
 		cmocka_unit_test(short_config_is_not_absence),
 		cmocka_unit_test(short_resource_is_not_absence),
 		cmocka_unit_test(netlink_header_lengths),
+		cmocka_unit_test(netlink_unpadded_last_message),
+		cmocka_unit_test(colonless_lines_are_linear),
 		cmocka_unit_test(fifo_inputs_refused),
 		cmocka_unit_test(numbers_out_of_range),
 		cmocka_unit_test(kallsyms_byte_cap),

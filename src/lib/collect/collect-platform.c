@@ -105,12 +105,12 @@ int parse_modules_dep(const char *buf, struct platform_facts *p)
 	if (!p->module_files)
 		return -ENOMEM;
 	while (*l) {
-		const char *nl = strchr(l, '\n'), *colon = strchr(l, ':');
+		/* Every search stays in its line: a file without ':' is linear. */
+		const char *nl = strchrnul(l, '\n');
+		const char *colon = memchr(l, ':', (size_t)(nl - l));
 		size_t len;
 
-		if (!nl)
-			nl = l + strlen(l);
-		if (colon && colon < nl) {
+		if (colon) {
 			len = (size_t)(colon - l);
 			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 				_cleanup_free_ char *path = NULL;

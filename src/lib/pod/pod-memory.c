@@ -31,10 +31,12 @@ int pod_parse_cgroup(const char *text, bool *v2, char *path, size_t size)
 	int found = -ENODATA;
 
 	while (l && *l) {
-		const char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		/* Every search stays in its line: lines without ':' cost no more than once. */
 		const char *eol = strchrnul(l, '\n');
+		const char *c1 = memchr(l, ':', (size_t)(eol - l));
+		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(eol - c1 - 1)) : NULL;
 
-		if (c1 && c2 && c2 < eol) {
+		if (c1 && c2) {
 			size_t clen = (size_t)(c2 - c1 - 1), plen = (size_t)(eol - c2 - 1);
 			bool mem = false;
 
