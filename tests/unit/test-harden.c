@@ -279,6 +279,35 @@ static void colonless_lines_are_linear(void **state)
 }
 
 /*
+ * An NCCL conf file is read up to 1 MiB, and every setting was looked up
+ * among the ones before it: 1 MiB of distinct names cost minutes. The first
+ * 1024 settings are read, and a note says the rest were not.
+ */
+static void nccl_conf_bounded(void **state)
+{
+	size_t size = 1u << 20, off = 0;
+	char *buf = malloc(size + 1);
+	struct facts f;
+	unsigned i = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	while (off + 16 < size)
+		off += (size_t)sprintf(buf + off, "N%x=%u\n", i, i), i++;
+	buf[off] = '\0';
+	facts_init(&f);
+	alarm(10);
+	assert_int_equal(nccl_conf_parse(&f, buf, "/etc/nccl.conf"), 0);
+	alarm(0);
+	assert_int_equal(f.n_nccl, 1024);
+	assert_string_equal(f.nccl[1023].name, "N3ff");
+	assert_non_null(f.notes);
+	assert_string_equal(f.notes[0], "'/etc/nccl.conf': more than 1024 settings; the rest are not read");
+	facts_release(&f);
+	free(buf);
+}
+
+/*
  * Finding 3: a FIFO where a file belongs hung open() for ever. Every input
  * path opens non-blocking and refuses what is not a regular file.
  */
@@ -724,6 +753,7 @@ int main(void)
 		cmocka_unit_test(netlink_header_lengths),
 		cmocka_unit_test(netlink_unpadded_last_message),
 		cmocka_unit_test(colonless_lines_are_linear),
+		cmocka_unit_test(nccl_conf_bounded),
 		cmocka_unit_test(fifo_inputs_refused),
 		cmocka_unit_test(numbers_out_of_range),
 		cmocka_unit_test(kallsyms_byte_cap),

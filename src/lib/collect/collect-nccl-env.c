@@ -46,26 +46,19 @@ static int add_setting(struct facts *f, const char *name, const char *value,
 }
 
 /*
- * NAME=value lines as NCCL's setEnvFile (src/misc/param.cc) reads them: a
- * trailing CR dropped, '#' in the first column a comment, the name up to
- * the first '=' and the value after it, both as written. NCCL trims
- * nothing: "NCCL_X = 1" sets a variable "NCCL_X " that no NCCL code reads,
- * and is recorded under that name here too.
+ * Five times as many settings as NCCL has parameters (about 200 in 2.30):
+ * a file with more is not a configuration, and each setting is looked up
+ * among the ones before it, so the bound also keeps a hostile file from
+ * costing settings x settings.
  */
-static int read_conf(const struct gc_root *root, struct facts *f,
-		     const char *path)
+#define NCCL_CONF_LINES_MAX 1024
+
+int nccl_conf_parse(struct facts *f, char *buf, const char *source)
 {
-	_cleanup_free_ char *buf = NULL;
 	char *save = NULL;
+	unsigned n = 0;
 	int r;
 
-	r = root_read_alloc(root, path, 1 << 20, &buf);
-	if (r == -ENOENT || r == -ENOTDIR)
-		return 0;
-	if (r < 0)
-		return r == -ENOMEM ? r :
-				      facts_note(f, "cannot read '%s': %s", path,
-						 strerror(-r));
 	for (char *l = strtok_r(buf, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		size_t len = strlen(l);
@@ -83,11 +76,37 @@ static int read_conf(const struct gc_root *root, struct facts *f,
 		value = eq + 1;
 		if (!*name)
 			continue;
-		r = add_setting(f, name, value, path);
+		if (++n > NCCL_CONF_LINES_MAX)
+			return facts_note(f, "'%s': more than %d settings; the rest are not read",
+					  source, NCCL_CONF_LINES_MAX);
+		r = add_setting(f, name, value, source);
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * NAME=value lines as NCCL's setEnvFile (src/misc/param.cc) reads them: a
+ * trailing CR dropped, '#' in the first column a comment, the name up to
+ * the first '=' and the value after it, both as written. NCCL trims
+ * nothing: "NCCL_X = 1" sets a variable "NCCL_X " that no NCCL code reads,
+ * and is recorded under that name here too.
+ */
+static int read_conf(const struct gc_root *root, struct facts *f,
+		     const char *path)
+{
+	_cleanup_free_ char *buf = NULL;
+	int r;
+
+	r = root_read_alloc(root, path, 1 << 20, &buf);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
+		return r == -ENOMEM ? r :
+				      facts_note(f, "cannot read '%s': %s", path,
+						 strerror(-r));
+	return nccl_conf_parse(f, buf, path);
 }
 
 int collect_nccl_environment(char *const *envp, struct facts *f)

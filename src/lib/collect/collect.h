@@ -99,3 +99,9 @@ int collect_storage(const struct collect_ctx *c, struct facts *f);
 int collect_cni(const struct collect_ctx *c, struct facts *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
+/*
+ * The NAME=value lines of an NCCL conf file (@buf, modified) into @f's
+ * settings, @source naming the file; the first 1024 only (a note says so).
+ * 0 or -ENOMEM.
+ */
+int nccl_conf_parse(struct facts *f, char *buf, const char *source);
