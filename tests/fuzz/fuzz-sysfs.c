@@ -3,7 +3,7 @@
  * The sysfs and procfs value parsers. The first byte picks the parser, the
  * rest is the file's content: integers, link speed, port rate, PCI address,
  * NCCL cpumask to cpulist, resource (BAR1), config space (ACS walk),
- * /proc/kallsyms, a PCI function's uevent.
+ * /proc/kallsyms, a PCI function's uevent, /proc/cpuinfo's flags.
  */
 #include <stdio.h>
 
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	s = fuzz_cstr(data + 1, size - 1);
-	switch (data[0] % 9) {
+	switch (data[0] % 10) {
 	case 0:
 		safe_atoi64(s, &i64);
 		safe_atou64(s, &u64);
@@ -66,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 8:
 		pci_parse_uevent(s, &p);
 		fact_str_release(&p.driver);
+		break;
+	case 9:
+		parse_cpuinfo_hypervisor(s, &fi);
 		break;
 	}
 	free(s);

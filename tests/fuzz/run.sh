@@ -6,7 +6,9 @@
 # A crash, a hang (-timeout) or memory past -rss_limit_mb fails the run and
 # leaves the input in BUILD/fuzz-artifacts/: add it to
 # tests/fuzz/regressions/<name>/ with the fix, and the normal suite replays it.
-# Prints one line per target: executions, executions/s, coverage (edges).
+# Each target runs with -max_len of the largest input its parser meets
+# (the table in meson.build). Prints one line per target: executions,
+# executions/s, coverage (edges).
 set -u
 build=${1:?usage: run.sh BUILD SECONDS [NAME...]}
 secs=${2:?usage: run.sh BUILD SECONDS [NAME...]}
@@ -20,7 +22,7 @@ export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 status=0
 total=0
 printf '%-12s %12s %10s %8s %8s  %s\n' target executions exec/s cov ft result
-while read -r name dict; do
+while read -r name dict maxlen; do
 	[ -n "$name" ] || continue
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $name "*) ;; *) continue ;; esac
@@ -37,6 +39,7 @@ while read -r name dict; do
 	[ "$dict" != "-" ] && dictarg="-dict=$src/$dict"
 	# shellcheck disable=SC2086 # word splitting of the seed list is meant
 	"$exe" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
+		-max_len="${maxlen:-4096}" \
 		-rss_limit_mb=2048 -malloc_limit_mb=1024 \
 		-artifact_prefix="$build/fuzz-artifacts/$name-" $dictarg \
 		"$work" $seeds >"$log" 2>&1

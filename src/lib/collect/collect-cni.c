@@ -57,28 +57,15 @@ static void set_str(struct fact_str *f, json_object *o, const char *key)
 		fact_str_fail(f, -ENOMEM);
 }
 
-/* "type" of a .conf/.json, plugins[0].type of a .conflist; the "name". */
-static int read_conf(const struct gc_root *root, struct cni_conf *c)
+int cni_conf_parse(const char *text, size_t len, struct cni_conf *c)
 {
-	_cleanup_free_ char *path = xasprintf(CNI_DIR "/%s", c->file), *text = NULL;
 	json_tokener *tok;
 	json_object *o, *plugins;
-	int r;
 
-	if (!path)
-		return -ENOMEM;
-	r = root_read_alloc(root, path, CNI_CONF_MAX, &text);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		fact_str_fail(&c->type, r);
-		fact_str_fail(&c->name, r);
-		return 0;
-	}
 	tok = json_tokener_new_ex(CNI_JSON_DEPTH);
 	if (!tok)
 		return -ENOMEM;
-	o = json_tokener_parse_ex(tok, text, r);
+	o = len <= INT32_MAX ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
 	if (o && json_tokener_get_error(tok) != json_tokener_success) {
 		json_object_put(o);
 		o = NULL;
@@ -107,6 +94,25 @@ static int read_conf(const struct gc_root *root, struct cni_conf *c)
 	return 0;
 }
 
+/* "type" of a .conf/.json, plugins[0].type of a .conflist; the "name". */
+static int read_conf(const struct gc_root *root, struct cni_conf *c)
+{
+	_cleanup_free_ char *path = xasprintf(CNI_DIR "/%s", c->file), *text = NULL;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = root_read_alloc(root, path, CNI_CONF_MAX, &text);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		fact_str_fail(&c->type, r);
+		fact_str_fail(&c->name, r);
+		return 0;
+	}
+	return cni_conf_parse(text, (size_t)r, c);
+}
+
 static int list_dir(const struct gc_root *root, const char *dir, struct name_list *l)
 {
 	char **names = NULL;
@@ -128,18 +134,10 @@ static int list_dir(const struct gc_root *root, const char *dir, struct name_lis
  * route has destination and mask 0 and RTF_UP (0x1). The first one wins, as
  * in the kernel's FIB lookup with equal metrics.
  */
-static int read_default_route(const struct gc_root *root, struct fact_str *f)
+int cni_parse_default_route(char *text, struct fact_str *f)
 {
-	_cleanup_free_ char *text = NULL;
 	char *save = NULL, *line;
-	int r = root_read_alloc(root, "/proc/net/route", 1024 * 1024, &text);
 
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0) {
-		fact_str_fail(f, r);
-		return 0;
-	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char ifname[32], dst[16], gw[16], mask[16];
 		unsigned flags;
@@ -152,6 +150,20 @@ static int read_default_route(const struct gc_root *root, struct fact_str *f)
 	}
 	fact_str_fail(f, -ENOENT);
 	return 0;
+}
+
+static int read_default_route(const struct gc_root *root, struct fact_str *f)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = root_read_alloc(root, "/proc/net/route", 1024 * 1024, &text);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		fact_str_fail(f, r);
+		return 0;
+	}
+	return cni_parse_default_route(text, f);
 }
 
 int collect_cni(const struct collect_ctx *c, struct facts *f)

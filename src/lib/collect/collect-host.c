@@ -84,6 +84,29 @@ void parse_os_release(const char *buf, struct host_facts *h)
 	}
 }
 
+void parse_cpuinfo_hypervisor(char *cpu, struct fact_int *hv)
+{
+	for (char *l = cpu; l && *l;) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (startswith(l, "flags")) {
+			char *save = NULL, *c = strchr(l, ':');
+			bool on = false;
+
+			for (char *t = c ? strtok_r(c + 1, " \t", &save) : NULL; t;
+			     t = strtok_r(NULL, " \t", &save))
+				on = on || strcmp(t, "hypervisor") == 0;
+			fact_int_set(hv, on);
+			return;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	/* No x86 flags line (arm64 says "Features"): not decidable here. */
+	fact_int_fail(hv, -ENODATA);
+}
+
 /*
  * A virtual machine: the CPU's "hypervisor" flag (CPUID leaf 1, ECX bit 31,
  * which a guest's kernel reports in /proc/cpuinfo), and DMI for its name.
@@ -101,25 +124,7 @@ static int collect_virt(const struct gc_root *root, struct host_facts *h)
 		fact_int_fail(&h->cpu_hypervisor, r);
 		return 0;
 	}
-	for (char *l = cpu; l && *l;) {
-		char *nl = strchr(l, '\n');
-
-		if (nl)
-			*nl = '\0';
-		if (startswith(l, "flags")) {
-			char *save = NULL, *c = strchr(l, ':');
-			bool hv = false;
-
-			for (char *t = c ? strtok_r(c + 1, " \t", &save) : NULL; t;
-			     t = strtok_r(NULL, " \t", &save))
-				hv = hv || strcmp(t, "hypervisor") == 0;
-			fact_int_set(&h->cpu_hypervisor, hv);
-			return 0;
-		}
-		l = nl ? nl + 1 : NULL;
-	}
-	/* No x86 flags line (arm64 says "Features"): not decidable here. */
-	fact_int_fail(&h->cpu_hypervisor, -ENODATA);
+	parse_cpuinfo_hypervisor(cpu, &h->cpu_hypervisor);
 	return 0;
 }
 

@@ -79,3 +79,5 @@ bool pci_parse_uevent(char *buf, struct pci_dev *p);
 
 /* KEY="value" lines of os-release(5) (collect-host.c). */
 void parse_os_release(const char *buf, struct host_facts *h);
+/* The "hypervisor" flag of /proc/cpuinfo's first flags line (@cpu is cut into lines). */
+void parse_cpuinfo_hypervisor(char *cpu, struct fact_int *hv);

@@ -34,6 +34,10 @@ int pod_parse_status_uid(const char *status, int64_t *ret);
  * (@v2 false) or the v2 "0::" line; its path into @path.
  */
 int pod_parse_cgroup(const char *text, bool *v2, char *path, size_t size);
+/* v1 memory.stat's hierarchical_memory_limit: bytes, -1 unlimited, -ENODATA none. */
+int pod_parse_v1_stat_limit(const char *stat, int64_t *ret);
+/* /proc/meminfo's MemAvailable in bytes, -ENODATA without the line. */
+int pod_parse_mem_available(const char *meminfo, int64_t *ret);
 /*
  * Bytes the live mlock probe may lock: POD_MLOCK_PROBE_BYTES when the
  * memory left to the cgroup (mem_max - mem_current) and the node

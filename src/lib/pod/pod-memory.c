@@ -78,26 +78,58 @@ static int read_bytes(const struct gc_root *root, const char *dir, const char *f
 	return safe_atoi64(buf, ret) < 0 || *ret < 0 ? -EINVAL : 0;
 }
 
+/* The value of the line "@key N" (a key ending in a space or ':') of @text. */
+static int line_value(const char *text, const char *key, int64_t *ret)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = text; *l;) {
+		const char *eol = strchrnul(l, '\n');
+
+		if ((size_t)(eol - l) > klen && strncmp(l, key, klen) == 0)
+			return sscanf(l + klen, "%" SCNd64, ret) == 1 && *ret >= 0 ? 0 : -EINVAL;
+		l = *eol ? eol + 1 : eol;
+	}
+	return -ENODATA;
+}
+
+int pod_parse_v1_stat_limit(const char *stat, int64_t *ret)
+{
+	int r = line_value(stat, "hierarchical_memory_limit ", ret);
+
+	if (r == 0 && *ret >= V1_NO_LIMIT)
+		*ret = -1;
+	return r;
+}
+
+int pod_parse_mem_available(const char *meminfo, int64_t *ret)
+{
+	int64_t kib;
+	int r = line_value(meminfo, "MemAvailable:", &kib);
+
+	if (r < 0)
+		return r;
+	if (kib > INT64_MAX / 1024)
+		return -EINVAL;
+	*ret = kib * 1024;
+	return 0;
+}
+
 /* "hierarchical_memory_limit 52428800" of a v1 memory.stat. */
 static int v1_limit(const struct gc_root *root, const char *dir, int64_t *ret)
 {
 	_cleanup_free_ char *stat = NULL;
 	char path[600];
-	const char *l;
 	int r;
 
 	snprintf(path, sizeof(path), "%s/memory.stat", dir);
 	r = root_read_alloc(root, path, 1 << 16, &stat);
 	if (r < 0)
 		return r;
-	l = strstr(stat, "hierarchical_memory_limit ");
-	if (!l || (l != stat && l[-1] != '\n'))
+	r = pod_parse_v1_stat_limit(stat, ret);
+	if (r == -ENODATA)
 		return read_bytes(root, dir, "memory.limit_in_bytes", ret);
-	if (sscanf(l + 26, "%" SCNd64, ret) != 1 || *ret < 0)
-		return -EINVAL;
-	if (*ret >= V1_NO_LIMIT)
-		*ret = -1;
-	return 0;
+	return r;
 }
 
 /*
@@ -198,11 +230,10 @@ int pod_collect_memory(const struct gc_root *root, struct pod_facts *p)
 	if (r == -ENOMEM)
 		return r;
 	if (r >= 0) {
-		const char *l = strstr(mi, "MemAvailable:");
-		int64_t kib;
+		int64_t bytes;
 
-		if (l && sscanf(l + 13, "%" SCNd64, &kib) == 1 && kib >= 0)
-			fact_int_set(&p->mem_available, kib * 1024);
+		if (pod_parse_mem_available(mi, &bytes) == 0)
+			fact_int_set(&p->mem_available, bytes);
 		else
 			fact_int_fail(&p->mem_available, -EINVAL);
 	} else {
