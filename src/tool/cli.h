@@ -37,11 +37,11 @@ struct cli_input {
 	bool nvml;  /* --nvml: add what NVML knows (live only) */
 	bool probe; /* --probe: add the live probe (NVML included) */
 	/*
-	 * root is this node's "/" mounted elsewhere (a container with the host's
-	 * /sys, /proc, /dev and /usr under /host and the host's network
-	 * namespace): files come from root, netlink from the live kernel.
+	 * --host-root DIR: this node's "/" mounted at DIR (a container with the
+	 * host's /sys, /proc, /dev and /usr under /host and the host's network
+	 * namespace): files come from DIR, netlink from the live kernel.
 	 */
-	bool host_root;
+	const char *host_root;
 	/* --pause-sample SECONDS (check, collect): as given, checked on load */
 	const char *pause_sample;
 };
@@ -55,6 +55,7 @@ enum {
 	OPT_NVML,
 	OPT_NETLINK_REPLAY,
 	OPT_RECORD_NETLINK,
+	OPT_HOST_ROOT,
 	OPT_PAUSE_SAMPLE, /* only the commands that list it */
 	OPT_FIRST_COMMAND_OPT = 1100,
 };
@@ -65,11 +66,15 @@ enum {
 	{ "nccl-xml", required_argument, NULL, OPT_NCCL_XML },                 \
 	{ "hwloc-xml", required_argument, NULL, OPT_HWLOC_XML },               \
 	{ "netlink-replay", required_argument, NULL, OPT_NETLINK_REPLAY },     \
-	{ "record-netlink", required_argument, NULL, OPT_RECORD_NETLINK }
+	{ "record-netlink", required_argument, NULL, OPT_RECORD_NETLINK },     \
+	{ "host-root", required_argument, NULL, OPT_HOST_ROOT }
 
 #define CLI_INPUT_HELP                                                         \
-	"Input (one of):\n"                                                    \
+	"Input (one of; default: this node, live):\n"                          \
 	"      --root DIR        read sysfs/procfs under DIR instead of / (a fixture or snapshot)\n" \
+	"      --host-root DIR   this node's / mounted at DIR, from a pod with hostNetwork\n" \
+	"                        (the DaemonSet's /host): sysfs/procfs under DIR, netlink\n" \
+	"                        live in the node's network namespace\n" \
 	"      --facts FILE      analyse a facts file written by 'gdrcheck collect'\n" \
 	"      --nccl-xml FILE   analyse an NCCL topology XML (NCCL_TOPO_DUMP_FILE, NCCL_TOPO_FILE)\n" \
 	"      --hwloc-xml FILE  analyse an hwloc XML (lstopo topo.xml)\n" \

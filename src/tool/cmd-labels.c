@@ -22,7 +22,6 @@ enum {
 	OPT_NFD = OPT_FIRST_COMMAND_OPT,
 	OPT_PROM,
 	OPT_INTERVAL,
-	OPT_HOST_ROOT,
 	OPT_LISTEN,
 	OPT_PROBE,
 	OPT_NODE_FEATURE,
@@ -57,7 +56,7 @@ static void labels_help(FILE *out)
 	fprintf(out,
 		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT] [--node-feature FILE]\n"
 		"                      [--interval DURATION] [--nvml] [--probe] [--json]\n"
-		"                      [--host-root DIR | INPUT]\n"
+		"                      [INPUT]\n"
 		"\n"
 		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
 		"Feature Discovery feature file (put it in NFD's features.d directory) with\n"
@@ -93,10 +92,6 @@ static void labels_help(FILE *out)
 		"      --nvml            add what NVML knows (BAR1, NVLink, C2C; live only)\n"
 		"      --probe           run the live registration probe each time (GPU\n"
 		"                        memory, the RDMA devices, IPC_LOCK; live only)\n"
-		"      --host-root DIR   the node's / is mounted at DIR (a container: the\n"
-		"                        host's /sys, /proc, /dev, /usr under DIR) and this\n"
-		"                        process is in the node's network namespace\n"
-		"                        (hostNetwork): files from DIR, netlink live\n"
 		"  -j, --json            print the labels as one JSON document\n"
 		"                        (schema gdrcheck.labels/1)\n"
 		"  -h, --help            this help\n"
@@ -385,7 +380,6 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		{ "nfd", required_argument, NULL, OPT_NFD },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "host-root", required_argument, NULL, OPT_HOST_ROOT },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "node-feature", required_argument, NULL, OPT_NODE_FEATURE },
 		{ "nvml", no_argument, NULL, OPT_NVML },
@@ -414,10 +408,6 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 			if (parse_duration(optarg, &o.interval_ms) < 0)
 				return cli_usage("labels", "--interval takes a duration such as 30s, 5m or 1h, not '%s'",
 						 optarg);
-			break;
-		case OPT_HOST_ROOT:
-			o.in.root = optarg;
-			o.in.host_root = true;
 			break;
 		case OPT_LISTEN:
 			o.listen = optarg;

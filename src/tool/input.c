@@ -12,6 +12,7 @@
 #include "../lib/collect/collect.h"
 #include "../lib/import/import.h"
 #include "../lib/render/render.h"
+#include "../lib/util/cleanup.h"
 #include "../lib/util/root.h"
 #include "../lib/util/strutil.h"
 #include "cli.h"
@@ -97,6 +98,9 @@ bool cli_input_option(struct cli_input *in, int opt, const char *arg)
 		/* Hidden: writes the live node's replies for a fixture. */
 		in->record_netlink = arg;
 		return true;
+	case OPT_HOST_ROOT:
+		in->host_root = arg;
+		return true;
 	case OPT_PAUSE_SAMPLE:
 		in->pause_sample = arg;
 		return true;
@@ -121,11 +125,47 @@ static int64_t pause_sample_ms(const struct cli_input *in)
 		return -1;
 	}
 	if (in->facts || in->nccl_xml || in->hwloc_xml ||
-	    (in->root && !in->host_root && !in->netlink_replay)) {
+	    (in->root && !in->netlink_replay)) {
 		cli_error("--pause-sample reads the live node's counters (or, with --root, a --netlink-replay that recorded a sample)");
 		return -1;
 	}
 	return s * 1000;
+}
+
+/*
+ * A root that is not what the command reads is refused before it is read:
+ * a fixture's directory instead of its root/, an empty or unreadable /host
+ * would otherwise be judged as a node without GPUs or NICs.
+ */
+static int root_is_input(const struct gc_root *root, const char *dir, bool container)
+{
+	struct gc_root *inner = NULL;
+	_cleanup_free_ char *sub = NULL;
+	int r = collect_root_check(root, container);
+
+	if (r == -ENOMEM) {
+		cli_error("out of memory");
+		return EXIT_INPUT;
+	}
+	if (r == -ENOENT || r == -ENOTDIR) {
+		if (container) {
+			cli_error("'%s' is not a container's root: neither sys nor proc under it", dir);
+			return EXIT_INPUT;
+		}
+		sub = xasprintf("%s/root", dir);
+		if (sub && root_open(sub, &inner) == 0 && collect_root_check(inner, false) == 0)
+			cli_error("not a node root: no sys/bus/pci under '%s' (did you mean '%s'?)", dir, sub);
+		else
+			cli_error("not a node root: no sys/bus/pci under '%s'", dir);
+		root_free(inner);
+		return EXIT_INPUT;
+	}
+	if (r < 0) {
+		cli_error("cannot read '%s/sys/bus/pci/devices': %s", strcmp(dir, "/") ? dir : "",
+			  strerror(-r));
+		return EXIT_INPUT;
+	}
+	return 0;
 }
 
 static int load_root(const struct cli_input *in, const char *dir,
@@ -143,6 +183,11 @@ static int load_root(const struct cli_input *in, const char *dir,
 		cli_error("cannot use '%s' as root: %s", dir, strerror(-r));
 		return EXIT_INPUT;
 	}
+	if ((in->root || in->host_root) &&
+	    (r = root_is_input(root, dir, in->needs & COLLECT_POD))) {
+		root_free(root);
+		return r;
+	}
 	if (in->netlink_replay && (stat(in->netlink_replay, &st) < 0 ||
 				   !S_ISDIR(st.st_mode))) {
 		cli_error("cannot read netlink replies in '%s': not a directory",
@@ -159,11 +204,6 @@ static int load_root(const struct cli_input *in, const char *dir,
 	}
 	if (in->host_root)
 		root->live = true;
-	if (in->record_netlink && !root->live) {
-		cli_error("--record-netlink records the live node: it cannot go with --root");
-		root_free(root);
-		return EXIT_USAGE;
-	}
 	r = collect_node(&(const struct collect_ctx){
 				 .root = root,
 				 .nl = { .replay = in->netlink_replay,
@@ -213,17 +253,34 @@ static int load_file(const struct cli_input *in, struct facts *f)
 	return 0;
 }
 
+/* The option that names the facts' source (NULL: the live node). */
+static const char *input_option(const struct cli_input *in)
+{
+	return in->root ? "--root" : in->host_root ? "--host-root" : in->facts ? "--facts" :
+	       in->nccl_xml ? "--nccl-xml" : in->hwloc_xml ? "--hwloc-xml" : NULL;
+}
+
 static int load_facts(const struct cli_input *in, struct facts *f)
 {
-	int n = !!in->root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
+	int n = !!in->root + !!in->host_root + !!in->facts + !!in->nccl_xml + !!in->hwloc_xml;
+	const char *from = input_option(in);
 
 	if (n > 1) {
-		cli_error("--root, --facts, --nccl-xml and --hwloc-xml exclude each other");
+		cli_error("--root, --host-root, --facts, --nccl-xml and --hwloc-xml exclude each other");
 		return EXIT_USAGE;
 	}
-	if ((in->netlink_replay || in->record_netlink) &&
-	    (in->facts || in->nccl_xml || in->hwloc_xml)) {
-		cli_error("--netlink-replay and --record-netlink go with --root or the live node");
+	/*
+	 * Recorded answers belong to the node they were recorded on: with the
+	 * live sysfs or a live host root they would make one report of two
+	 * machines. Each option is named as the user gave it.
+	 */
+	if (in->netlink_replay && !in->root) {
+		cli_error("--netlink-replay needs --root: the answers belong to the node tree they were recorded with%s%s",
+			  from ? ", not to " : "", from ? from : "");
+		return EXIT_USAGE;
+	}
+	if (in->record_netlink && from && !in->host_root) {
+		cli_error("--record-netlink records the live node: it cannot go with %s", from);
 		return EXIT_USAGE;
 	}
 	if (in->netlink_replay && in->record_netlink) {
@@ -232,6 +289,10 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 	}
 	if ((in->needs & COLLECT_POD) && (in->nccl_xml || in->hwloc_xml)) {
 		cli_error("the pod gate reads a container: live, --root or --facts, not a topology XML");
+		return EXIT_USAGE;
+	}
+	if ((in->needs & COLLECT_POD) && in->host_root) {
+		cli_error("the pod gate reads a container, --host-root the node: run 'gdrcheck pod' in the container");
 		return EXIT_USAGE;
 	}
 	if (in->facts || in->nccl_xml || in->hwloc_xml) {
@@ -248,7 +309,7 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		}
 		return r;
 	}
-	return load_root(in, in->root ? in->root : "/", f);
+	return load_root(in, in->root ? in->root : in->host_root ? in->host_root : "/", f);
 }
 
 int cli_gpu_pick(const char *cmd, const struct facts *f, const char *sel)

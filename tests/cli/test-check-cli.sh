@@ -18,10 +18,33 @@ grep -q '^Fix plan' "$tmp/out" || fail "empty root: no fix plan"
 [ -s "$tmp/err" ] && fail "empty root: stderr not empty: $(cat "$tmp/err")"
 grep -q "$(printf '\033')" "$tmp/out" && fail "colour written to a file"
 
-# a root whose PCI bus cannot be listed: unknown, never "no GPU"
+# a root without a PCI bus is no node (a fixture's directory instead of its
+# root/): one line and exit 3, never a report of a node without GPUs
 mkdir -p "$tmp/bare"
-"$bin" check --root "$tmp/bare" >"$tmp/out" 2>/dev/null
-grep -q 'unknown *gpu.present' "$tmp/out" || fail "bare root: gpu.present not unknown"
+"$bin" check --root "$tmp/bare" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "bare root: exit $rc, want 3"
+[ -s "$tmp/out" ] && fail "bare root: a report on stdout"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "not a node root: no sys/bus/pci under '$tmp/bare'\$" "$tmp/err" ||
+	fail "bare root: $(cat "$tmp/err")"
+mkdir -p "$tmp/fx/root/sys/bus/pci/devices"
+"$bin" check --root "$tmp/fx" >/dev/null 2>"$tmp/err"
+grep -q "(did you mean '$tmp/fx/root'?)" "$tmp/err" || fail "fixture directory: $(cat "$tmp/err")"
+
+# a netlink replay belongs to the tree it was recorded with: never the live
+# sysfs or a live host root (one report of two machines); each message names
+# only the options given
+seed2=$fixtures/seed2-b300-e810
+for args in "check --netlink-replay $seed2/netlink" "topo --netlink-replay $seed2/netlink" \
+	    "check --host-root $seed2/root --netlink-replay $seed2/netlink" \
+	    "collect --facts $seed2/nvml-facts.json --netlink-replay $seed2/netlink"; do
+	expect 2 "$args" -- "$bin" $args
+	[ -s "$tmp/out" ] && fail "$args: output on stdout"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "--netlink-replay needs --root" "$tmp/err" ||
+		fail "$args: $(cat "$tmp/err")"
+	grep -q -- "--record-netlink" "$tmp/err" && fail "$args: names the hidden --record-netlink"
+done
+expect 0 "check --root with its replay" -- "$bin" check --root "$seed2/root" --netlink-replay "$seed2/netlink"
 
 # default command, JSON, one document
 "$bin" --root "$tmp/root" --json >"$tmp/json"

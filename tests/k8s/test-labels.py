@@ -105,6 +105,31 @@ def main():
         p = k8slib.run([promtool, "check", "metrics"], input=open(prom).read())
         if p.returncode != 0:
             errors.append(f"unreadable input: promtool check metrics: {p.stdout}{p.stderr}")
+        # A host root that is no node, or cannot be read, is a run that could not
+        # read the node (GdrcheckCannotRun), never a node whose gates fail.
+        bad = os.path.join(tmp, "hostroots")
+        os.makedirs(os.path.join(bad, "empty"))
+        os.makedirs(os.path.join(bad, "fixture-dir", "root", "sys", "bus", "pci", "devices"))
+        os.makedirs(os.path.join(bad, "sys-is-a-file"))
+        open(os.path.join(bad, "sys-is-a-file", "sys"), "w").close()
+        os.makedirs(os.path.join(bad, "loop", "sys", "bus", "pci"))
+        os.symlink("devices", os.path.join(bad, "loop", "sys", "bus", "pci", "devices"))
+        for case, why in (("empty", "not a node root"), ("fixture-dir", "did you mean"),
+                          ("sys-is-a-file", "not a node root"), ("loop", "cannot read")):
+            nfd, prom = os.path.join(tmp, case + ".nfd"), os.path.join(tmp, case + ".prom")
+            p = k8slib.run([gdrcheck, "labels", "--nfd", nfd, "--prom", prom, "--host-root", os.path.join(bad, case)])
+            if p.returncode != 3 or len(p.stderr.splitlines()) != 1 or why not in p.stderr:
+                errors.append(f"--host-root {case}: exit {p.returncode}, {p.stderr!r}; want 3 and '{why}'")
+            labels, _ = parse_nfd(open(nfd).read())
+            if labels != {PREFIX + "collect": "error"}:
+                errors.append(f"--host-root {case}: NFD labels {labels}, want collect=error alone")
+            samples = parse_prom(open(prom).read())
+            if ("gdrcheck_collect_success", {}, "0") not in samples or \
+                    not any(s[0] == "gdrcheck_collect_error_info" and why in s[1]["error"] for s in samples):
+                errors.append(f"--host-root {case}: no collect error metric saying '{why}'")
+            gates = [s for s in samples if s[0] in ("gdrcheck_gate_status", "gdrcheck_check_status")]
+            if gates:
+                errors.append(f"--host-root {case}: gate values published: {gates[:2]}")
         # --json prints the same labels.
         name, d, args = k8slib.fixtures(fixtures_dir, ["seed2-b300-e810"])[0]
         doc = json.loads(k8slib.run([gdrcheck, "labels", "--json"] + args, cwd=d, check_rc=[0]).stdout)

@@ -174,8 +174,9 @@ def main():
             root = os.path.join(tmp, "root")
             build(root)
         elif mode == "fixtures":
+            # node roots only: a container's root without sysfs is not a node
             names = sorted(n for n in os.listdir(sys.argv[3])
-                           if os.path.isdir(os.path.join(sys.argv[3], n, "root")))
+                           if os.path.isdir(os.path.join(sys.argv[3], n, "root", "sys", "bus", "pci", "devices")))
             for n in names:
                 sub = os.path.join(tmp, n)
                 os.mkdir(sub)

@@ -65,9 +65,25 @@ def tri(v):
     return "unknown" if v is None else "on" if v else "off"
 
 
+def refused(gdrcheck, cwd, env, args):
+    """The exit status and stderr lines of a run that must be refused."""
+    p = subprocess.run([gdrcheck] + args, cwd=cwd, env={"LC_ALL": "C", "PATH": os.environ.get("PATH", ""), **dict(
+        kv.partition("=")[::2] for kv in env.split())}, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stderr.splitlines(), p.stdout
+
+
 def compare(name, gdrcheck, cwd, env, inp, fail):
     pod = json.loads(run(gdrcheck, cwd, env, ["pod", "--json"] + inp))
     gate = json.loads(run(gdrcheck, cwd, env, ["check", "--gate", "pod", "--json"] + inp))
+    if "--root" in inp and not os.path.isdir(os.path.join(cwd, inp[inp.index("--root") + 1], "sys/bus/pci/devices")):
+        # A container without sysfs is no node: the node commands refuse it, the pod has no route.
+        for args in (["check", "--json"], ["topo", "--json"]):
+            rc, err, out = refused(gdrcheck, cwd, env, args + inp)
+            if rc != 3 or len(err) != 1 or "not a node root" not in err[0] or out:
+                fail("%s on a container root without sysfs: exit %d, %r" % (" ".join(args), rc, err))
+        if item_routes(pod, "pod.pairs") or item_routes(gate, "pod.pairs"):
+            fail("a pod without sysfs has GPU routes")
+        return 0, 0
     node = json.loads(run(gdrcheck, cwd, env, ["check", "--json"] + inp))
     topo = json.loads(run(gdrcheck, cwd, env, ["topo", "--json"] + inp))
     svg = run(gdrcheck, cwd, env, ["topo", "--format", "svg"] + inp)

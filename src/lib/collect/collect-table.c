@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../util/cleanup.h"
+#include "../util/strv.h"
 
 /*
  * Every collector, in the order they run, with the bit it provides and the
@@ -58,6 +59,27 @@ unsigned collect_closure(unsigned wanted)
 				wanted |= collectors[i].needs;
 	} while (wanted != prev);
 	return wanted;
+}
+
+int collect_root_check(const struct gc_root *root, bool container)
+{
+	char **names = NULL;
+	int r;
+
+	if (container) {
+		/* A container may lack /sys (no sysfs mounted), never both. */
+		r = root_is_dir(root, "/sys");
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r == 1)
+			return 0;
+		r = root_is_dir(root, "/proc");
+		return r == 1 ? 0 : r == 0 ? -ENOTDIR : r;
+	}
+	/* Listed, not only present: a root that cannot be read is no node either. */
+	r = root_list(root, "/sys/bus/pci/devices", &names, NULL);
+	strv_free(names);
+	return r < 0 ? r : 0;
 }
 
 int collect_node(const struct collect_ctx *c, struct facts *f)

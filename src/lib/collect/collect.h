@@ -66,6 +66,14 @@ struct collect_ctx {
  * order of the table (collect-table.c), then sort the devices.
  */
 int collect_node(const struct collect_ctx *c, struct facts *f);
+/*
+ * Whether @root is what a command reads before it is read: a node (its
+ * /sys/bus/pci/devices can be listed: a fixture's directory, an empty or
+ * unreadable /host is none) or, with @container, a container's "/" (it has
+ * /sys or /proc). 0; -ENOENT or -ENOTDIR when it is not; another -errno
+ * (-EACCES) when it cannot be read.
+ */
+int collect_root_check(const struct gc_root *root, bool container);
 /* @wanted with every collector it depends on, transitively. */
 unsigned collect_closure(unsigned wanted);
 
