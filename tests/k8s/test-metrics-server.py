@@ -157,7 +157,69 @@ def main():
             expect(f"with 40 trickling clients on other addresses, /healthz answered {status(r)}",
                    status(r) == 200)
             time.sleep(0.5)
-        # Silent connections are closed after the 10 s connection timeout.
+        for s in socks:
+            s.close()
+        socks = []
+        time.sleep(1)  # the server closes its ends of those first
+
+        # Starvation (outside fuzzing): four addresses, four connections each (every
+        # slot), each sending a header line every 2 s. Before, they held every slot for
+        # as long as 16 KiB of head lasted and Prometheus was never accepted. Now a new
+        # client evicts the oldest connection still sending its head, and no head may
+        # take longer than 5 s: a scrape gets in at once, every trickler is closed.
+        tricklers = []
+        for i in range(16):
+            s = socket.socket()
+            s.settimeout(2)
+            s.bind((f"127.0.0.{2 + i // 4}", 0))
+            try:
+                s.connect((HOST, port))
+                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+                tricklers.append((s, time.monotonic()))
+            except OSError:
+                s.close()
+        expect(f"only {len(tricklers)} of 16 slow clients connected", len(tricklers) == 16)
+        time.sleep(0.5)
+
+        def alive(s):
+            try:
+                s.settimeout(0.01)
+                return s.recv(1) != b""
+            except socket.timeout:
+                return True
+            except OSError:
+                return False
+        expect("the server refused some of the 16 slow clients (it takes 16)",
+               all(alive(s) for s, _ in tricklers))
+        closed_after = {}
+        t0 = time.monotonic()
+        scrapes = []
+        while time.monotonic() - t0 < 8:
+            t = time.monotonic()
+            r = get(port)
+            scrapes.append((status(r), time.monotonic() - t))
+            for s, since in tricklers:
+                if s in closed_after:
+                    continue
+                try:
+                    s.sendall(b"X-Slow: y\r\n")
+                    s.settimeout(0.01)
+                    if s.recv(1) == b"":
+                        closed_after[s] = time.monotonic() - since
+                except socket.timeout:
+                    pass
+                except OSError:
+                    closed_after[s] = time.monotonic() - since
+            time.sleep(2)
+        expect(f"with every slot held by slow clients, scrapes answered {scrapes}",
+               scrapes and all(st == 200 and d < 2 for st, d in scrapes))
+        expect(f"{16 - len(closed_after)} slow clients still open after 8 s (a head must come within 5 s)",
+               len(closed_after) == 16)
+        expect(f"a slow client was kept {max(closed_after.values(), default=0):.1f} s",
+               max(closed_after.values(), default=0) < 7.5)
+        for s, _ in tricklers:
+            s.close()
+        # A silent connection is closed when its head is late (5 s).
         quiet = socket.socket()
         quiet.settimeout(15)
         quiet.connect((HOST, port))
@@ -166,12 +228,12 @@ def main():
             closed = quiet.recv(1) == b""
         except (socket.timeout, ConnectionResetError):
             closed = False
-        expect(f"a silent connection was not closed within 15 s ({time.monotonic() - t0:.1f} s)", closed)
+        expect(f"a silent connection was not closed within 7 s ({time.monotonic() - t0:.1f} s)",
+               closed and time.monotonic() - t0 < 7)
         quiet.close()
-        for s in socks:
-            s.close()
         r = get(port)
         expect(f"after the flood, GET /metrics answered {status(r)}", status(r) == 200)
+        expect("the answer does not close its connection", b"Connection: close" in r.partition(b"\r\n\r\n")[0])
         expect(f"the server died: {proc.poll()}", proc.poll() is None)
 
         # Stop: exit 0, the files it wrote are gone.
@@ -188,9 +250,12 @@ def main():
         lines = [l for l in log.read().splitlines() if l.startswith("gdrcheck labels: run ")]
         expect(f"one log line per run: {lines[:2]}", lines and all(" gate 1 " in l for l in lines))
 
-        # Usage: an address that does not parse.
+        # Usage: an address that does not parse, a port out of range (said so).
         p = k8slib.run([gdrcheck, "labels", "--listen", "nonsense"] + args, cwd=d)
         expect(f"--listen nonsense exited {p.returncode}", p.returncode == 2)
+        p = k8slib.run([gdrcheck, "labels", "--listen", "127.0.0.1:99999"] + args, cwd=d)
+        expect(f"--listen 127.0.0.1:99999: exit {p.returncode}, {p.stderr!r}",
+               p.returncode == 2 and "port 99999 is out of range" in p.stderr)
     for e in errors:
         print(e)
     print(f"{len(errors)} errors")

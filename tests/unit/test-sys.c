@@ -18,6 +18,7 @@
 #include "../../src/lib/sys/cuda.h"
 #include "../../src/lib/sys/dl.h"
 #include "../../src/lib/sys/ibv.h"
+#include "../../src/lib/sys/mhd.h"
 #include "../../src/lib/sys/nvml.h"
 
 /* The generic loader, exercised on libc, which every test machine has. */
@@ -179,6 +180,27 @@ static void test_ibv_real(void **state)
 	assert_ptr_equal(t, t2);
 }
 
+/* libmicrohttpd's table resolves every symbol in the installed library (labels --listen). */
+static void test_mhd_real(void **state)
+{
+	const struct mhd_table *t = NULL, *t2 = NULL;
+	const char *why = NULL;
+	int r = mhd_table_load(&t, &why);
+
+	(void)state;
+	assert_non_null(why);
+	if (r == -ENOENT) {
+		assert_null(t);
+		skip();
+	}
+	assert_int_equal(r, 0);
+#define MHD_NONNULL(sym) assert_non_null(t->sym);
+	MHD_SYMBOLS(MHD_NONNULL)
+#undef MHD_NONNULL
+	assert_int_equal(mhd_table_load(&t2, NULL), 0);
+	assert_ptr_equal(t, t2);
+}
+
 static void test_cuda_nvml_real(void **state)
 {
 	const struct cuda_table *c = NULL;
@@ -281,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_dl_missing_library),
 		cmocka_unit_test(test_dl_driver_root),
 		cmocka_unit_test(test_ibv_real),
+		cmocka_unit_test(test_mhd_real),
 		cmocka_unit_test(test_cuda_nvml_real),
 		cmocka_unit_test(test_cuda_strerror),
 		cmocka_unit_test(test_nvml_strerror),

@@ -3,7 +3,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -12,125 +11,237 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../sys/dl.h"
+#include "../sys/mhd.h"
+#include "../util/cleanup.h"
 #include "../util/strutil.h"
 
-/* libmicrohttpd, loaded on first use (the GNU project's soname 12). */
-struct mhd_table {
-	struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
-					   MHD_AccessHandlerCallback, void *, ...);
-	void (*stop_daemon)(struct MHD_Daemon *);
-	struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
-	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
-	enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
-	void (*destroy_response)(struct MHD_Response *);
-	const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...);
-	const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
-};
-
-#define SYM(name, member) { #name, NULL, true, offsetof(struct mhd_table, member) }
-static const struct dl_sym mhd_syms[] = {
-	SYM(MHD_start_daemon, start_daemon),
-	SYM(MHD_stop_daemon, stop_daemon),
-	SYM(MHD_create_response_from_buffer, create_response_from_buffer),
-	SYM(MHD_add_response_header, add_response_header),
-	SYM(MHD_queue_response, queue_response),
-	SYM(MHD_destroy_response, destroy_response),
-	SYM(MHD_get_daemon_info, get_daemon_info),
-	SYM(MHD_lookup_connection_value, lookup_connection_value),
-};
-
-/* The pointers have the header's own types. */
-_Static_assert(__builtin_types_compatible_p(__typeof__(&MHD_stop_daemon),
-					    __typeof__(((struct mhd_table *)0)->stop_daemon)),
-	       "MHD_stop_daemon");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&MHD_queue_response),
-					    __typeof__(((struct mhd_table *)0)->queue_response)),
-	       "MHD_queue_response");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&MHD_create_response_from_buffer),
-					    __typeof__(((struct mhd_table *)0)->create_response_from_buffer)),
-	       "MHD_create_response_from_buffer");
-
+/*
+ * The bounds (docs/labels.md). A client must send its whole request head
+ * within REQUEST_HEAD_DEADLINE_S of being accepted, as Go's
+ * http.Server.ReadHeaderTimeout bounds node_exporter's: libmicrohttpd's own
+ * timeout only closes a connection that sends nothing for
+ * CONNECTION_TIMEOUT_S, so a client trickling a header line every few
+ * seconds would hold its slot for as long as 16 KiB of head lasts. Every
+ * answer closes the connection, so a slot is either waiting for a head
+ * (bounded by the deadline) or being answered. When all MAX_CONNECTIONS are
+ * taken, one more is accepted and the oldest connection still waiting for
+ * its head is closed: a new client (Prometheus' next scrape) always gets in.
+ */
 #define MAX_CONNECTIONS 16
 #define MAX_PER_CLIENT 4
+#define REQUEST_HEAD_DEADLINE_S 5
 #define CONNECTION_TIMEOUT_S 10
 #define REQUEST_HEAD_MAX (16 * 1024)
+#define WATCH_INTERVAL_MS 250
 #define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
+/* One accepted connection, from libmicrohttpd's notification to its close. */
+struct conn_slot {
+	bool used;
+	bool answering; /* the head arrived: no deadline, no eviction */
+	bool closing;   /* shut down by us; libmicrohttpd closes it */
+	int fd;
+	struct timespec since; /* accepted (CLOCK_MONOTONIC) */
+};
+
 struct metrics_server {
-	struct mhd_table mhd;
+	const struct mhd_table *mhd;
 	struct MHD_Daemon *daemon;
+	/* The publication and the connection slots; the watchdog's wake-up. */
 	pthread_mutex_t lock;
+	pthread_cond_t wake;
 	char *text; /* the last publication */
 	size_t len;
 	time_t deadline;
+	/* One spare: libmicrohttpd accepts MAX_CONNECTIONS + 1, one is evicted. */
+	struct conn_slot conns[MAX_CONNECTIONS + 1];
+	unsigned n_conns;
+	pthread_t watchdog;
+	bool watching, stopping;
 	unsigned port;
 };
 
+static double elapsed_s(const struct timespec *since, const struct timespec *now)
+{
+	return (double)(now->tv_sec - since->tv_sec) + (double)(now->tv_nsec - since->tv_nsec) / 1e9;
+}
+
+/*
+ * Close a connection libmicrohttpd owns: it sees the end of the stream,
+ * closes the socket and tells on_connection(); the fd stays valid until
+ * then, since that notification takes the lock this runs under.
+ */
+static void slot_close(struct conn_slot *c)
+{
+	if (c->closing)
+		return;
+	c->closing = true;
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct metrics_server *s = cls;
+	const union MHD_ConnectionInfo *info;
+	struct conn_slot *c = NULL, *oldest = NULL;
+
+	pthread_mutex_lock(&s->lock);
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		c = *socket_context;
+		if (c && c->used) {
+			c->used = false;
+			s->n_conns--;
+		}
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	info = s->mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+	for (size_t i = 0; i < ARRAY_SIZE(s->conns) && !c; i++)
+		if (!s->conns[i].used)
+			c = &s->conns[i];
+	if (!c || !info) {
+		/* Cannot happen (the limit is the array); never serve untracked. */
+		*socket_context = NULL;
+		if (info)
+			shutdown(info->connect_fd, SHUT_RDWR);
+		pthread_mutex_unlock(&s->lock);
+		return;
+	}
+	*c = (struct conn_slot){ .used = true, .fd = info->connect_fd };
+	clock_gettime(CLOCK_MONOTONIC, &c->since);
+	*socket_context = c;
+	if (++s->n_conns > MAX_CONNECTIONS) {
+		for (size_t i = 0; i < ARRAY_SIZE(s->conns); i++) {
+			struct conn_slot *o = &s->conns[i];
+
+			if (o->used && o != c && !o->answering && !o->closing &&
+			    (!oldest || elapsed_s(&o->since, &oldest->since) < 0))
+				oldest = o;
+		}
+		if (oldest)
+			slot_close(oldest);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Closes every connection whose request head is late. */
+static void *watch(void *arg)
+{
+	struct metrics_server *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping) {
+		struct timespec now, until;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		for (size_t i = 0; i < ARRAY_SIZE(s->conns); i++) {
+			struct conn_slot *c = &s->conns[i];
+
+			if (c->used && !c->answering && elapsed_s(&c->since, &now) >= REQUEST_HEAD_DEADLINE_S)
+				slot_close(c);
+		}
+		until = now;
+		until.tv_nsec += WATCH_INTERVAL_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->wake, &s->lock, &until);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
 static enum MHD_Result reply(struct metrics_server *s, struct MHD_Connection *c, unsigned status,
-			     const char *body, size_t len, bool head, const char *allow)
+			     const char *type, const char *body, size_t len, const char *allow)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	/* HEAD: the headers of GET, no body (RFC 9110 9.3.2); MHD omits it. */
-	(void)head;
-	r = s->mhd.create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	/* HEAD: the headers of GET, no body (RFC 9110 9.3.2); libmicrohttpd omits it. */
+	r = s->mhd->MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
-	s->mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				   status == MHD_HTTP_OK && len > 3 ? PROM_CONTENT_TYPE
-								    : "text/plain; charset=utf-8");
-	s->mhd.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	s->mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
+	s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					type ? type : "text/plain; charset=utf-8");
+	s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	s->mhd->MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	/* One request per connection: a slot is never held idle between scrapes. */
+	s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (allow)
-		s->mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = s->mhd.queue_response(c, status, r);
-	s->mhd.destroy_response(r);
+		s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = s->mhd->MHD_queue_response(c, status, r);
+	s->mhd->MHD_destroy_response(r);
 	return ret;
 }
 
 #define MSG(s) (s), sizeof(s) - 1
+
+static enum MHD_Result answer_metrics(struct metrics_server *s, struct MHD_Connection *c)
+{
+	enum MHD_Result r;
+
+	pthread_mutex_lock(&s->lock);
+	r = s->text ? reply(s, c, MHD_HTTP_OK, PROM_CONTENT_TYPE, s->text, s->len, NULL)
+		    : reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, MSG("no run yet\n"), NULL);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+static enum MHD_Result answer_healthz(struct metrics_server *s, struct MHD_Connection *c)
+{
+	bool ok;
+
+	pthread_mutex_lock(&s->lock);
+	ok = s->text && time(NULL) <= s->deadline;
+	pthread_mutex_unlock(&s->lock);
+	return ok ? reply(s, c, MHD_HTTP_OK, NULL, MSG("ok\n"), NULL)
+		  : reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, MSG("stale\n"), NULL);
+}
+
+/* What the server answers: one row per path (GET and HEAD). */
+static const struct route {
+	const char *path;
+	enum MHD_Result (*answer)(struct metrics_server *s, struct MHD_Connection *c);
+} routes[] = {
+	{ "/metrics", answer_metrics },
+	{ "/healthz", answer_healthz },
+};
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
 	struct metrics_server *s = cls;
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0, head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+	const union MHD_ConnectionInfo *info;
 	const char *cl;
-	enum MHD_Result r;
 
 	(void)version;
 	(void)upload;
 	(void)upload_size;
 	(void)con_cls;
+	/* The head is in: the connection is answered now, no longer on the clock. */
+	info = s->mhd->MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (info && info->socket_context) {
+		pthread_mutex_lock(&s->lock);
+		((struct conn_slot *)info->socket_context)->answering = true;
+		pthread_mutex_unlock(&s->lock);
+	}
 	/*
 	 * Every answer is queued on the first call, with the headers only: a
-	 * body is never read (MHD closes the connection after the answer).
+	 * body is never read (the connection closes after the answer).
 	 */
-	if (s->mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
-	    ((cl = s->mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH)) &&
+	if (s->mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
+	    ((cl = s->mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH)) &&
 	     strcmp(cl, "0") != 0))
-		return reply(s, c, MHD_HTTP_CONTENT_TOO_LARGE, MSG("no request body\n"), false, NULL);
+		return reply(s, c, MHD_HTTP_CONTENT_TOO_LARGE, NULL, MSG("no request body\n"), NULL);
 	if (!get && !head)
-		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, MSG("GET or HEAD\n"), false, "GET, HEAD");
-	if (strcmp(url, "/metrics") == 0) {
-		pthread_mutex_lock(&s->lock);
-		r = s->text ? reply(s, c, MHD_HTTP_OK, s->text, s->len, head, NULL)
-			    : reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, MSG("no run yet\n"), head, NULL);
-		pthread_mutex_unlock(&s->lock);
-		return r;
-	}
-	if (strcmp(url, "/healthz") == 0) {
-		bool ok;
-
-		pthread_mutex_lock(&s->lock);
-		ok = s->text && time(NULL) <= s->deadline;
-		pthread_mutex_unlock(&s->lock);
-		return ok ? reply(s, c, MHD_HTTP_OK, MSG("ok\n"), head, NULL)
-			  : reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, MSG("stale\n"), head, NULL);
-	}
-	return reply(s, c, MHD_HTTP_NOT_FOUND, MSG("/metrics or /healthz\n"), head, NULL);
+		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, MSG("GET or HEAD\n"), "GET, HEAD");
+	for (size_t i = 0; i < ARRAY_SIZE(routes); i++)
+		if (strcmp(url, routes[i].path) == 0)
+			return routes[i].answer(s, c);
+	return reply(s, c, MHD_HTTP_NOT_FOUND, NULL, MSG("/metrics or /healthz\n"), NULL);
 }
 
 int metrics_server_parse_addr(const char *addr, struct sockaddr_storage *ss, size_t *len)
@@ -141,7 +252,7 @@ int metrics_server_parse_addr(const char *addr, struct sockaddr_storage *ss, siz
 	uint64_t port;
 
 	memset(ss, 0, sizeof(*ss));
-	if (!colon || safe_atou64(colon + 1, &port) < 0 || port > 65535)
+	if (!colon || safe_atou64(colon + 1, &port) < 0)
 		return -EINVAL;
 	hlen = (size_t)(colon - addr);
 	if (hlen >= sizeof(host))
@@ -153,24 +264,35 @@ int metrics_server_parse_addr(const char *addr, struct sockaddr_storage *ss, siz
 
 		host[hlen - 1] = '\0';
 		a->sin6_family = AF_INET6;
-		a->sin6_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) != 1)
 			return -EINVAL;
 		*len = sizeof(*a);
-		return 0;
-	}
-	{
+	} else {
 		struct sockaddr_in *a = (struct sockaddr_in *)ss;
 
 		a->sin_family = AF_INET;
-		a->sin_port = htons((uint16_t)port);
 		if (hlen == 0)
 			a->sin_addr.s_addr = htonl(INADDR_ANY);
 		else if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
 			return -EINVAL;
 		*len = sizeof(*a);
 	}
+	/* The address parses; only the port is wrong: say so. */
+	if (port > 65535)
+		return -ERANGE;
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
 	return 0;
+}
+
+static void server_free(struct metrics_server *s)
+{
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s->text);
+	free(s);
 }
 
 int metrics_server_start(const char *addr, struct metrics_server **ret, char *why, size_t whysz)
@@ -178,11 +300,16 @@ int metrics_server_start(const char *addr, struct metrics_server **ret, char *wh
 	struct sockaddr_storage ss;
 	struct metrics_server *s;
 	const union MHD_DaemonInfo *info;
+	const char *reason = NULL;
 	size_t sslen;
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
 	int r;
 
 	r = metrics_server_parse_addr(addr, &ss, &sslen);
+	if (r == -ERANGE) {
+		snprintf(why, whysz, "the port %s is out of range (0 to 65535)", strrchr(addr, ':') + 1);
+		return -EINVAL;
+	}
 	if (r < 0) {
 		snprintf(why, whysz, "not HOST:PORT, [IPV6]:PORT or :PORT");
 		return r;
@@ -190,31 +317,47 @@ int metrics_server_start(const char *addr, struct metrics_server **ret, char *wh
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	r = dl_load_table("libmicrohttpd.so.12", mhd_syms, sizeof(mhd_syms) / sizeof(mhd_syms[0]),
-			  &s->mhd, sizeof(s->mhd), why, whysz);
+	r = mhd_table_load(&s->mhd, &reason);
 	if (r < 0) {
+		snprintf(why, whysz, "%s", reason && *reason ? reason : "libmicrohttpd cannot be loaded");
 		free(s);
 		return r;
 	}
 	pthread_mutex_init(&s->lock, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&s->wake, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	errno = 0;
-	s->daemon = s->mhd.start_daemon(
+	s->daemon = s->mhd->MHD_start_daemon(
 		flags, 0, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)(MAX_CONNECTIONS + 1),
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_CLIENT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_HEAD_MAX,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 		MHD_OPTION_END);
 	if (!s->daemon) {
 		r = errno ? -errno : -EADDRNOTAVAIL;
 		snprintf(why, whysz, "cannot listen: %s", strerror(-r));
-		pthread_mutex_destroy(&s->lock);
-		free(s);
+		server_free(s);
 		return r;
 	}
-	info = s->mhd.get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	r = -pthread_create(&s->watchdog, NULL, watch, s);
+	if (r < 0) {
+		s->mhd->MHD_stop_daemon(s->daemon);
+		snprintf(why, whysz, "cannot start a thread: %s", strerror(-r));
+		server_free(s);
+		return r;
+	}
+	s->watching = true;
+	info = s->mhd->MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = info ? info->port : 0;
 	*ret = s;
 	return 0;
@@ -246,8 +389,13 @@ void metrics_server_stop(struct metrics_server *s)
 {
 	if (!s)
 		return;
-	s->mhd.stop_daemon(s->daemon);
-	pthread_mutex_destroy(&s->lock);
-	free(s->text);
-	free(s);
+	if (s->watching) {
+		pthread_mutex_lock(&s->lock);
+		s->stopping = true;
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->watchdog, NULL);
+	}
+	s->mhd->MHD_stop_daemon(s->daemon);
+	server_free(s);
 }
