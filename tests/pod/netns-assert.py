@@ -146,6 +146,22 @@ check(rep["pod"]["in_pod"] is False and rep["pod"]["mode"] == "not-a-pod",
       "host: not a pod without KUBERNETES_SERVICE_HOST (got %s)" % rep["pod"])
 check(c["pod.mode"]["status"] == "unknown", "host: pod.mode unknown, never a pass")
 
+# A sandbox that is no pod: one conclusion. pod.mode says no pod spec fix
+# applies, so no check offers one (no plan step with a spec patch, no patch).
+if os.path.exists(os.path.join(tmp, "sandbox.json")):
+    rep, c = report("sandbox")
+    check(rep["pod"]["mode"] == "not-a-pod" and c["pod.mode"]["status"] == "unknown",
+          "sandbox: not a pod (got %s, pod.mode %s)" % (rep["pod"]["mode"], c["pod.mode"]["status"]))
+    check(all(x["status"] == "skip" for i, x in c.items() if i != "pod.mode"),
+          "sandbox: every other pod check skipped (got %s)" % {i: x["status"] for i, x in c.items()})
+    check(not rep["pod"].get("spec_patch") and not any(s.get("spec_patch") for s in rep["plan"]),
+          "sandbox: a spec patch offered while pod.mode says none applies")
+if os.path.exists(os.path.join(tmp, "sandbox-pod.json")):
+    rep, c = report("sandbox-pod")
+    ev = " | ".join(c["pod.memlock"]["evidence"])
+    check("too little memory" not in ev and "limit is not known" in ev and "(/proc/self/cgroup): no directory" in ev,
+          "sandbox-pod: pod.memlock says why the probe did not run from the facts it has: %s" % ev)
+
 if failures:
     print("%d assertion(s) failed" % len(failures))
     sys.exit(1)

@@ -37,6 +37,11 @@ if [ "${GDRCHECK_NETNS_INNER:-}" != 1 ]; then
 	fi
 	out=$(mktemp -d)
 	chmod 1777 "$out"
+	# What the unprivileged runs execute lives here, not in the checkout: a
+	# clone under a 0700 directory (root's home, mktemp -d) is out of uid
+	# 1000's reach. The binary is copied where the runs need it.
+	cp "$here/netns-assert.py" "$out/netns-assert.py"
+	chmod 644 "$out/netns-assert.py"
 	cg=gdrcheck-netns-$$
 	if mkdir "$cgroot/$cg" 2>/dev/null &&
 	   { echo 50331648 > "$cgroot/$cg/memory.max" || echo 50331648 > "$cgroot/$cg/memory.limit_in_bytes"; } 2>/dev/null; then
@@ -107,7 +112,7 @@ run() { # NAME MEMLOCK SHM_SIZE SETPRIV_ARGS...
 	mount -o remount,size="$shm" /dev/shm
 	prlimit --memlock="$lock:$lock" setpriv "$@" env $pod sh -c "
 		\"\$0\" pod --json > \"$out/$name.json\"; echo \$? > \"$out/$name.rc\"
-		python3 \"$here/netns-assert.py\" --kernel > \"$out/$name.kernel\"" "${GDR:-$gdr}"
+		python3 \"$out/netns-assert.py\" --kernel > \"$out/$name.kernel\"" "${GDR:-$gdr}"
 }
 
 # A: no CAP_IPC_LOCK, memlock 64 KiB, 16 MiB /dev/shm: everything fails as the kernel says
@@ -145,12 +150,20 @@ if [ $rc != 0 ]; then
 	echo "note: pod-netns: no bridge in this kernel; the cni case is left out"
 	rm -f "$out/cni.json"
 fi
+# I: a sandbox that is no pod: only lo, no KUBERNETES_SERVICE_HOST, uid 1000
+# without capabilities, no cgroupfs on /sys/fs/cgroup (/proc/self/cgroup still
+# names the cgroup); then the same with KUBERNETES_SERVICE_HOST set
+unshare --net --mount --propagation private sh -c "ip link set lo up; umount -R /sys/fs/cgroup 2>/dev/null
+	setpriv --reuid 1000 --regid 1000 --clear-groups --inh-caps=-all --bounding-set=-ipc_lock \
+		env HOME=/nonexistent \"$out/gdrcheck\" pod --json > \"$out/sandbox.json\"
+	setpriv --reuid 1000 --regid 1000 --clear-groups --inh-caps=-all --bounding-set=-ipc_lock \
+		env HOME=/nonexistent $pod \"$out/gdrcheck\" pod --json > \"$out/sandbox-pod.json\"" || :
 # C: every capability dropped, the device files unreadable: the live opens fail
 chmod 000 "$tmp/dev/infiniband/rdma_cm" "$tmp/dev/nvidia0"
 run no-caps 65536 2g --inh-caps=-all --bounding-set=-all
 
 rc=0
-python3 "$here/netns-assert.py" "$out" || rc=$?
+python3 "$out/netns-assert.py" "$out" || rc=$?
 trap - EXIT
 cleanup
 exit $rc

@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "checks/checks-pod.h"
+#include "checks/checks.h"
 #include "checks/pod-patch.h"
 #include "model/facts-json.h"
 #include "pod/pod-collect.h"
+#include "topo/topo.h"
 #include "util/strv.h"
 
 /*
@@ -269,6 +271,118 @@ static void test_mlock_size(void **state)
 }
 
 /* The merged patch: containers, volumes and env by name, mounts by path, lists of values as sets. */
+/* The pod gate of @f: its report (release it and @t). */
+static void pod_report(struct facts *f, struct topo_report *t, struct report *r)
+{
+	struct check_opts o;
+	struct check_ctx ctx;
+
+	check_opts_init(&o);
+	assert_int_equal(topo_analyse(f, t), 0);
+	ctx = (struct check_ctx){ .f = f, .topo = t, .opts = &o };
+	assert_int_equal(checks_run(&ctx, GATE_BIT(GATE_POD), r), 0);
+}
+
+static const struct finding *pod_finding(const struct report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (strcmp(r->findings[i].id, id) == 0)
+			return &r->findings[i];
+	fail_msg("no finding %s", id);
+	return NULL;
+}
+
+static bool evidence_has(const struct finding *fd, const char *s)
+{
+	for (size_t i = 0; fd->evidence && fd->evidence[i]; i++)
+		if (strstr(fd->evidence[i], s))
+			return true;
+	return false;
+}
+
+/*
+ * A sandbox that is no pod (no KUBERNETES_SERVICE_HOST, only lo) with a
+ * non-root user and no GPU: pod.mode says no pod spec fix applies, and so
+ * says the whole report: no other check judges, no plan step or spec patch
+ * of a pod spec (before, pod.gpu and pod.memlock each offered one).
+ */
+static void test_not_a_pod_one_conclusion(void **state)
+{
+	struct topo_report t = { 0 };
+	struct report r = { 0 };
+	struct facts f;
+
+	(void)state;
+	facts_init(&f);
+	fact_int_set(&f.pod.collected, 1);
+	fact_int_set(&f.pod.sys_net, 1);
+	fact_str_fail(&f.pod.k8s_host, -ENOENT);
+	fact_int_set(&f.pod.cap_eff, 0);
+	fact_int_set(&f.pod.uid, 1000);
+	fact_int_set(&f.pod.memlock_cur, 8 << 20);
+	fact_int_set(&f.pod.memlock_max, 8 << 20);
+	fact_int_set(&f.roce.rtnl, 1);
+	tb_link(&f, "lo", 1, 65536);
+	tb_done(&f);
+	pod_report(&f, &t, &r);
+	for (size_t i = 0; i < r.n_findings; i++) {
+		const struct finding *fd = &r.findings[i];
+
+		if (fd->gate != GATE_POD)
+			continue;
+		if (strcmp(fd->id, "pod.mode") == 0) {
+			assert_int_equal(fd->status, ST_UNKNOWN);
+			assert_non_null(strstr(fd->verdict, "no pod spec fix applies"));
+			assert_non_null(fd->fix);
+			assert_null(fd->spec_patch);
+		} else {
+			assert_int_equal(fd->status, ST_SKIP);
+			assert_null(fd->fix);
+			assert_null(fd->spec_patch);
+		}
+	}
+	for (size_t i = 0; i < r.n_plan; i++)
+		assert_null(r.plan[i].spec_patch);
+	assert_null(r.pod.spec_patch);
+	report_release(&r);
+	topo_report_release(&t);
+	facts_release(&f);
+}
+
+/*
+ * /proc/self/cgroup names the cgroup, but no cgroupfs is mounted on
+ * /sys/fs/cgroup: the mlock probe did not run because the limit is not
+ * known, not because too little memory was left, and the evidence names
+ * the cgroup instead of calling it absent.
+ */
+static void test_memlock_unknown_limit(void **state)
+{
+	struct topo_report t = { 0 };
+	struct report r = { 0 };
+	const struct finding *fd;
+	struct facts f;
+
+	(void)state;
+	shared_pod(&f);
+	fact_int_set(&f.pod.cap_eff, 0);
+	fact_int_set(&f.pod.uid, 1000);
+	fact_int_set(&f.pod.memlock_cur, 8 << 20);
+	fact_int_set(&f.pod.memlock_max, 8 << 20);
+	fact_int_set(&f.pod.mlock_bytes, 0);
+	assert_int_equal(fact_str_set(&f.pod.mem_cgroup_path, "/kubepods/pod1/c1"), 0);
+	fact_str_fail(&f.pod.mem_cgroup, -ENOENT);
+	fact_int_fail(&f.pod.mem_max, -ENOENT);
+	fact_int_fail(&f.pod.mem_current, -ENOENT);
+	pod_report(&f, &t, &r);
+	fd = pod_finding(&r, "pod.memlock");
+	assert_true(evidence_has(fd, "mlock() probe not run: the memory cgroup's limit is not known"));
+	assert_false(evidence_has(fd, "too little memory"));
+	assert_true(evidence_has(fd, "memory cgroup /kubepods/pod1/c1 (/proc/self/cgroup): no directory of it under /sys/fs/cgroup"));
+	report_release(&r);
+	topo_report_release(&t);
+	facts_release(&f);
+}
+
 static void test_patch_merge(void **state)
 {
 	json_object *a = pod_patch_new(), *b = pod_patch_new(), *c = pod_patch_new();
@@ -355,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_status_uid),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_mlock_size),
+		cmocka_unit_test(test_not_a_pod_one_conclusion),
+		cmocka_unit_test(test_memlock_unknown_limit),
 		cmocka_unit_test(test_patch_merge),
 		cmocka_unit_test(test_json_roundtrip),
 	};

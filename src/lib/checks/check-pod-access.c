@@ -246,15 +246,25 @@ static void mib_text(int64_t v, char *buf, size_t size)
 		snprintf(buf, size, "%" PRId64 " MiB", v >> 20);
 }
 
+/* The memory cgroup's limit is known: the probe could be sized to it. */
+static bool room_known(const struct pod_facts *p)
+{
+	return fact_ok(&p->mem_max) && fact_ok(&p->mem_current);
+}
+
 /* Why the live probe locked less than 64 MiB, or nothing: the memory facts. */
 static int probe_room_evidence(const struct pod_facts *p, struct finding *out)
 {
 	char max[32], cur[32], avail[32], why[96];
 
-	if (!fact_ok(&p->mem_max) || !fact_ok(&p->mem_current))
+	fact_why(p->mem_max.state, p->mem_max.err, why, sizeof(why));
+	/* /proc/self/cgroup names the cgroup; only its directory is missing. */
+	if (!room_known(p) && fact_str_ok(&p->mem_cgroup_path) && !fact_str_ok(&p->mem_cgroup))
+		return finding_evidence(out, "the container's memory cgroup %s (/proc/self/cgroup): no directory of it under /sys/fs/cgroup (%s: no cgroupfs mounted there?), so its limit is not known and the probe could push the pod over it",
+					p->mem_cgroup_path.v, why);
+	if (!room_known(p))
 		return finding_evidence(out, "the container's memory cgroup: %s (%s): its limit is not known, so the probe could push the pod over it",
-					fact_why(p->mem_max.state, p->mem_max.err, why, sizeof(why)),
-					fact_str_ok(&p->mem_cgroup) ? p->mem_cgroup.v : "/proc/self/cgroup");
+					why, fact_str_ok(&p->mem_cgroup) ? p->mem_cgroup.v : "/proc/self/cgroup");
 	mib_text(p->mem_max.v, max, sizeof(max));
 	mib_text(p->mem_current.v, cur, sizeof(cur));
 	mib_text(fact_ok(&p->mem_available) ? p->mem_available.v : -1, avail, sizeof(avail));
@@ -284,7 +294,9 @@ static int run_memlock(const struct check_ctx *ctx, struct finding *out)
 	bytes_text(fact_ok(&p->mlock_bytes) ? p->mlock_bytes.v : (int64_t)POD_MLOCK_PROBE_BYTES,
 		   probe, sizeof(probe));
 	if (fact_ok(&p->mlock_bytes) && p->mlock_bytes.v == 0) {
-		TRY(finding_evidence(out, "mlock() probe not run: too little memory left to lock a buffer safely"));
+		TRY(finding_evidence(out, room_known(p) ?
+				     "mlock() probe not run: too little memory left to lock a buffer safely" :
+				     "mlock() probe not run: the memory cgroup's limit is not known"));
 		TRY(probe_room_evidence(p, out));
 	} else if (fact_ok(&p->mlock_probe)) {
 		TRY(finding_evidence(out, "mlock() of a %s buffer: %s", probe,

@@ -142,6 +142,7 @@ static int run_mode(const struct check_ctx *ctx, struct finding *out)
 			return finding_set(out, ST_UNKNOWN,
 					   "not a pod: KUBERNETES_SERVICE_HOST, which kubelet sets in every container, is not set, and this is the node's network namespace; run `gdrcheck check` for the node, `gdrcheck pod` inside the workload's container (kubectl exec)");
 		}
+		TRY(finding_fix(out, "run gdrcheck pod inside the workload's container (kubectl exec POD -c CONTAINER -- gdrcheck pod), where kubelet sets KUBERNETES_SERVICE_HOST"));
 		return finding_set(out, ST_UNKNOWN,
 				   "not a Kubernetes pod: KUBERNETES_SERVICE_HOST, which kubelet sets in every container, is not set (%s network namespace); no pod spec fix applies",
 				   pod_netns_key(v.netns));

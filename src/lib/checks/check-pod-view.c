@@ -244,9 +244,16 @@ int pod_item_no_multus(const struct check_ctx *ctx, struct finding *out)
 
 bool pod_not_judged(const struct pod_view *v, struct finding *out)
 {
-	if (v->mode != POD_MODE_NOT_POD || v->netns != POD_NETNS_HOST)
+	if (v->mode != POD_MODE_NOT_POD)
 		return false;
-	finding_set(out, ST_SKIP, "not a pod but the node itself (see pod.mode): gdrcheck check judges the node");
+	/*
+	 * One conclusion: pod.mode says no pod spec applies, so no check
+	 * offers a pod spec fix (a plan step, a spec patch) for this process.
+	 */
+	if (v->netns == POD_NETNS_HOST)
+		finding_set(out, ST_SKIP, "not a pod but the node itself (see pod.mode): gdrcheck check judges the node");
+	else
+		finding_set(out, ST_SKIP, "not a Kubernetes pod (see pod.mode): no pod spec applies to this process; gdrcheck pod judges the workload's container");
 	return true;
 }
 

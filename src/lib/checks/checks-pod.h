@@ -115,8 +115,9 @@ int pod_devnode_open_item(const struct check_ctx *ctx, struct finding *out, cons
 /* The node's missing RDMA stack or device (v->node_rdma) as the finding: fail, a node fix. */
 int pod_node_rdma(const struct pod_view *v, struct finding *out);
 /*
- * Not a pod but the node itself (no KUBERNETES_SERVICE_HOST, the node's
- * netns): the check is skipped, pointing at pod.mode; true when it was.
+ * Not a Kubernetes pod (no KUBERNETES_SERVICE_HOST): the node itself (its
+ * netns) or another process: the check is skipped, pointing at pod.mode;
+ * true when it was.
  * A finding_set failure leaves the verdict empty, which checks_run fills.
  */
 bool pod_not_judged(const struct pod_view *v, struct finding *out);

@@ -43,6 +43,7 @@ static const struct json_field pod_fields[] = {
 	JFI("uid", P, uid),
 	JFS("pid1_netns", P, pid1_netns),
 	JFS("mem_cgroup", P, mem_cgroup),
+	JFS("mem_cgroup_path", P, mem_cgroup_path),
 	JFI("mem_max", P, mem_max),
 	JFI("mem_current", P, mem_current),
 	JFI("mem_available", P, mem_available),

@@ -77,6 +77,12 @@ struct pod_facts {
 	 * bytes (-1: none) and its usage.
 	 */
 	struct fact_str mem_cgroup;
+	/*
+	 * The cgroup /proc/self/cgroup names (v1's memory controller, or v2's
+	 * "0::" line), as a path in the hierarchy: known even where its
+	 * directory is not (no cgroupfs mounted on /sys/fs/cgroup).
+	 */
+	struct fact_str mem_cgroup_path;
 	struct fact_int mem_max, mem_current;
 	struct fact_int mem_available; /* MemAvailable of /proc/meminfo, bytes */
 	/* Live only: bytes the mlock probe tried (0: not run, too little memory left). */

@@ -244,6 +244,10 @@ int pod_collect_memory(const struct gc_root *root, struct pod_facts *p)
 		return r;
 	if (r >= 0)
 		r = pod_parse_cgroup(cg, &v2, path, sizeof(path));
+	if (r < 0)
+		fact_str_fail(&p->mem_cgroup_path, r == -ENODATA ? -EINVAL : r);
+	else if (fact_str_set(&p->mem_cgroup_path, path) < 0)
+		return -ENOMEM;
 	if (r >= 0)
 		r = v2 ? v2_memory(root, path, p) : v1_memory(root, path, p);
 	if (r == -ENOMEM)
