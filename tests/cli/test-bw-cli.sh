@@ -172,6 +172,8 @@ check "PCIe GPU: no mapping flag" 'grep -q "^dma-buf export flags 0$" "$tmp/pcie
 "$gdrcheck" bw >/dev/null 2>&1; check "no mode: 2" '[ $? -eq 2 ]'
 "$gdrcheck" bw --help >"$tmp/help.txt"; check "help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
 "$gdrcheck" bw client --help >"$tmp/help.txt"; check "client --help: exit 0" '[ $? -eq 0 ] && grep -q "^Usage: gdrcheck bw server" "$tmp/help.txt"'
+# -j and -h take effect at both ends: listed under "Both ends", not "Client"
+check "help: -j under Both ends" 'sed -n "/^Both ends:/,/^Server:/p" "$tmp/help.txt" | grep -q -- "-j, --json" && ! sed -n "/^Client:/,\$p" "$tmp/help.txt" | grep -q -- "-j, --json"'
 for bad in "client" "client h --op atomic" "client h --sizes 3:8" "client h --sizes 8:2" \
 	"client h --tx-depth 0" "client h:0" "client h:70000" "server --port 99999" \
 	"server extra" "client h --buffer gpu" "client [::1"; do

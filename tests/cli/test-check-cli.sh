@@ -112,7 +112,19 @@ grep -q "netlink recording '$tmp/nl/rdma-dev.nl' is not a regular file" "$tmp/ou
 # a RHEL 10.2 kernel passes gate 1, so the advice can only come from gate 3.
 "$bin" check --gate 1 --root "$fixtures/poc-rhel102-driver-container/root" >"$tmp/out" 2>&1 ||
 	fail "--gate 1 on poc-rhel102-driver-container: exit $?, want 0"
-grep -q "work on gate 3 (Direct) first" "$tmp/out" || fail "--gate 1: advice not from every gate"
+grep -q "next: gate 3 (Direct) (gdrcheck check --gate 3)" "$tmp/out" || fail "--gate 1: advice not from every gate"
+# --gate 2 while gate 1 does not pass: the advice speaks of gate 2's view: no
+# registration path, operator values or install order (gates 1 and 3), and
+# gate 1 named with the command that shows it
+mc=$fixtures/seed2-b300-e810-misconfig
+"$bin" check --gate 2 --root "$mc/root" --netlink-replay "$mc/netlink" >"$tmp/out" 2>&1
+sed -n '/^Advice/,/^Fix plan/p' "$tmp/out" >"$tmp/advice"
+grep -q -e 'registration path' -e 'gpu-operator' -e 'install order' "$tmp/advice" &&
+	fail "--gate 2: advice of other gates: $(cat "$tmp/advice")"
+grep -q "gate 1 (GPU) comes first: .* (gdrcheck check --gate 1)" "$tmp/advice" ||
+	fail "--gate 2: gate 1 not named with its command: $(cat "$tmp/advice")"
+"$bin" check --gate 2 --json --root "$mc/root" --netlink-replay "$mc/netlink" >"$tmp/out" 2>/dev/null
+json 'd["advice"]["helm"] == [] and d["advice"]["next"].startswith("gate 1 (GPU) comes first")' 
 if command -v strace >/dev/null; then
 	# LeakSanitizer cannot run under ptrace: a sanitizer build skips its leak check here.
 	for fmt in text html; do

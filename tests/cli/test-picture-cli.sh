@@ -113,7 +113,9 @@ if command -v dot >/dev/null 2>&1; then
 	xmlok "XML Char dot -Tsvg"
 fi
 
-# check --format html: the picture above the gates and the fix plan.
+# check --format html: what decides first (the gates' summary lines and the
+# top blockers, as the text report), then the picture above the gates and the
+# fix plan.
 m=$fixtures/e810-ets-noncontiguous
 expect 1 "check html" -- "$bin" check --format html --root "$m/root" --netlink-replay "$m/netlink"
 wellformed "check html"
@@ -121,7 +123,10 @@ python3 - "$tmp/out" <<'PY' || fail "check html: layout of the page"
 import sys
 t = open(sys.argv[1], encoding="utf-8").read()
 svg, gates, plan = t.find("<svg"), t.find("<h2>Gates</h2>"), t.find("<h2>Fix plan</h2>")
-assert 0 < svg < gates < plan, (svg, gates, plan)
+summary, blockers = t.find("<h2>Summary</h2>"), t.find("<h2>Top blockers</h2>")
+assert 0 < summary < blockers < svg < gates < plan, (summary, blockers, svg, gates, plan)
+assert "<b>Gate 2 RDMA:</b>" in t[summary:blockers], "no gate summary line"
+assert "roce.ets" in t[blockers:svg], "the top blockers lack roce.ets"
 assert "http://" not in t.replace('xmlns="http://www.w3.org/2000/svg"', ""), "external reference"
 assert "<script" not in t and "src=" not in t and "href=" not in t
 PY

@@ -83,6 +83,31 @@ static enum reg_path choose(const struct facts *f, const struct regpath *rp,
 	return REG_PATH_NONE;
 }
 
+/*
+ * The gate to work on first, said of the gates the report shows: a gate it
+ * does not show is named with the command that shows it, before the shown
+ * ones ('--gate 2' while gate 1 fails: it comes first) or after them.
+ */
+static char *next_line(unsigned mask, int first)
+{
+	int lowest = GATE_POD;
+
+	if (!first)
+		return strdup("every gate passes");
+	if (mask & GATE_BIT(first))
+		return xasprintf("work on gate %s (%s) first", gate_key((enum gate)first),
+				 gate_name((enum gate)first));
+	for (int g = GATE_DIRECT; g >= GATE_GPU; g--)
+		if (mask & GATE_BIT(g))
+			lowest = g;
+	if (first < lowest)
+		return xasprintf("gate %s (%s) comes first: it does not pass yet, and the results shown can change once it does (gdrcheck check --gate %s)",
+				 gate_key((enum gate)first), gate_name((enum gate)first),
+				 gate_key((enum gate)first));
+	return xasprintf("next: gate %s (%s) (gdrcheck check --gate %s)", gate_key((enum gate)first),
+			 gate_name((enum gate)first), gate_key((enum gate)first));
+}
+
 int advice_build(const struct check_ctx *ctx, const struct report *rep,
 		 struct advice *a)
 {
@@ -107,6 +132,12 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 	for (int g = GATE_GPU; g <= GATE_DIRECT && !a->first_gate; g++)
 		if (rep->gates[g - 1].status == ST_UNKNOWN)
 			a->first_gate = g;
+	a->next = next_line(rep->gate_mask, a->first_gate);
+	if (!a->next)
+		return -ENOMEM;
+	a->node_plan = rep->gate_mask & (GATE_BIT(GATE_GPU) | GATE_BIT(GATE_DIRECT));
+	if (!a->node_plan)
+		return 0;
 
 	/* Pre-Turing GPUs: the open module and DMA-BUF are out; peermem is the path. */
 	dmabuf_like = !pre_turing &&
@@ -155,6 +186,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 void advice_release(struct advice *a)
 {
 	free(a->path_why);
+	free(a->next);
 	free(a->helm);
 	strv_free(a->steps);
 	memset(a, 0, sizeof(*a));

@@ -58,6 +58,14 @@ struct advice {
 	size_t n_helm;
 	char **steps;   /* install order, NULL-terminated */
 	int first_gate; /* the gate to work on first, 0 when all pass */
+	/*
+	 * The registration path, the operator values and the install order
+	 * belong to a report that shows gate 1 or 3 (the GPU's driver, the
+	 * registration path); a report of gate 2 alone leaves them out.
+	 */
+	bool node_plan;
+	/* The closing line: the gate to work on, in the terms of the gates shown. */
+	char *next;
 };
 
 /* What a pod report says of the pod as a whole (the pod gate shown alone). */

@@ -4,10 +4,13 @@
 #include <errno.h>
 
 #include "../checks/checks.h"
+#include "render.h"
 
 /*
- * check --format html: the node picture, then the readiness report gate by
- * gate, the advice and the fix plan, then the topology tables folded away.
+ * check --format html: what decides first (each gate's summary line and
+ * the top blockers, as the text report leads with them), the node picture,
+ * then the readiness report gate by gate, the advice and the fix plan, then
+ * the topology tables folded away.
  * The same report structures as the text and JSON renderers.
  */
 
@@ -17,6 +20,48 @@ static const char report_css[] =
 	".st-unknown{background:#fff3cd}.st-warn{background:#ffe2c2}.st-fail{background:#fbe4e6}\n"
 	"table.findings ul{margin:0;padding-left:16px}\n"
 	"code{font-size:12px}\n";
+
+/*
+ * What decides, first, as the text report leads with it: each gate's
+ * summary line with what blocks it, then the top blockers.
+ */
+static void summary(FILE *out, const struct report *r)
+{
+	char sum[128];
+
+	fputs("<h2>Summary</h2>\n<ul class=\"summary\">\n", out);
+	for (int g = GATE_GPU; g <= GATE_POD; g++) {
+		const struct gate_result *gr = &r->gates[g - 1];
+
+		if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
+			continue;
+		render_gate_summary(gr, sum, sizeof(sum));
+		fprintf(out, "<li><b>Gate %s:</b> <span class=\"st-%s\">", gate_title((enum gate)g),
+			check_status_name(gr->status));
+		render_xml_text(out, sum);
+		fputs("</span>", out);
+		if (gr->blocked_by)
+			fprintf(out, ", blocked by gate %d (fix it first: this gate's results can change)",
+				gr->blocked_by);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+	if (!r->n_blockers)
+		return;
+	fputs("<h2>Top blockers</h2>\n<div class=\"scroll\"><table class=\"findings\">\n"
+	      "<tr><th>gate</th><th>status</th><th>check</th><th>verdict</th></tr>\n", out);
+	for (size_t i = 0; i < r->n_blockers; i++) {
+		const struct finding *fd = &r->findings[r->blockers[i]];
+
+		fprintf(out, "<tr><td>%s</td><td class=\"st st-%s\">%s</td><td>", gate_key(fd->gate),
+			check_status_name(fd->status), check_status_name(fd->status));
+		render_xml_text(out, fd->id);
+		fputs("</td><td>", out);
+		render_xml_text(out, fd->verdict ? fd->verdict : "");
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table></div>\n", out);
+}
 
 static void status_cell(FILE *out, enum check_status st)
 {
@@ -113,11 +158,14 @@ static void findings(FILE *out, const struct report *r)
 
 static void advice(FILE *out, const struct advice *a)
 {
-	fputs("<h2>Advice</h2>\n<p>registration path: <b>", out);
-	render_xml_text(out, reg_path_name(a->path));
-	fputs("</b>: ", out);
-	render_xml_text(out, a->path_why);
-	fputs("</p>\n", out);
+	fputs("<h2>Advice</h2>\n", out);
+	if (a->node_plan) {
+		fputs("<p>registration path: <b>", out);
+		render_xml_text(out, reg_path_name(a->path));
+		fputs("</b>: ", out);
+		render_xml_text(out, a->path_why);
+		fputs("</p>\n", out);
+	}
 	if (a->n_helm) {
 		fputs("<ul>\n", out);
 		for (size_t i = 0; i < a->n_helm; i++) {
@@ -139,12 +187,9 @@ static void advice(FILE *out, const struct advice *a)
 			render_html_text(out, "li", NULL, a->steps[i]);
 		fputs("</ol>\n", out);
 	}
-	if (a->first_gate)
-		fprintf(out, "<p>work on gate %s (%s) first</p>\n",
-			gate_key((enum gate)a->first_gate),
-			gate_name((enum gate)a->first_gate));
-	else
-		fputs("<p>every gate passes</p>\n", out);
+	fputs("<p>", out);
+	render_xml_text(out, a->next ? a->next : "");
+	fputs("</p>\n", out);
 }
 
 static void plan(FILE *out, const struct report *r)
@@ -179,6 +224,7 @@ int render_report_html(FILE *out, const struct facts *f,
 	snprintf(title, sizeof(title), "gdrcheck %s: %s", report_command(r->gate_mask),
 		 fact_str_ok(&f->host.hostname) ? f->host.hostname.v : "node");
 	render_html_begin(out, title, report_css);
+	summary(out, r);
 	render_html_picture(out, l);
 	gates(out, r);
 	findings(out, r);

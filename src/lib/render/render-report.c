@@ -34,7 +34,7 @@ static const char *status_color(enum check_status st)
 	}
 }
 
-static void gate_summary(const struct gate_result *g, char *buf, size_t size)
+void render_gate_summary(const struct gate_result *g, char *buf, size_t size)
 {
 	size_t aside = g->n_status[ST_INFO] + g->n_status[ST_SKIP];
 
@@ -115,6 +115,7 @@ static json_object *advice_json(const struct advice *a)
 	json_object_object_add(o, "path_why", str_or_null(a->path_why));
 	json_object_object_add(o, "first_gate",
 			       a->first_gate ? json_object_new_string(gate_key((enum gate)a->first_gate)) : NULL);
+	json_object_object_add(o, "next", str_or_null(a->next));
 	h = json_object_new_array();
 	for (size_t i = 0; i < a->n_helm; i++) {
 		json_object *j = json_object_new_object();
@@ -162,7 +163,7 @@ json_object *render_report_json(const struct facts *f, const struct report *r)
 		if (!(r->gate_mask & GATE_BIT(g)))
 			continue;
 		j = json_object_new_object();
-		gate_summary(gr, sum, sizeof(sum));
+		render_gate_summary(gr, sum, sizeof(sum));
 		json_object_object_add(j, "gate", json_object_new_string(gate_key((enum gate)g)));
 		json_object_object_add(j, "name", json_object_new_string(gate_name((enum gate)g)));
 		json_object_object_add(j, "status",
@@ -313,7 +314,7 @@ static void gate_line(const struct out *o, const struct report *r, int g,
 
 	if (!(r->gate_mask & GATE_BIT(g)) || !gr->n_checks)
 		return;
-	gate_summary(gr, sum, sizeof(sum));
+	render_gate_summary(gr, sum, sizeof(sum));
 	snprintf(line, sizeof(line), "%sGate %s: ", indent, gate_title((enum gate)g));
 	bold(o, line);
 	color(o, status_color(gr->status));
@@ -422,8 +423,9 @@ static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
 			fprintf(out, "  %s\n", a->steps[i]);
 		return pod_text_tail(&o, f, r);
 	}
-	fprintf(out, "  registration path: %s: %s\n", reg_path_name(a->path),
-		a->path_why ? a->path_why : "");
+	if (a->node_plan)
+		fprintf(out, "  registration path: %s: %s\n", reg_path_name(a->path),
+			a->path_why ? a->path_why : "");
 	for (size_t i = 0; i < a->n_helm; i++)
 		fprintf(out, "  %s: --set %s=%s (%s)\n", a->helm[i].chart,
 			a->helm[i].key, a->helm[i].value, a->helm[i].why);
@@ -432,11 +434,7 @@ static int report_text_body(FILE *out, FILE *raw, const struct facts *f,
 		for (size_t i = 0; a->steps[i]; i++)
 			fprintf(out, "    %zu. %s\n", i + 1, a->steps[i]);
 	}
-	if (a->first_gate)
-		fprintf(out, "  work on gate %s (%s) first\n", gate_key((enum gate)a->first_gate),
-			gate_name((enum gate)a->first_gate));
-	else
-		fprintf(out, "  every gate passes\n");
+	fprintf(out, "  %s\n", a->next ? a->next : "");
 
 	if (r->n_plan) {
 		fputc('\n', out);

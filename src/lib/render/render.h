@@ -59,6 +59,12 @@ json_object *render_report_json(const struct facts *f, const struct report *r);
  * spec fix merged, as YAML with a comment saying how to apply it, or JSON.
  */
 int render_pod_patch(FILE *out, const struct report *r, bool json);
+/*
+ * A gate's one-line summary, as every report format says it: "fail (1 of 7;
+ * 6 info or skip)".
+ */
+struct gate_result;
+void render_gate_summary(const struct gate_result *g, char *buf, size_t size);
 /* Text grouped by gate; ANSI colour only when @color. */
 int render_report_text(FILE *out, const struct facts *f,
 		       const struct report *r, bool color);
