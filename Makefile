@@ -23,13 +23,23 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 # The main job: the readiness report of this machine. Only the tool is built
-# (tests are built by `make test`), and its build log is shown only when it fails.
-run: deps
+# (tests are built by `make test`), and its build log is shown only when it
+# fails; one line per step on stderr says what it is doing meanwhile.
+run:
+	@echo "make run: 1/4 build dependencies (tools/install-deps.sh build)" >&2
+	@sh tools/install-deps.sh build
 	@log=$$(mktemp); \
-	{ [ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS); } >$$log 2>&1 && \
+	if [ -f $(BUILD)/build.ninja ]; then \
+		echo "make run: 2/4 $(BUILD)/ is configured already" >&2; \
+	else \
+		echo "make run: 2/4 configuring $(BUILD)/ (meson setup)" >&2; \
+		meson setup $(BUILD) $(MESON_OPTS) >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+	fi; \
+	echo "make run: 3/4 building $(BUILD)/gdrcheck (ninja; under a minute the first time)" >&2; \
 	ninja -C $(BUILD) gdrcheck >>$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
 	rm -f $$log
-	@./$(BUILD)/gdrcheck check; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	@echo "make run: 4/4 the readiness report of this machine ($(BUILD)/gdrcheck check)" >&2
+	@$(BUILD)/gdrcheck check; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 # The suite, and beside it the suite `release` (minutes: an RPM build and the
 # image), each in its own meson test: meson starts a test that is not

@@ -57,6 +57,7 @@ enum {
 	OPT_RECORD_NETLINK,
 	OPT_HOST_ROOT,
 	OPT_PAUSE_SAMPLE, /* only the commands that list it */
+	OPT_FAIL_ON,      /* the same */
 	OPT_FIRST_COMMAND_OPT = 1100,
 };
 
@@ -201,6 +202,10 @@ enum cli_format {
 	CLI_FMT_DOT,
 	CLI_FMT_HTML,
 };
+
+/* --fail-on's LEVEL: "fail" → ST_FAIL, "warn" → ST_WARN, else -1. */
+int cli_parse_fail_on(const char *s);
+#define CLI_FAIL_ON_OPTION { "fail-on", required_argument, NULL, OPT_FAIL_ON }
 
 /* "text", "json", "svg", "dot", "html" → enum cli_format, or -1. */
 int cli_parse_format(const char *s);

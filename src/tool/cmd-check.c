@@ -16,7 +16,6 @@
 
 enum {
 	OPT_GATE = OPT_FIRST_COMMAND_OPT,
-	OPT_FAIL_ON,
 	OPT_ROCE_DSCP,
 	OPT_ROCE_PRIO,
 	OPT_PROBE,
@@ -116,7 +115,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 {
 	static const struct option opts[] = {
 		{ "gate", required_argument, NULL, OPT_GATE },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		CLI_FAIL_ON_OPTION,
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "roce-dscp", required_argument, NULL, OPT_ROCE_DSCP },
@@ -156,12 +155,9 @@ int cmd_check(int argc, char **argv, unsigned needs)
 				return cli_usage(cmd, "--gate takes 1, 2, 3 or pod, not '%s'", optarg);
 			break;
 		case OPT_FAIL_ON:
-			if (strcmp(optarg, "fail") == 0)
-				fail_on = ST_FAIL;
-			else if (strcmp(optarg, "warn") == 0)
-				fail_on = ST_WARN;
-			else
+			if (cli_parse_fail_on(optarg) < 0)
 				return cli_usage(cmd, "--fail-on takes warn or fail, not '%s'", optarg);
+			fail_on = (enum check_status)cli_parse_fail_on(optarg);
 			break;
 		case OPT_ROCE_DSCP:
 			if (parse_small(optarg, 63, &an.copts.roce_dscp) < 0)

@@ -30,6 +30,7 @@ static void k8s_help(FILE *out)
 		"       gdrcheck k8s --helm-values gpu-operator|network-operator [INPUT]\n"
 		"       gdrcheck k8s [--helm-values CHART] --images [--gpu-operator-version V]\n"
 		"                    [--json] [INPUT]\n"
+		"       (each takes [--fail-on warn|fail])\n"
 		"\n"
 		"Kubernetes objects fitted to this node, for one way of giving pods its NICs:\n"
 		"  shared       the shared RDMA device plugin (selectors: the NICs' vendors,\n"
@@ -78,12 +79,15 @@ static void k8s_help(FILE *out)
 		"      --gpu-operator-version V\n"
 		"                           with --images: the GPU Operator release (26.3.3;\n"
 		"                           26.3: its newest patch; default: the newest known)\n"
+		"      --fail-on LEVEL      exit 1 when the mode does not fit the node as it is\n"
+		"                           ('fail'), or also when a prerequisite is missing\n"
+		"                           ('warn', the default)\n"
 		"  -j, --json               one JSON document (schema gdrcheck.k8s/1; with\n"
 		"                           --images gdrcheck.k8s-images/1)\n"
 		"  -h, --help               this help\n" CLI_INPUT_HELP "\n"
-		"Exit status: 0 the mode fits the node, 1 it does not as the node is or a\n"
-		"prerequisite is missing (the comments say which), 2 usage error, 3 input\n"
-		"unreadable or invalid.\n");
+		"Exit status: 0 the mode fits the node, 1 it does not as the node is or (with\n"
+		"--fail-on warn) a prerequisite is missing (the comments say which), 2 usage\n"
+		"error, 3 input unreadable or invalid.\n");
 }
 
 static int print_plan(const struct facts *f, const struct k8s_plan *plan,
@@ -140,6 +144,7 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		{ "gpu-operator-version", required_argument, NULL, OPT_GPU_OPERATOR_VERSION },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FAIL_ON_OPTION,
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
@@ -148,6 +153,8 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 	struct k8s_plan plan = { 0 };
 	struct k8s_opts ko = { .mode = -1, .install = -1 };
 	const char *chart = NULL, *gpu_version = NULL;
+	/* A missing prerequisite is a warning; it fails the run unless told otherwise. */
+	int fail_on = ST_WARN;
 	bool json = false, images = false;
 	int c, rc, r;
 
@@ -203,6 +210,11 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 			}
 			gpu_version = optarg;
 			break;
+		case OPT_FAIL_ON:
+			fail_on = cli_parse_fail_on(optarg);
+			if (fail_on < 0)
+				return cli_usage("k8s", "--fail-on takes warn or fail, not '%s'", optarg);
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -239,7 +251,7 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		cli_error("cannot write output: %s", strerror(-r));
 		goto out;
 	}
-	rc = plan.warnings.notes || plan.unfit ? EXIT_FINDINGS : EXIT_CLEAN;
+	rc = plan.unfit || (fail_on == ST_WARN && plan.warnings.notes) ? EXIT_FINDINGS : EXIT_CLEAN;
 out:
 	k8s_plan_release(&plan);
 	cli_analysis_release(&an);

@@ -33,6 +33,7 @@ struct labels_opts {
 	const char *listen; /* --listen ADDR:PORT */
 	const char *node_feature; /* --node-feature FILE */
 	long interval_ms; /* 0: run once */
+	int fail_on;      /* --fail-on: ST_WARN or ST_FAIL; 0: exit 0 whatever the verdict */
 	bool json;
 	struct metrics_server *server;
 	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
@@ -55,7 +56,7 @@ static void labels_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT] [--node-feature FILE]\n"
-		"                      [--interval DURATION] [--nvml] [--probe] [--json]\n"
+		"                      [--interval DURATION | --fail-on warn|fail] [--nvml] [--probe] [--json]\n"
 		"                      [INPUT]\n"
 		"\n"
 		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
@@ -91,6 +92,10 @@ static void labels_help(FILE *out)
 		"                        (nfd.k8s-sigs.io/v1alpha1) for 'kubectl apply -f', for\n"
 		"                        nodes without the DaemonSet (the node name is the\n"
 		"                        hostname in lower case, as the kubelet registers it)\n"
+		"      --fail-on LEVEL   a single run exits 1 when a finding is at LEVEL or\n"
+		"                        worse ('fail' or 'warn'), as check does, after\n"
+		"                        writing; not with --interval or --listen (a loop\n"
+		"                        has no exit status of its own)\n"
 		"      --nvml            add what NVML knows (BAR1, NVLink, C2C; live only)\n"
 		"      --probe           run the live registration probe each time (GPU\n"
 		"                        memory, the RDMA devices, IPC_LOCK; live only)\n"
@@ -99,8 +104,10 @@ static void labels_help(FILE *out)
 		"  -h, --help            this help\n"
 		CLI_INPUT_HELP
 		"\n"
-		"Exit status: 0 files written (whatever the verdict: it is in the files),\n"
-		"2 usage error, 3 input unreadable or a file could not be written.\n");
+		"Exit status: 0 files written (whatever the verdict: it is in the files;\n"
+		"with --fail-on, no finding at LEVEL or worse), 1 with --fail-on, a finding\n"
+		"at LEVEL or worse, 2 usage error, 3 input unreadable or a file could not be\n"
+		"written.\n");
 }
 
 /* "30s", "5m", "1h", "500ms", "45" (seconds) → milliseconds. */
@@ -307,6 +314,8 @@ static int run_once(struct labels_opts *o)
 	if (o->server && serve(o, &run) < 0)
 		rc = EXIT_INPUT;
 	log_run(o, &run, rc == EXIT_INPUT && run.sum ? 1 : 0);
+	if (!rc && o->fail_on && report_has(&an.rep, (enum check_status)o->fail_on))
+		rc = EXIT_FINDINGS;
 out:
 	cli_analysis_release(&an);
 	return rc;
@@ -388,6 +397,7 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FAIL_ON_OPTION,
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
@@ -417,6 +427,11 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		case OPT_NODE_FEATURE:
 			o.node_feature = optarg;
 			break;
+		case OPT_FAIL_ON:
+			o.fail_on = cli_parse_fail_on(optarg);
+			if (o.fail_on < 0)
+				return cli_usage("labels", "--fail-on takes warn or fail, not '%s'", optarg);
+			break;
 		case OPT_NVML:
 			o.in.nvml = true;
 			break;
@@ -435,6 +450,8 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 	}
 	if (cli_no_operands("labels", argc, argv))
 		return EXIT_USAGE;
+	if (o.fail_on && (o.interval_ms || o.listen))
+		return cli_usage("labels", "--fail-on is the exit status of a single run: it does not go with --interval or --listen");
 	if (o.listen && !o.interval_ms)
 		o.interval_ms = LISTEN_DEFAULT_INTERVAL_MS;
 	if (o.interval_ms && !o.nfd && !o.prom && !o.listen) {

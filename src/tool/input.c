@@ -312,6 +312,15 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 	return load_root(in, in->root ? in->root : in->host_root ? in->host_root : "/", f);
 }
 
+int cli_parse_fail_on(const char *s)
+{
+	if (strcmp(s, "fail") == 0)
+		return ST_FAIL;
+	if (strcmp(s, "warn") == 0)
+		return ST_WARN;
+	return -1;
+}
+
 int cli_gpu_pick(const char *cmd, const struct facts *f, const char *sel)
 {
 	int64_t v;

@@ -136,11 +136,28 @@ def main():
         text, _ = parse_nfd(k8slib.run([gdrcheck, "labels"] + args, cwd=d, check_rc=[0]).stdout)
         if doc["schema"] != "gdrcheck.labels/1" or doc["labels"] != text or doc["collect"] != "ok":
             errors.append(f"labels --json {doc} != labels {text}")
+    # --fail-on: labels and k8s exit as check does, after writing what they write.
+    name, d, args = k8slib.fixtures(fixtures_dir, ["seed2-b300-e810"])[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for level in ("fail", "warn"):
+            want = k8slib.run([gdrcheck, "check", "--fail-on", level] + args, cwd=d).returncode
+            prom = os.path.join(tmp, level + ".prom")
+            p = k8slib.run([gdrcheck, "labels", "--fail-on", level, "--prom", prom] + args, cwd=d)
+            if p.returncode != want or not os.path.exists(prom):
+                errors.append(f"labels --fail-on {level}: exit {p.returncode}, check says {want}; textfile written: {os.path.exists(prom)}")
+    name, d, args = k8slib.fixtures(fixtures_dir, ["k8s-seed2-no-multus"])[0]
+    for level, want in (("warn", 1), ("fail", 0)):
+        p = k8slib.run([gdrcheck, "k8s", "--mode", "shared", "--fail-on", level] + args, cwd=d)
+        if p.returncode != want or not p.stdout:
+            errors.append(f"k8s --fail-on {level} without Multus (a warning): exit {p.returncode}, want {want}")
     # Usage errors: exit 2 with a line on stderr, nothing written.
     for argv in (["labels", "--interval", "0", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--interval", "5x", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--interval", "5m"], ["labels", "--bogus"], ["labels", "extra"],
                  ["labels", "--root", "a", "--facts", "b", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--fail-on", "fail", "--interval", "5m", "--prom", "/nonexistent/x.prom"],
+                 ["labels", "--fail-on", "fail", "--listen", ":0"], ["labels", "--fail-on", "maybe"],
+                 ["k8s", "--fail-on", "maybe"],
                  ["k8s", "--mode", "macvlan"], ["k8s", "--helm-values", "nfd"], ["k8s", "extra"]):
         p = k8slib.run([gdrcheck] + argv)
         if p.returncode != 2 or not p.stderr.startswith("gdrcheck: "):
