@@ -249,9 +249,11 @@ int cmd_nccl_log(int argc, char **argv, unsigned needs)
 		cli_error("--min-channels-gdr goes with --expect gdr");
 		return EXIT_USAGE;
 	}
-	have_node = live || in.root || in.facts || in.nccl_xml || in.hwloc_xml;
-	if (live && (in.root || in.facts || in.nccl_xml || in.hwloc_xml)) {
-		cli_error("--node compares with this node; it does not go with --root, --facts or an XML input");
+	/* A replay alone is an input too: the node's loader refuses it without its --root. */
+	have_node = live || in.root || in.host_root || in.facts || in.nccl_xml || in.hwloc_xml ||
+		    in.netlink_replay;
+	if (live && (in.root || in.host_root || in.facts || in.nccl_xml || in.hwloc_xml)) {
+		cli_error("--node compares with this node; it does not go with --root, --host-root, --facts or an XML input");
 		return EXIT_USAGE;
 	}
 	if ((r = nccllog_init(&log)) < 0) {

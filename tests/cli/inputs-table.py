@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What every command gets for every kind of input: one row per command and
+input, and each row is either a verdict (exit 0 or 1, the command's output on
+stdout, nothing on stderr) or a refusal (exit 2 or 3, exactly one line on
+stderr that matches the row, nothing on stdout; labels still publishes
+collect=error). A wrong input never gets a confident answer.
+
+The inputs: a node root (a fixture's built tree), the same tree as a host
+root, its netlink recordings, a facts file (node and pod), an NCCL and an
+hwloc topology XML, an NCCL log; and the mistakes: the fixture's directory
+instead of its root/, an empty directory, a file where a directory belongs, a
+path that does not exist, a directory where a file belongs, an empty file,
+and each file given as another kind (XML as facts, facts as XML, a report as
+facts, a log as facts, hwloc as NCCL and back), a replay without its root,
+two inputs at once.
+
+usage: inputs-table.py GDRCHECK FIXTURES_DIR DATA_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+V = "verdict"
+
+
+def main():
+    gdrcheck, fixtures, data = (os.path.abspath(a) for a in sys.argv[1:4])
+    seed2 = os.path.join(fixtures, "seed2-b300-e810")
+    pod_fx = os.path.join(fixtures, "pod-shared-macvlan")
+    failures = []
+    rows = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        def path(name):
+            return os.path.join(tmp, name)
+
+        env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent"}
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if k in os.environ:
+                env[k] = os.environ[k]
+
+        def run(args, cwd=None, extra_env=None):
+            e = dict(env, **(extra_env or {}))
+            return subprocess.run([gdrcheck] + args, capture_output=True, text=True, timeout=120,
+                                  cwd=cwd, env=e)
+
+        # The inputs.
+        I = {
+            "ROOT": os.path.join(seed2, "root"),
+            "REPLAY": os.path.join(seed2, "netlink"),
+            "FIXDIR": seed2,
+            "EMPTYDIR": path("empty-dir"),
+            "FILE": path("regular-file"),
+            "MISSING": path("does-not-exist"),
+            "EMPTY": path("empty"),
+            "NCCLXML": os.path.join(data, "realworld", "A-azure-azhpc-images-ndv4", "ndv4-topo.xml"),
+            "HWLOCXML": os.path.join(data, "realworld", "C-llnl-mpibind-coral-lassen", "coral-lassen.xml"),
+            "LOG": os.path.join(data, "nccl-log", "aks-rdma-36-gdr-level-sys", "pr-36.log"),
+            "FACTS": path("node.json"),
+            "PODFACTS": path("pod.json"),
+            "REPORT": path("report.json"),
+            "CROOT": os.path.join(pod_fx, "root"),
+            "CROOT_NOSYS": os.path.join(fixtures, "pod-no-sys", "root"),
+        }
+        os.mkdir(I["EMPTYDIR"])
+        open(I["FILE"], "w").write("not a directory\n")
+        open(I["EMPTY"], "w").close()
+        p = run(["collect", "--root", I["ROOT"], "--netlink-replay", I["REPLAY"], "-o", I["FACTS"]])
+        assert p.returncode == 0, p.stderr
+        p = run(["collect", "--pod", "--root", I["CROOT"], "-o", I["PODFACTS"]],
+                extra_env={"KUBERNETES_SERVICE_HOST": "10.96.0.1"})
+        assert p.returncode == 0, p.stderr
+        p = run(["check", "--json", "--root", I["ROOT"], "--netlink-replay", I["REPLAY"]])
+        assert p.returncode in (0, 1), p.stderr
+        open(I["REPORT"], "w").write(p.stdout)
+
+        # Each input kind, as every node command gets it: (arguments, expected,
+        # the exit status of a refusal and what its line says).
+        node_rows = [
+            (["--root", "ROOT"], V),
+            (["--root", "ROOT", "--netlink-replay", "REPLAY"], V),
+            (["--host-root", "ROOT"], V),
+            (["--facts", "FACTS"], V),
+            (["--facts", "PODFACTS"], V),
+            (["--nccl-xml", "NCCLXML"], V),
+            (["--hwloc-xml", "HWLOCXML"], V),
+            # a root that is not a node
+            (["--root", "FIXDIR"], (3, r"not a node root: no sys/bus/pci under '.*' \(did you mean '.*/root'\?\)$")),
+            (["--root", "EMPTYDIR"], (3, r"not a node root: no sys/bus/pci under '.*'$")),
+            (["--root", "CROOT_NOSYS"], (3, r"not a node root")),
+            (["--root", "FILE"], (3, r"cannot use '.*' as root: Not a directory")),
+            (["--root", "MISSING"], (3, r"cannot use '.*' as root: No such file or directory")),
+            (["--host-root", "EMPTYDIR"], (3, r"not a node root")),
+            (["--host-root", "FIXDIR"], (3, r"did you mean")),
+            # a replay belongs to its root
+            (["--netlink-replay", "REPLAY"], (2, r"--netlink-replay needs --root")),
+            (["--host-root", "ROOT", "--netlink-replay", "REPLAY"], (2, r"--netlink-replay needs --root")),
+            (["--facts", "FACTS", "--netlink-replay", "REPLAY"], (2, r"--netlink-replay needs --root")),
+            (["--root", "ROOT", "--netlink-replay", "FILE"], (3, r"not a directory")),
+            (["--root", "ROOT", "--netlink-replay", "EMPTYDIR"], V),
+            # files of the wrong kind, empty, missing, a directory
+            (["--facts", "EMPTY"], (3, r"empty")),
+            (["--facts", "EMPTYDIR"], (3, r"Is a directory")),
+            (["--facts", "MISSING"], (3, r"cannot read")),
+            (["--facts", "NCCLXML"], (3, r"invalid JSON")),
+            (["--facts", "LOG"], (3, r"invalid JSON")),
+            (["--facts", "REPORT"], (3, r"is not gdrcheck\.facts")),
+            (["--nccl-xml", "HWLOCXML"], (3, r"not NCCL's <system>")),
+            (["--nccl-xml", "FACTS"], (3, r"")),
+            (["--nccl-xml", "EMPTY"], (3, r"empty")),
+            (["--nccl-xml", "EMPTYDIR"], (3, r"Is a directory")),
+            (["--hwloc-xml", "NCCLXML"], (3, r"not hwloc's <topology>")),
+            (["--hwloc-xml", "LOG"], (3, r"")),
+            (["--hwloc-xml", "EMPTY"], (3, r"empty")),
+            # two inputs at once
+            (["--root", "ROOT", "--facts", "FACTS"], (2, r"exclude each other")),
+            (["--host-root", "ROOT", "--root", "ROOT"], (2, r"exclude each other")),
+        ]
+        commands = {
+            "check": [],
+            "topo": [],
+            "collect": [],
+            "k8s": [],
+            "labels": [],
+            "nccl-log": ["LOG"],
+        }
+        table = []
+        for cmd, extra in commands.items():
+            for args, want in node_rows:
+                table.append(([cmd] + extra + args, want))
+        # The container's command: a container root, pod facts, no node inputs.
+        table += [
+            (["pod", "--root", "CROOT"], V),
+            (["pod", "--root", "CROOT_NOSYS"], V),
+            (["pod", "--root", "CROOT", "--netlink-replay", "EMPTYDIR"], V),
+            (["pod", "--facts", "PODFACTS"], V),
+            (["pod", "--root", "EMPTYDIR"], (3, r"is not a container's root: neither sys nor proc under it")),
+            (["pod", "--root", os.path.join(pod_fx)], (3, r"is not a container's root")),
+            (["pod", "--root", "FILE"], (3, r"Not a directory")),
+            (["pod", "--facts", "FACTS"], (3, r"holds no pod facts")),
+            (["pod", "--facts", "EMPTY"], (3, r"empty")),
+            (["pod", "--facts", "EMPTYDIR"], (3, r"Is a directory")),
+            (["pod", "--facts", "NCCLXML"], (3, r"invalid JSON")),
+            (["pod", "--netlink-replay", "REPLAY"], (2, r"--netlink-replay needs --root")),
+            (["pod", "--nccl-xml", "NCCLXML"], (2, r"unknown option")),
+            (["pod", "--host-root", "ROOT"], (2, r"unknown option")),
+            (["check", "--gate", "pod", "--host-root", "ROOT"], (2, r"the pod gate reads a container")),
+            (["check", "--gate", "pod", "--nccl-xml", "NCCLXML"], (2, r"not a topology XML")),
+        ]
+        # The log command's own inputs.
+        table += [
+            (["nccl-log", "LOG"], V),
+            (["nccl-log", "EMPTY"], V),  # no NCCL line: 'unknown', said so
+            (["nccl-log", "FACTS"], V),  # the same: not a log, 0 lines from NCCL
+            (["nccl-log", "MISSING"], (3, r"cannot open .*: No such file or directory")),
+            (["nccl-log", "EMPTYDIR"], (3, r"cannot read .*: Is a directory")),
+        ]
+        # Commands of the live node only, and bw's tree.
+        table += [
+            (["probe", "--root", "ROOT"], (2, r"unknown option '--root'")),
+            (["probe", "--facts", "FACTS"], (2, r"unknown option '--facts'")),
+            (["bw", "client", "127.0.0.1:9", "--root", "EMPTYDIR"], (3, r"not a node root")),
+            (["bw", "client", "127.0.0.1:9", "--root", "FIXDIR"], (3, r"did you mean")),
+        ]
+
+        for argv, want in table:
+            args = [I.get(a, a) for a in argv]
+            if argv[0] == "collect":
+                args += ["-o", "-"]
+            p = run(args, extra_env={"KUBERNETES_SERVICE_HOST": "10.96.0.1"} if argv[0] == "pod" else None)
+            rows += 1
+            label = " ".join(argv)
+            err = p.stderr.splitlines()
+            if want == V:
+                if p.returncode not in (0, 1) or not p.stdout or p.stderr:
+                    failures.append("%s: want a verdict, got exit %d, %d bytes out, stderr %r"
+                                    % (label, p.returncode, len(p.stdout), p.stderr[-300:]))
+                continue
+            rc, pattern = want
+            why = None
+            if p.returncode != rc:
+                why = "exit %d, want %d" % (p.returncode, rc)
+            elif len(err) != 1 + (rc == 2 and len(err) == 2 and err[1].startswith("Try ")):
+                why = "%d stderr lines, want one" % len(err)
+            elif not err[0].startswith("gdrcheck: ") or not re.search(pattern, err[0]):
+                why = "message %r does not match %r" % (err[0], pattern)
+            elif argv[0] == "labels" and rc == 3:
+                if p.stdout.splitlines()[1:] != ["gdrcheck.feature.node.kubernetes.io/collect=error"]:
+                    why = "labels published %r, want collect=error alone" % p.stdout
+            elif p.stdout:
+                why = "%d bytes on stdout" % len(p.stdout)
+            if why:
+                failures.append("%s: %s (stderr %r)" % (label, why, p.stderr[-300:]))
+    for f in failures:
+        print("FAIL " + f)
+    print("%d rows, %d failures" % (rows, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
