@@ -35,6 +35,7 @@ build=${1:?usage: fuzz-long.sh [-j JOBS] [-r RUNS] [-u] BUILD SECONDS [NAME...]}
 secs=${2:?usage: fuzz-long.sh [-j JOBS] [-r RUNS] [-u] BUILD SECONDS [NAME...]}
 shift 2
 fz=$(cd "$(dirname "$0")/../tests/fuzz" && pwd)
+. "$fz/stats.sh"
 list="$build/tests/fuzz/fuzz-targets.txt"
 [ -f "$list" ] || { echo "fuzz-long.sh: no $list (make fuzz sets up build-fuzz)" >&2; exit 2; }
 out="$build/fuzz-long"
@@ -63,10 +64,7 @@ one() {
 		$dictarg "$work" $seeds >"$log" 2>&1
 	rc=$?
 	t1=$(date +%s)
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	fuzz_stats "$log"
 	if [ "$rc" -eq 0 ]; then
 		res=none
 	else

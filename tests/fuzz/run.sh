@@ -14,6 +14,7 @@ build=${1:?usage: run.sh BUILD SECONDS [NAME...]}
 secs=${2:?usage: run.sh BUILD SECONDS [NAME...]}
 shift 2
 src=$(cd "$(dirname "$0")" && pwd)
+. "$src/stats.sh"
 list="$build/tests/fuzz/fuzz-targets.txt"
 [ -f "$list" ] || { echo "run.sh: no $list (meson setup $build -Dfuzz=true)" >&2; exit 2; }
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
@@ -44,10 +45,7 @@ while read -r name dict maxlen; do
 		-artifact_prefix="$build/fuzz-artifacts/$name-" $dictarg \
 		"$work" $seeds >"$log" 2>&1
 	rc=$?
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	fuzz_stats "$log"
 	if [ "$rc" -eq 0 ]; then
 		res=ok
 	else

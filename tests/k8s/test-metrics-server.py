@@ -62,6 +62,22 @@ def get(port, path="/metrics", method="GET", extra=b"", src=None):
                    src=src)
 
 
+def slow_clients(port, n, address):
+    """@n connections from address(i), each having sent a request line and a header."""
+    socks = []
+    for i in range(n):
+        s = socket.socket()
+        s.settimeout(2)
+        s.bind((address(i), 0))
+        try:
+            s.connect((HOST, port))
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            socks.append(s)
+        except OSError:
+            s.close()
+    return socks
+
+
 def main():
     gdrcheck, fixtures = os.path.abspath(sys.argv[1]), sys.argv[2]
     name, d, args = k8slib.fixtures(fixtures, ["hgx-h100-healthy"])[0]
@@ -135,17 +151,7 @@ def main():
         expect(f"a NUL in the path answered {status(r)}", status(r) in (200, 400, 404, None))
 
         # Hostile clients: a trickle, more connections than allowed, silent ones.
-        socks = []
-        for i in range(40):
-            s = socket.socket()
-            s.settimeout(2)
-            s.bind((f"127.0.0.{2 + i % 2}", 0))
-            try:
-                s.connect((HOST, port))
-                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
-                socks.append(s)
-            except OSError:
-                s.close()
+        socks = slow_clients(port, 40, lambda i: f"127.0.0.{2 + i % 2}")
         t0 = time.monotonic()
         while time.monotonic() - t0 < 3:
             for s in socks:
@@ -167,17 +173,7 @@ def main():
         # as long as 16 KiB of head lasted and Prometheus was never accepted. Now a new
         # client evicts the oldest connection still sending its head, and no head may
         # take longer than 5 s: a scrape gets in at once, every trickler is closed.
-        tricklers = []
-        for i in range(16):
-            s = socket.socket()
-            s.settimeout(2)
-            s.bind((f"127.0.0.{2 + i // 4}", 0))
-            try:
-                s.connect((HOST, port))
-                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
-                tricklers.append((s, time.monotonic()))
-            except OSError:
-                s.close()
+        tricklers = [(s, time.monotonic()) for s in slow_clients(port, 16, lambda i: f"127.0.0.{2 + i // 4}")]
         expect(f"only {len(tricklers)} of 16 slow clients connected", len(tricklers) == 16)
         time.sleep(0.5)
 
