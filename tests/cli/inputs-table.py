@@ -109,11 +109,11 @@ def main():
             (["--facts", "LOG"], (3, r"invalid JSON")),
             (["--facts", "REPORT"], (3, r"is not gdrcheck\.facts")),
             (["--nccl-xml", "HWLOCXML"], (3, r"not NCCL's <system>")),
-            (["--nccl-xml", "FACTS"], (3, r"")),
+            (["--nccl-xml", "FACTS"], (3, r"node\.json:1: Start tag expected")),
             (["--nccl-xml", "EMPTY"], (3, r"empty")),
             (["--nccl-xml", "EMPTYDIR"], (3, r"Is a directory")),
             (["--hwloc-xml", "NCCLXML"], (3, r"not hwloc's <topology>")),
-            (["--hwloc-xml", "LOG"], (3, r"")),
+            (["--hwloc-xml", "LOG"], (3, r"pr-36\.log:1: Start tag expected")),
             (["--hwloc-xml", "EMPTY"], (3, r"empty")),
             # two inputs at once
             (["--root", "ROOT", "--facts", "FACTS"], (2, r"exclude each other")),
