@@ -44,6 +44,12 @@ struct cli_input {
 	const char *host_root;
 	/* --pause-sample SECONDS (check, collect): as given, checked on load */
 	const char *pause_sample;
+	/*
+	 * collect only: a --facts file is written back whatever it holds.
+	 * Every other command without the pod gate judges the node, and a
+	 * file written by 'collect --pod' holds a container's view of it.
+	 */
+	bool any_facts;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */

@@ -307,6 +307,18 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 				  in->facts);
 			return EXIT_INPUT;
 		}
+		/*
+		 * A container's /dev, device cgroup and network namespace are not
+		 * the node's: judged as a node, its facts fail gates with fixes
+		 * that cannot help there (nvidia-modprobe for a GPU the pod was
+		 * not given) next to a pod gate that passes.
+		 */
+		if (!r && !(in->needs & COLLECT_POD) && !in->any_facts &&
+		    f->pod.collected.state != FACT_UNSET) {
+			cli_error("'%s' holds a container's view (collect --pod), not a node's: judge it with 'gdrcheck pod --facts %s'; a node's facts come from 'gdrcheck collect' on the node",
+				  in->facts, in->facts);
+			return EXIT_INPUT;
+		}
 		return r;
 	}
 	return load_root(in, in->root ? in->root : in->host_root ? in->host_root : "/", f);

@@ -84,7 +84,8 @@ def main():
             (["--root", "ROOT", "--netlink-replay", "REPLAY"], V),
             (["--host-root", "ROOT"], V),
             (["--facts", "FACTS"], V),
-            (["--facts", "PODFACTS"], V),
+            # a container's view (collect --pod) is not a node's: only collect rewrites it
+            (["--facts", "PODFACTS"], (3, r"holds a container's view \(collect --pod\), not a node's: judge it with 'gdrcheck pod --facts .*pod\.json'")),
             (["--nccl-xml", "NCCLXML"], V),
             (["--hwloc-xml", "HWLOCXML"], V),
             # a root that is not a node
@@ -130,6 +131,8 @@ def main():
         table = []
         for cmd, extra in commands.items():
             for args, want in node_rows:
+                if cmd == "collect" and args == ["--facts", "PODFACTS"]:
+                    want = V
                 table.append(([cmd] + extra + args, want))
         # The container's command: a container root, pod facts, no node inputs.
         table += [
@@ -147,6 +150,7 @@ def main():
             (["pod", "--netlink-replay", "REPLAY"], (2, r"--netlink-replay needs --root")),
             (["pod", "--nccl-xml", "NCCLXML"], (2, r"unknown option")),
             (["pod", "--host-root", "ROOT"], (2, r"unknown option")),
+            (["check", "--gate", "pod", "--facts", "PODFACTS"], V),
             (["check", "--gate", "pod", "--host-root", "ROOT"], (2, r"the pod gate reads a container")),
             (["check", "--gate", "pod", "--nccl-xml", "NCCLXML"], (2, r"not a topology XML")),
         ]
