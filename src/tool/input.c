@@ -132,6 +132,48 @@ static int64_t pause_sample_ms(const struct cli_input *in)
 	return s * 1000;
 }
 
+/* Whether @dir is a node's root: for the 'did you mean' of a refusal. */
+static bool is_node_root(const char *dir)
+{
+	struct gc_root *root = NULL;
+	bool yes = root_open(dir, &root) == 0 && collect_root_check(root, false) == 0;
+
+	root_free(root);
+	return yes;
+}
+
+/*
+ * The node root a user most likely meant by @dir: its root/ (a fixture's
+ * directory), or the directory above its sys (DIR/sys, DIR/sys/bus given
+ * for DIR). NULL when neither is one.
+ */
+static char *meant_root(const char *dir)
+{
+	char *sub = xasprintf("%s/root", dir);
+	const char *sys;
+
+	if (sub && is_node_root(sub))
+		return sub;
+	free(sub);
+	sub = NULL;
+	for (sys = strstr(dir, "sys"); sys; sys = strstr(sys + 1, "sys")) {
+		if ((sys == dir || sys[-1] == '/') && (!sys[3] || sys[3] == '/'))
+			break;
+	}
+	if (sys == dir) {
+		sub = strdup(".");
+	} else if (sys) {
+		/* Without the slash before sys, but '/' itself. */
+		size_t len = (size_t)(sys - dir);
+
+		sub = strndup(dir, len > 1 ? len - 1 : 1);
+	}
+	if (sub && is_node_root(sub))
+		return sub;
+	free(sub);
+	return NULL;
+}
+
 /*
  * A root that is not what the command reads is refused before it is read:
  * a fixture's directory instead of its root/, an empty or unreadable /host
@@ -139,7 +181,6 @@ static int64_t pause_sample_ms(const struct cli_input *in)
  */
 static int root_is_input(const struct gc_root *root, const char *dir, bool container)
 {
-	struct gc_root *inner = NULL;
 	_cleanup_free_ char *sub = NULL;
 	int r = collect_root_check(root, container);
 
@@ -152,12 +193,11 @@ static int root_is_input(const struct gc_root *root, const char *dir, bool conta
 			cli_error("'%s' is not a container's root: neither sys nor proc under it", dir);
 			return EXIT_INPUT;
 		}
-		sub = xasprintf("%s/root", dir);
-		if (sub && root_open(sub, &inner) == 0 && collect_root_check(inner, false) == 0)
+		sub = meant_root(dir);
+		if (sub)
 			cli_error("not a node root: no sys/bus/pci under '%s' (did you mean '%s'?)", dir, sub);
 		else
 			cli_error("not a node root: no sys/bus/pci under '%s'", dir);
-		root_free(inner);
 		return EXIT_INPUT;
 	}
 	if (r < 0) {

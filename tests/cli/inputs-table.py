@@ -9,8 +9,8 @@ collect=error). A wrong input never gets a confident answer.
 The inputs: a node root (a fixture's built tree), the same tree as a host
 root, its netlink recordings, a facts file (node and pod), an NCCL and an
 hwloc topology XML, an NCCL log; and the mistakes: the fixture's directory
-instead of its root/, an empty directory, a file where a directory belongs, a
-path that does not exist, a directory where a file belongs, an empty file,
+instead of its root/, the root's sys/ instead of the root, an empty
+directory, a file where a directory belongs, a path that does not exist, a directory where a file belongs, an empty file,
 and each file given as another kind (XML as facts, facts as XML, a report as
 facts, a log as facts, hwloc as NCCL and back), a replay without its root,
 two inputs at once.
@@ -52,6 +52,7 @@ def main():
             "ROOT": os.path.join(seed2, "root"),
             "REPLAY": os.path.join(seed2, "netlink"),
             "FIXDIR": seed2,
+            "SYSDIR": os.path.join(seed2, "root", "sys"),
             "EMPTYDIR": path("empty-dir"),
             "FILE": path("regular-file"),
             "MISSING": path("does-not-exist"),
@@ -90,6 +91,7 @@ def main():
             (["--hwloc-xml", "HWLOCXML"], V),
             # a root that is not a node
             (["--root", "FIXDIR"], (3, r"not a node root: no sys/bus/pci under '.*' \(did you mean '.*/root'\?\)$")),
+            (["--root", "SYSDIR"], (3, r"not a node root: no sys/bus/pci under '.*/root/sys' \(did you mean '.*/root'\?\)$")),
             (["--root", "EMPTYDIR"], (3, r"not a node root: no sys/bus/pci under '.*'$")),
             (["--root", "CROOT_NOSYS"], (3, r"not a node root")),
             (["--root", "FILE"], (3, r"cannot use '.*' as root: Not a directory")),
