@@ -60,9 +60,10 @@ int nl_run(const void *buf, size_t len, mnl_cb_t cb, void *data);
  * Check every message header of a buffer before libmnl walks it: each at
  * least a header long and, padded to 4 bytes, no longer than the bytes left
  * (libmnl reads attributes up to the padded end: a last message that ends
- * unpadded is refused), walked at 4-byte alignment to the exact end. libmnl compares lengths as int and aligns
- * without overflow checks, so a hostile nlmsg_len (a broken kernel, a peer
- * in a shared netns, a replay file) would crash it or spin it for ever.
+ * unpadded is refused), walked at 4-byte alignment to the exact end.
+ * libmnl compares lengths as int and aligns without overflow checks, so a
+ * hostile nlmsg_len (a broken kernel, a peer in a shared netns, a replay
+ * file) would crash it or spin it for ever.
  * 0 or -EBADMSG.
  */
 int nl_msgs_check(const void *buf, size_t len);
