@@ -45,11 +45,13 @@ struct cli_input {
 	/* --pause-sample SECONDS (check, collect): as given, checked on load */
 	const char *pause_sample;
 	/*
-	 * collect only: a --facts file is written back whatever it holds.
-	 * Every other command without the pod gate judges the node, and a
-	 * file written by 'collect --pod' holds a container's view of it.
+	 * check (but its pod gate), k8s, labels: the command gives the node's
+	 * verdict (gates, labels, manifests), which a file written by
+	 * 'collect --pod' cannot give: its /dev, device cgroup and network
+	 * namespace are a container's. topo and nccl-log read the shared path
+	 * model, which the pod's own pairs agree with; collect rewrites it.
 	 */
-	bool any_facts;
+	bool node_verdict;
 };
 
 /* Long options every analysing command accepts, and their getopt codes. */

@@ -136,7 +136,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 	/* 'gdrcheck pod' runs here too: errors name the command the user typed. */
 	const char *cmd = argv[0] && strcmp(argv[0], "pod") == 0 ? "pod" : "check";
 	bool spec_patch = false;
-	struct cli_input in = { .needs = needs };
+	struct cli_input in = { .needs = needs, .node_verdict = true };
 	struct cli_analysis an;
 	unsigned mask = GATE_MASK_ALL;
 	enum check_status fail_on = ST_FAIL;

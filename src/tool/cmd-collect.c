@@ -72,7 +72,7 @@ int cmd_collect(int argc, char **argv, unsigned needs)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { .needs = needs, .any_facts = true };
+	struct cli_input in = { .needs = needs };
 	const char *output = NULL;
 	json_object *doc = NULL;
 	struct facts f;

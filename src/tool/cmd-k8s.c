@@ -148,7 +148,7 @@ int cmd_k8s(int argc, char **argv, unsigned needs)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct cli_input in = { .needs = needs };
+	struct cli_input in = { .needs = needs, .node_verdict = true };
 	struct cli_analysis an;
 	struct k8s_plan plan = { 0 };
 	struct k8s_opts ko = { .mode = -1, .install = -1 };

@@ -401,7 +401,7 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		CLI_INPUT_OPTIONS,
 		{ 0 },
 	};
-	struct labels_opts o = { .in.needs = needs };
+	struct labels_opts o = { .in.needs = needs, .in.node_verdict = true };
 	int c;
 
 	optind = 1;

@@ -349,11 +349,11 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		}
 		/*
 		 * A container's /dev, device cgroup and network namespace are not
-		 * the node's: judged as a node, its facts fail gates with fixes
+		 * the node's: judged as a node, its facts failed gates with fixes
 		 * that cannot help there (nvidia-modprobe for a GPU the pod was
-		 * not given) next to a pod gate that passes.
+		 * not given) next to a pod gate that passed.
 		 */
-		if (!r && !(in->needs & COLLECT_POD) && !in->any_facts &&
+		if (!r && !(in->needs & COLLECT_POD) && in->node_verdict &&
 		    f->pod.collected.state != FACT_UNSET) {
 			cli_error("'%s' holds a container's view (collect --pod), not a node's: judge it with 'gdrcheck pod --facts %s'; a node's facts come from 'gdrcheck collect' on the node",
 				  in->facts, in->facts);

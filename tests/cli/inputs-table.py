@@ -85,7 +85,8 @@ def main():
             (["--root", "ROOT", "--netlink-replay", "REPLAY"], V),
             (["--host-root", "ROOT"], V),
             (["--facts", "FACTS"], V),
-            # a container's view (collect --pod) is not a node's: only collect rewrites it
+            # a container's view (collect --pod) gives no node verdict: check, k8s and
+            # labels refuse it; topo and nccl-log read its paths, collect rewrites it
             (["--facts", "PODFACTS"], (3, r"holds a container's view \(collect --pod\), not a node's: judge it with 'gdrcheck pod --facts .*pod\.json'")),
             (["--nccl-xml", "NCCLXML"], V),
             (["--hwloc-xml", "HWLOCXML"], V),
@@ -133,7 +134,7 @@ def main():
         table = []
         for cmd, extra in commands.items():
             for args, want in node_rows:
-                if cmd == "collect" and args == ["--facts", "PODFACTS"]:
+                if cmd in ("collect", "topo", "nccl-log") and args == ["--facts", "PODFACTS"]:
                     want = V
                 table.append(([cmd] + extra + args, want))
         # The container's command: a container root, pod facts, no node inputs.

@@ -69,9 +69,9 @@ def twin_of(fixtures, path, version):
 
 
 def commands(doc):
-    """What to compare: the pod's answers where the file has pod facts (a
-    container's view, which the node commands refuse), else the node's."""
-    return (["pod", "--json"],) if "pod" in doc else COMMANDS
+    """What to compare: where the file has pod facts (a container's view,
+    which check refuses to judge as a node), the pod's answers and topo."""
+    return (["pod", "--json"], ["topo", "--json"]) if "pod" in doc else COMMANDS
 
 
 def check_file(gdrcheck, tests, fixtures, path, version):

@@ -7,7 +7,8 @@ agree on every GPU/NIC pair of every pod fixture.
 For every fixture whose fixture.ini runs `pod`, and every input it runs pod
 on (the tree, a facts file), with the fixture's environment:
   - pod and check --gate pod give the same route for each GPU of the pod;
-  - check's direct.path and topo give the same route for each GPU of the node;
+  - check's direct.path and topo give the same route for each GPU of the node
+    (on a tree: check refuses a container's facts file);
   - the picture (topo --format svg) paints each GPU with its route's verdict;
   - each pod route is a pair topo knows with the same PCI path and label, and,
     where the node relays that pair through a GPU the pod also holds (PXN) or
@@ -84,7 +85,14 @@ def compare(name, gdrcheck, cwd, env, inp, fail):
         if item_routes(pod, "pod.pairs") or item_routes(gate, "pod.pairs"):
             fail("a pod without sysfs has GPU routes")
         return 0, 0
-    node = json.loads(run(gdrcheck, cwd, env, ["check", "--json"] + inp))
+    if "--facts" in inp:
+        # A container's facts (collect --pod) give no node report: check refuses them.
+        rc, err, out = refused(gdrcheck, cwd, env, ["check", "--json"] + inp)
+        if rc != 3 or len(err) != 1 or "holds a container's view" not in err[0] or out:
+            fail("check on a container's facts: exit %d, %r" % (rc, err))
+        node = None
+    else:
+        node = json.loads(run(gdrcheck, cwd, env, ["check", "--json"] + inp))
     topo = json.loads(run(gdrcheck, cwd, env, ["topo", "--json"] + inp))
     svg = run(gdrcheck, cwd, env, ["topo", "--format", "svg"] + inp)
 
@@ -92,7 +100,7 @@ def compare(name, gdrcheck, cwd, env, inp, fail):
     if pod_routes != item_routes(gate, "pod.pairs"):
         fail("pod and check --gate pod give different routes")
     node_routes = {r["gpu"]: r for r in topo["routes"]}
-    if item_routes(node, "direct.path") != node_routes and topo["gpus"] and topo["nics"]:
+    if node and item_routes(node, "direct.path") != node_routes and topo["gpus"] and topo["nics"]:
         fail("check's direct.path and topo give different routes")
     painted = svg_verdicts(svg)
     for g, r in node_routes.items():
