@@ -13,6 +13,7 @@ Python 3 standard library only.
 """
 
 import hashlib
+import ipaddress
 import json
 import os
 import shutil
@@ -57,10 +58,22 @@ NIC_MODELS = {
                            "rate_ib": "200 Gb/sec (4X HDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
     ("0x15b3", "0x1021"): {"speed": "32.0 GT/s PCIe", "hca_type": "MT4129", "fw_ver": "28.39.1002",
                            "rate_ib": "400 Gb/sec (4X NDR)", "rate_eth": "400 Gb/sec (4X NDR)"},
-    ("0x8086", "0x159b"): {"speed": "16.0 GT/s PCIe", "hca_type": None, "fw_ver": "1.71",
-                           "rate_ib": "100 Gb/sec (4X EDR)", "rate_eth": "100 Gb/sec (4X EDR)"},
+    # Intel E810 (ice_devids.h): the E810-C QSFP part is 100 GbE on PCIe 4.0 x16, the E810-XXV SFP
+    # part 25 GbE on x8; irdma reports the port rate ib_get_eth_speed derives from the link speed.
+    ("0x8086", "0x1592"): {"speed": "16.0 GT/s PCIe", "width": 16, "hca_type": None, "fw_ver": "1.71",
+                           "rate_ib": "100 Gb/sec (4X EDR)", "rate_eth": "100 Gb/sec (4X EDR)", "eth_mbps": 100000},
+    ("0x8086", "0x159b"): {"speed": "16.0 GT/s PCIe", "width": 8, "hca_type": None, "fw_ver": "1.71",
+                           "rate_ib": "25 Gb/sec (1X EDR)", "rate_eth": "25 Gb/sec (1X EDR)", "eth_mbps": 25000},
 }
 DRIVER_MODULE = {"nvidia": "nvidia", "mlx5_core": "mlx5_core", "ice": "ice"}
+
+
+def gid_text(addr):
+    """A GID as sysfs prints it: an IPv4 address v4-mapped, an IPv6 one in full."""
+    ip = ipaddress.ip_address(addr)
+    if ip.version == 4:
+        ip = ipaddress.IPv6Address("::ffff:" + addr)
+    return ":".join(ip.exploded.split(":"))
 
 
 def load_spec(path):
@@ -372,7 +385,7 @@ class Builder:
             self.common(path, dict(node, **f), ctx, f.get("class", cls), vendor, fdev,
                         f.get("subsystem_vendor", node.get("subsystem_vendor", vendor)),
                         f.get("subsystem_device", node.get("subsystem_device", "0x0023")),
-                        node.get("speed", model["speed"]), node.get("width", 16))
+                        node.get("speed", model["speed"]), node.get("width", model.get("width", 16)))
             self.t.line(path + "/local_cpulist", self.cpulist_for(dict(node, **f), ctx))
             self.resource(path, {0: (self.alloc64(32 * MIB), 32 * MIB, 0x14220c)})
             self.bind(f.get("driver", drv), bdf, path)
@@ -408,8 +421,10 @@ class Builder:
                 self.t.line(nd + "/address", addr)
                 self.t.line(nd + "/mtu", mtu)
                 self.t.line(nd + "/operstate", f.get("operstate", "up"))
-                if "speed_mbps" in f:
-                    self.t.line(nd + "/speed", f["speed_mbps"])
+                # ethtool's speed of the link (ice reports it in sysfs while the link is up)
+                speed = f.get("speed_mbps", node.get("speed_mbps", model.get("eth_mbps")))
+                if speed is not None and link_layer != "InfiniBand":
+                    self.t.line(nd + "/speed", speed)
                 self.t.link(nd + "/device", path)
                 self.t.link("sys/class/net/" + ifname, nd)
                 self.netdevs[ifname] = nd
@@ -442,12 +457,15 @@ class Builder:
             t.line(p + "/lid", "0x0")
             ndev = f.get("gid_ndev", ifname)
             ll = "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4))
-            gids = [(ll, "IB/RoCE v1"), (ll, "RoCE v2")]
-            ip = f.get("ipv4")
-            if ip:
-                o = [int(x) for x in ip.split(".")]
-                v4 = "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(o)
-                gids += [(v4, "IB/RoCE v1"), (v4, "RoCE v2")]
+            # irdma registers its RoCE ports as RoCE v2 only (irdma_roce_port_immutable:
+            # RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP), so ib_core keeps one GID per address;
+            # mlx5 and bnxt_re carry a v1 and a v2 entry for each.
+            types = ("RoCE v2",) if drv == "ice" else ("IB/RoCE v1", "RoCE v2")
+            gids = [(ll, ty) for ty in types]
+            # the addresses in the order the kernel added them (gid_addrs), else the one ipv4
+            addrs = f.get("gid_addrs", [f["ipv4"]] if f.get("ipv4") else [])
+            for a in addrs:
+                gids += [(gid_text(a), ty) for ty in types]
             for i, (g, ty) in enumerate(gids):
                 t.line(p + "/gids/%d" % i, g)
                 t.line(p + "/gid_attrs/types/%d" % i, ty)

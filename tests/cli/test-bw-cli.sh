@@ -137,10 +137,11 @@ run "$tmp/mirror.json" "$e2e" --root "$root" --gid-index 3 --gpu 3 --buffer cuda
 	--root "$root" --gid-index 3 --gpu 0 --sizes 4K --iters 20 --json
 check "server's own choice" 'python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[\"pairs\"][0]; assert p[\"gpu_buffer\"][\"remote_buffer\"] == \"cuda-peermem\" and p[\"gpu_buffer\"][\"buffer\"] == \"cuda-dmabuf\", p" "$tmp/mirror.json"'
 
-# Without --gid-index, the GID NCCL would use (seed 2: RoCE v2 IPv4 GID 3 on irdma0).
+# Without --gid-index, the GID NCCL would use (seed 2: RoCE v2 IPv4 GID 1 on irdma0, whose
+# table holds RoCE v2 entries only).
 seed2="$fixtures/seed2-b300-e810/root"
 run "$tmp/nccl-gid.txt" "$e2e" --root "$seed2" -- --root "$seed2" --gpu 0 --sizes 4K --iters 20
-check "NCCL's GID" 'grep -q "^GPU 0 (0000:18:00.0, CUDA 0) <-> irdma0 port 1, GID index 3," "$tmp/nccl-gid.txt" && grep -q "ib_write_bw -d irdma0 -i 1 -x 3 " "$tmp/nccl-gid.txt"'
+check "NCCL's GID" 'grep -q "^GPU 0 (0000:18:00.0, CUDA 0) <-> irdma0 port 1, GID index 1," "$tmp/nccl-gid.txt" && grep -q "ib_write_bw -d irdma0 -i 1 -x 1 " "$tmp/nccl-gid.txt"'
 
 # A storage peer without a GPU: the client's GPU memory against the server's host memory.
 run "$tmp/storage.json" "$e2e" --root "$fixtures/no-gpu/root" --gid-index 3 -- --root "$root" \

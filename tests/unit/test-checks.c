@@ -704,7 +704,7 @@ static void test_json_shape(void **state)
 	assert_int_equal(json_object_array_length(gates), 4);
 	v = json_object_array_get_idx(gates, 1);
 	assert_true(json_object_object_get_ex(v, "summary", &c));
-	assert_string_equal(json_object_get_string(c), "fail (2 of 22; 17 info or skip)");
+	assert_string_equal(json_object_get_string(c), "fail (2 of 23; 17 info or skip)");
 	assert_true(json_object_object_get_ex(doc, "checks", &checks));
 	assert_int_equal(json_object_array_length(checks), run.r.n_findings);
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -759,7 +759,7 @@ static void test_text(void **state)
 	assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
 	fclose(mf);
 	assert_non_null(strstr(buf, "Gate 1 GPU: warn (1 of 10; 2 info or skip)\n"));
-	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 22; 17 info or skip)\n"));
+	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 23; 17 info or skip)\n"));
 	assert_non_null(strstr(buf, "Gate 3 Direct: "));
 	assert_non_null(strstr(buf, ", blocked by gate 2 (fix it first"));
 	assert_non_null(strstr(buf, "\n  2. [gate 2, fail] modprobe irdma (nic.driver, rdma.device)\n"));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/ice-ids.h"
 #include "../util/cleanup.h"
 
 /*
@@ -46,15 +47,13 @@ static const struct ice_release ice_releases[] = {
 	{ "26.07", "2.6.6", "1.3.59", "5.0" },
 };
 
-/* The E810 device ids (ice_devids.h); the table's NVM column is theirs. */
+/* An E810 by its device id (ice_devids.h); the table's NVM column is theirs. */
 static bool is_e810(const struct pci_dev *p)
 {
-	static const int64_t ids[] = { 0x1591, 0x1592, 0x1593, 0x1599, 0x159a, 0x159b };
+	const struct ice_part *part = ice_part_lookup(fact_ok(&p->vendor) ? p->vendor.v : -1,
+						      fact_ok(&p->device) ? p->device.v : -1);
 
-	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
-		if (fact_ok(&p->device) && p->device.v == ids[i])
-			return true;
-	return false;
+	return part && part->e810;
 }
 
 /* The first row of Intel's ice @version ("1.16.3", "1.16.3-k"), or NULL. */

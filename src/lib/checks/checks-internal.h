@@ -170,7 +170,7 @@ extern const struct check check_gpu_present, check_gpu_driver,
 	check_gpu_kmod_flavor, check_gpu_arch, check_gpu_devnodes,
 	check_gpu_bar1, check_gpu_cuda_driver;
 extern const struct check check_nic_present, check_nic_driver, check_nic_ddp,
-	check_nic_firmware,
+	check_nic_firmware, check_nic_speed,
 	check_rdma_device, check_rdma_port, check_rdma_userspace,
 	check_rdma_devnodes, check_rdma_ofed_conflicts;
 extern const struct check check_direct_path, check_direct_gpu_gdr,

@@ -37,6 +37,7 @@ static const struct check *const checks[] = {
 	&check_nic_driver,
 	&check_nic_ddp,
 	&check_nic_firmware,
+	&check_nic_speed,
 	&check_rdma_device,
 	&check_rdma_port,
 	&check_rdma_userspace,
