@@ -115,7 +115,9 @@ static void rdma_sys(int shared)
 	error_msg(0);
 }
 
-static void rdma_dev(uint32_t idx, const char *name, const char *fw)
+/* ib_core fill_dev_info: node type 4 (RDMA_NODE_RNIC) and protocol "iw" on iWARP. */
+static void rdma_dev_proto(uint32_t idx, const char *name, const char *fw,
+			   uint8_t node_type, const char *proto)
 {
 	struct nlmsghdr *nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 						    RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
@@ -128,10 +130,15 @@ static void rdma_dev(uint32_t idx, const char *name, const char *fw)
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_FW_VERSION, fw);
 	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_NODE_GUID, guid);
 	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, guid);
-	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 1);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, node_type);
 	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_DIM, 0);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_PROTOCOL, "roce");
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_PROTOCOL, proto);
 	emit(nlh);
+}
+
+static void rdma_dev(uint32_t idx, const char *name, const char *fw)
+{
+	rdma_dev_proto(idx, name, fw, 1, "roce");
 }
 
 static void rdma_port(uint32_t idx, const char *name, uint32_t ndev_idx,
@@ -570,7 +577,7 @@ static void seed2(const char *set, bool bad)
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
 		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
 		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
-		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM };
+		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM, SEED2_IWARP };
 
 /*
  * The devlink answers (only these sets have them; the older ones were
@@ -745,7 +752,9 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	bool cross = var == SEED2_CROSS_CARD, baseline = var == SEED2_BASELINE;
 	bool safe = var == SEED2_SAFE_MODE;
 	unsigned mtu = untuned ? 1500 : 9000;
-	static const char *const devs[] = { "irdma0", "irdma1", "irdma2", "irdma3" };
+	/* iWARP set: ice runs 0000:9b:00.0's RDMA function as iWARP (devlink enable_iwarp). */
+	const char *devs[] = { "irdma0", "irdma1",
+			       var == SEED2_IWARP ? "iwp155s0f0" : "irdma2", "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
 					    "ens6f1np1" };
 	static const char *const bus[] = { "0000:19:00.0", "0000:19:00.1",
@@ -789,7 +798,9 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	close_file();
 	open_file(set, "rdma-dev.nl");
 	for (int i = 0; i < 4; i++)
-		if (has_rdma[i])
+		if (has_rdma[i] && var == SEED2_IWARP && i == 2)
+			rdma_dev_proto((uint32_t)i, devs[i], "1.71", 4, "iw");
+		else if (has_rdma[i])
 			rdma_dev((uint32_t)i, devs[i], "1.71");
 	done();
 	close_file();
@@ -1025,6 +1036,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-nvm-match", SEED2_NVM_MATCH);
 	seed2_fixture("seed2-fixture-ddp-running", SEED2_DDP_RUNNING);
 	seed2_fixture("seed2-fixture-pause-storm", SEED2_PAUSE_STORM);
+	seed2_fixture("seed2-fixture-iwarp", SEED2_IWARP);
 	malformed();
 	mlx5_pause();
 	return 0;

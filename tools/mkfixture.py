@@ -436,7 +436,9 @@ class Builder:
         t = self.t
         d = path + "/infiniband/" + name
         t.link(d + "/device", path)
-        t.line(d + "/node_type", f.get("node_type", "1: CA"))
+        iwarp = f.get("protocol") == "iwarp"
+        # ib_core's node_type_show: an iWARP device is an RNIC (irdma_init_iw_device)
+        t.line(d + "/node_type", f.get("node_type", "4: RNIC" if iwarp else "1: CA"))
         t.line(d + "/fw_ver", f.get("fw_ver", node.get("fw_ver", model["fw_ver"])))
         t.line(d + "/node_guid", guid)
         t.line(d + "/sys_image_guid", guid)
@@ -451,6 +453,13 @@ class Builder:
         if link_layer == "InfiniBand":
             t.line(p + "/lid", f.get("lid", "0x%x" % (1 + len(self.ibdevs))))
             t.line(p + "/gids/0", "fe80:0000:0000:0000:" + ":".join(guid_hex[i:i + 4] for i in range(0, 16, 4)))
+            t.line(p + "/gid_attrs/types/0", "IB/RoCE v1")
+        elif iwarp:
+            # irdma_query_gid on iWARP: the MAC in the first six bytes, one entry; ib_core
+            # keeps it as an IB-type GID without a netdev (no gid_attrs/ndevs to read)
+            t.line(p + "/lid", "0x0")
+            mac = (f.get("mac") or guid_hex[:6] + guid_hex[10:]).replace(":", "")
+            t.line(p + "/gids/0", ":".join((mac + "0" * 20)[i:i + 4] for i in range(0, 32, 4)))
             t.line(p + "/gid_attrs/types/0", "IB/RoCE v1")
         else:
             self.roce_devs.add(name)

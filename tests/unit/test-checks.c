@@ -460,6 +460,55 @@ static void test_rdma_checks(void **state)
 	run_release(&run);
 }
 
+/* An iWARP device: told first, with ice's devlink commands, and no RoCE check judges it. */
+static void test_rdma_protocol(void **state)
+{
+	struct run run;
+	const struct finding *fd;
+
+	run_scenario(&run, "seed2-b300-e810");
+	assert_int_equal(STATUS(&run, "rdma.protocol"), ST_PASS);
+	run_release(&run);
+
+	begin(&run, "seed2-b300-e810");
+	assert_int_equal(fact_str_set(&run.f.nics[0].protocol, "iw"), 0);
+	run_facts(&run);
+	fd = run_finding(&run, "rdma.protocol");
+	assert_int_equal(fd->status, ST_FAIL);
+	assert_non_null(fd->fix);
+	assert_true(strncmp(fd->fix, "devlink dev param set pci/0000:6b:00.0 name enable_iwarp value false cmode runtime && devlink dev param set pci/0000:6b:00.0 name enable_roce value true cmode runtime", 150) == 0);
+	assert_true(run_mentions(&run, "rdma.protocol", "irdma_modify_qp"));
+	/* The RoCE checks judge the other port alone. */
+	assert_false(run_mentions(&run, "roce.mtu", "irdma0"));
+	assert_true(run_mentions(&run, "roce.mtu", "irdma1"));
+	run_release(&run);
+
+	/* Without netlink the sysfs node type tells it (ib_core node_type_show). */
+	begin(&run, "seed2-b300-e810");
+	assert_int_equal(fact_str_set(&run.f.nics[1].node_type, "4: RNIC"), 0);
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "rdma.protocol"), ST_FAIL);
+	assert_true(run_mentions(&run, "rdma.protocol", "sysfs node_type 4: RNIC"));
+	run_release(&run);
+
+	/* An X722 (i40e) runs iWARP only: no devlink switch, leave it out of NCCL. */
+	begin(&run, "seed2-b300-e810");
+	assert_int_equal(fact_str_set(&run.f.nics[0].protocol, "iw"), 0);
+	assert_int_equal(fact_str_set(&run.f.pci[run.f.nics[0].pci].driver, "i40e"), 0);
+	run_facts(&run);
+	fd = run_finding(&run, "rdma.protocol");
+	assert_int_equal(fd->status, ST_FAIL);
+	assert_non_null(strstr(fd->fix, "NCCL_IB_HCA=^irdma0"));
+	assert_null(strstr(fd->fix, "devlink"));
+	run_release(&run);
+
+	run_scenario(&run, "hgx-h100-doca");
+	assert_int_equal(STATUS(&run, "rdma.protocol"), ST_PASS);
+	assert_true(run_mentions(&run, "rdma.protocol", "InfiniBand"));
+	run_release(&run);
+	(void)state;
+}
+
 static void test_direct_checks(void **state)
 {
 	struct run run;
@@ -704,7 +753,7 @@ static void test_json_shape(void **state)
 	assert_int_equal(json_object_array_length(gates), 4);
 	v = json_object_array_get_idx(gates, 1);
 	assert_true(json_object_object_get_ex(v, "summary", &c));
-	assert_string_equal(json_object_get_string(c), "fail (2 of 23; 17 info or skip)");
+	assert_string_equal(json_object_get_string(c), "fail (2 of 24; 18 info or skip)");
 	assert_true(json_object_object_get_ex(doc, "checks", &checks));
 	assert_int_equal(json_object_array_length(checks), run.r.n_findings);
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -759,7 +808,7 @@ static void test_text(void **state)
 	assert_int_equal(render_report_text(mf, &run.f, &run.r, false), 0);
 	fclose(mf);
 	assert_non_null(strstr(buf, "Gate 1 GPU: warn (1 of 10; 2 info or skip)\n"));
-	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 23; 17 info or skip)\n"));
+	assert_non_null(strstr(buf, "Gate 2 RDMA: fail (2 of 24; 18 info or skip)\n"));
 	assert_non_null(strstr(buf, "Gate 3 Direct: "));
 	assert_non_null(strstr(buf, ", blocked by gate 2 (fix it first"));
 	assert_non_null(strstr(buf, "\n  2. [gate 2, fail] modprobe irdma (nic.driver, rdma.device)\n"));
@@ -935,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_gpu_checks),
 		cmocka_unit_test(test_rdma_checks),
+		cmocka_unit_test(test_rdma_protocol),
 		cmocka_unit_test(test_direct_checks),
 		cmocka_unit_test(test_pxn_needs_p2p),
 		cmocka_unit_test(test_pxn_not_inferred_sxm2),

@@ -131,6 +131,15 @@ static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
 		return finding_item(out, subj, ST_UNKNOWN, NULL,
 				    "the PCI path to %s is unknown (cut or missing PCI tree)",
 				    f->nics[rt->nic].name);
+	if (rdma_dev_protocol(&f->nics[rt->nic]) == RDMA_PROTO_IWARP) {
+		char fix[768];
+
+		/* NCCL takes the port, then cannot connect on it (rdma.protocol). */
+		iwarp_fix(f, &f->nics[rt->nic], fix, sizeof(fix));
+		return finding_item(out, subj, ST_FAIL, fix,
+				    "NCCL uses %s%s, which runs iWARP: NCCL cannot bring a connection up on it (rdma.protocol), so nothing reaches this GPU's memory over it",
+				    nic, rt->via >= 0 ? " through an NVLink peer (PXN)" : "");
+	}
 	if (rt->causes) {
 		char moved[512] = "";
 
@@ -236,7 +245,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	const struct nccl_setting *pxn_off = topo_setting_of(f, TOPO_SET_PXN_DISABLE);
 	const struct nccl_setting *p2p = topo_setting_of(f, TOPO_SET_P2P);
 	char line[1024];
-	size_t via_pxn = 0, off_by_settings = 0, inferred = 0, far = 0, base_pxn = 0;
+	size_t via_pxn = 0, off_by_settings = 0, inferred = 0, far = 0, base_pxn = 0, iwarp = 0;
 	double gbps = 0;
 
 	if (!f->n_gpus || !f->n_nics)
@@ -268,6 +277,8 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		finding_item_route(out, rt);
 		off_by_settings += rt->causes != 0;
 		far += !rt->causes && out->items[out->n_items - 1].status == ST_FAIL;
+		iwarp += rt->nic >= 0 &&
+			 rdma_dev_protocol(&f->nics[rt->nic]) == RDMA_PROTO_IWARP;
 		base_pxn += rt->causes && rt->base_via >= 0;
 		inferred += rt->via >= 0 && rt->gdr != 0 && rt->nvlink == TOPO_NVL_INFERRED;
 	}
@@ -305,9 +316,17 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 	else if (off_by_settings)
 		TRY(finding_set(out, ST_FAIL, "NCCL settings turn GPUDirect RDMA off for %zu GPU%s; %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
 				off_by_settings, off_by_settings == 1 ? "" : "s", far, far == 1 ? "es" : ""));
+	else if (iwarp && far == iwarp)
+		TRY(finding_set(out, ST_FAIL, "NCCL uses an iWARP device for %zu GPU%s, on which it cannot bring a connection up (rdma.protocol)",
+				iwarp, iwarp == 1 ? "" : "s"));
+	else if (iwarp)
+		TRY(finding_set(out, ST_FAIL, "NCCL uses an iWARP device for %zu GPU%s (rdma.protocol); %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
+				iwarp, iwarp == 1 ? "" : "s", far - iwarp, far - iwarp == 1 ? "es" : ""));
 	else
 		TRY(finding_set(out, ST_FAIL, "some GPUs reach their nearest NIC only through the CPU (PHB/NODE/SYS): NCCL turns GPUDirect RDMA off there"));
-	return finding_fix_from_items(out, true);
+	/* The step of a failing GPU, not of a warning one before it. */
+	TRY(finding_fix_from_items(out, false));
+	return out->fix ? 0 : finding_fix_from_items(out, true);
 }
 
 const struct check check_direct_path = {

@@ -134,6 +134,13 @@ const char *perftest_cuda_flags(const struct facts *f);
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);
 /* "irdma0 0000:17:00.0" */
 void nic_subject(const struct rdma_dev *n, char *buf, size_t size);
+/*
+ * How to bring RDMA device @n from iWARP to RoCE v2: ice's devlink
+ * parameters on its PCI function (what that resets said with it), or, where
+ * the NIC runs iWARP only, to leave it out of NCCL.
+ */
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf,
+	       size_t size);
 /* "absent", "unreadable (Permission denied)", ... for a fact that is not OK. */
 const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
 /* Whether a fact could not be read for lack of privilege. */
@@ -171,7 +178,7 @@ extern const struct check check_gpu_present, check_gpu_driver,
 	check_gpu_bar1, check_gpu_cuda_driver;
 extern const struct check check_nic_present, check_nic_driver, check_nic_ddp,
 	check_nic_firmware, check_nic_speed,
-	check_rdma_device, check_rdma_port, check_rdma_userspace,
+	check_rdma_device, check_rdma_protocol, check_rdma_port, check_rdma_userspace,
 	check_rdma_devnodes, check_rdma_ofed_conflicts;
 extern const struct check check_direct_path, check_direct_gpu_gdr,
 	check_direct_acs, check_direct_iommu, check_direct_link,

@@ -557,3 +557,30 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 		out[n++] = ub[j];
 	return n;
 }
+
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf,
+	       size_t size)
+{
+	const struct pci_dev *p = facts_pci(f, n->pci);
+	char renamed[RDMA_DEV_NAME_LEN + 8];
+
+	if (!p || !fact_str_is(&p->driver, "ice") || !n->bdf[0]) {
+		/* X722 (i40e), Chelsio, siw: iWARP is all they run. */
+		snprintf(buf, size, "use a RoCE or InfiniBand NIC for NCCL: %s runs iWARP only, whose connections NCCL's IB transport cannot bring up; meanwhile leave it out (NCCL_IB_HCA=^%s)",
+			 n->name, n->name);
+		return;
+	}
+	/* udev's rdma_rename names a device <protocol>p<bus>s<slot>f<fn>: iw... becomes roce... */
+	if (startswith(n->name, "iw"))
+		snprintf(renamed, sizeof(renamed), "roce%s", n->name + 2);
+	else
+		snprintf(renamed, sizeof(renamed), "%s", n->name);
+	/*
+	 * ice devlink: enable_roce is refused while iWARP is on, so iWARP goes
+	 * first; each set unplugs or plugs the RDMA auxiliary device
+	 * (ice_unplug_aux_dev/ice_plug_aux_dev), so irdma removes the iWARP
+	 * device with everything open on it and registers a new RoCE v2 one.
+	 */
+	snprintf(buf, size, "devlink dev param set pci/%s name enable_iwarp value false cmode runtime && devlink dev param set pci/%s name enable_roce value true cmode runtime (stop what uses %s first: ice removes the RDMA device with every QP and memory region on it and registers a RoCE v2 device, which udev names %s; update NCCL_IB_HCA and the RDMA device plugin's selectors that name %s; ice probes in RoCE v2, so remove whatever sets enable_iwarp at boot)",
+		 n->bdf, n->bdf, n->name, renamed, n->name);
+}

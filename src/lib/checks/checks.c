@@ -39,6 +39,8 @@ static const struct check *const checks[] = {
 	&check_nic_firmware,
 	&check_nic_speed,
 	&check_rdma_device,
+	/* Before every RoCE check: on an iWARP device none of them applies. */
+	&check_rdma_protocol,
 	&check_rdma_port,
 	&check_rdma_userspace,
 	&check_rdma_devnodes,
@@ -124,6 +126,8 @@ static bool fix_disruptive(const char *fix)
 		"reboot", "drain the node", "nomaster", "link flap", "netplan apply",
 		"nmcli connection up", "modprobe -r", "rmmod", "slot",
 		"move a NIC", "in the BIOS", "driver reload",
+		/* ice's devlink enable_iwarp/enable_roce re-plug the RDMA device. */
+		"removes the RDMA device",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../util/array.h"
+#include "../util/strutil.h"
 #include "../util/strv.h"
 
 /*
@@ -130,4 +131,45 @@ int probe_note(struct probe_facts *p, const char *fmt, ...)
 	r = strv_pushv(&p->notes, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+/* rdma_netlink.h enum rdma_node_type: RDMA_NODE_RNIC is 4. */
+#define RDMA_NODE_RNIC_TYPE 4
+
+enum rdma_proto rdma_dev_protocol(const struct rdma_dev *d)
+{
+	bool eth = false, ib = false;
+
+	if (fact_str_ok(&d->protocol)) {
+		if (strcmp(d->protocol.v, "iw") == 0)
+			return RDMA_PROTO_IWARP;
+		if (strcmp(d->protocol.v, "roce") == 0)
+			return RDMA_PROTO_ROCE;
+		if (strcmp(d->protocol.v, "ib") == 0)
+			return RDMA_PROTO_IB;
+		return RDMA_PROTO_OTHER;
+	}
+	if ((fact_str_ok(&d->node_type) && startswith(d->node_type.v, "4:")) ||
+	    (fact_ok(&d->nl_node_type) && d->nl_node_type.v == RDMA_NODE_RNIC_TYPE))
+		return RDMA_PROTO_IWARP;
+	for (size_t i = 0; i < d->n_ports; i++) {
+		eth |= fact_str_is(&d->ports[i].link_layer, "Ethernet");
+		ib |= fact_str_is(&d->ports[i].link_layer, "InfiniBand");
+	}
+	/* A CA (sysfs "1: CA") on Ethernet runs RoCE; without the node type, unknown. */
+	if (!(fact_str_ok(&d->node_type) && startswith(d->node_type.v, "1:")) &&
+	    !(fact_ok(&d->nl_node_type) && d->nl_node_type.v == 1))
+		return ib ? RDMA_PROTO_IB : RDMA_PROTO_UNKNOWN;
+	return eth ? RDMA_PROTO_ROCE : ib ? RDMA_PROTO_IB : RDMA_PROTO_UNKNOWN;
+}
+
+const char *rdma_proto_name(enum rdma_proto p)
+{
+	static const char *const names[] = {
+		[RDMA_PROTO_UNKNOWN] = "unknown", [RDMA_PROTO_IB] = "InfiniBand",
+		[RDMA_PROTO_ROCE] = "RoCE", [RDMA_PROTO_IWARP] = "iWARP",
+		[RDMA_PROTO_OTHER] = "another RDMA protocol",
+	};
+
+	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
 }

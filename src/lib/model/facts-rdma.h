@@ -98,5 +98,24 @@ void rdma_dev_release(struct rdma_dev *d);
  */
 bool rdma_dev_roce_known(const struct rdma_dev *d);
 struct rdma_port *rdma_port_find(const struct rdma_dev *d, unsigned num);
+
+/* The RDMA protocol a device runs. */
+enum rdma_proto {
+	RDMA_PROTO_UNKNOWN = 0,
+	RDMA_PROTO_IB,
+	RDMA_PROTO_ROCE,
+	RDMA_PROTO_IWARP,
+	RDMA_PROTO_OTHER, /* usnic and the like */
+};
+
+/*
+ * RDMA netlink's DEV_PROTOCOL ("ib", "roce", "iw": ib_core's fill_dev_info),
+ * else the node type (sysfs "4: RNIC" or netlink RDMA_NODE_RNIC is iWARP)
+ * with the port's link layer. An iWARP port's link layer is Ethernet too
+ * (irdma_get_link_layer): the link layer alone never tells RoCE.
+ */
+enum rdma_proto rdma_dev_protocol(const struct rdma_dev *d);
+/* "RoCE", "iWARP", "InfiniBand", "unknown". */
+const char *rdma_proto_name(enum rdma_proto p);
 /* Find or add port @num (kept in ascending order); NULL on -ENOMEM. */
 struct rdma_port *rdma_port_get(struct rdma_dev *d, unsigned num);

@@ -18,6 +18,11 @@
 bool roce_port_is_roce(const struct rdma_dev *d,
 			 const struct rdma_port *p)
 {
+	enum rdma_proto proto = rdma_dev_protocol(d);
+
+	/* iWARP runs on Ethernet too: the protocol, not the link layer, decides. */
+	if (proto == RDMA_PROTO_IWARP || proto == RDMA_PROTO_OTHER)
+		return false;
 	if (fact_str_ok(&p->link_layer))
 		return strcmp(p->link_layer.v, "Ethernet") == 0;
 	return fact_str_is(&d->protocol, "roce");
@@ -133,7 +138,8 @@ const struct rdma_dev *roce_first_ethernet_nic(const struct facts *f)
 {
 	for (size_t i = 0; i < f->n_nics; i++)
 		for (size_t p = 0; p < f->nics[i].n_ports; p++)
-			if (fact_str_is(&f->nics[i].ports[p].link_layer, "Ethernet"))
+			if (fact_str_is(&f->nics[i].ports[p].link_layer, "Ethernet") &&
+			    roce_port_is_roce(&f->nics[i], &f->nics[i].ports[p]))
 				return &f->nics[i];
 	return NULL;
 }

@@ -25,7 +25,10 @@ size_t roce_targets(const struct facts *f, struct roce_target *out,
  * array of pointers into f->netdevs, listed links only; free() it.
  */
 const struct netdev **roce_dcb_links(const struct facts *f);
-/* Whether a port runs on Ethernet (its link layer, else the device's protocol). */
+/*
+ * Whether a port runs RoCE: on Ethernet (its link layer, else the device's
+ * protocol), and not a device that runs iWARP (rdma_dev_protocol).
+ */
 bool roce_port_is_roce(const struct rdma_dev *d,
 		       const struct rdma_port *p);
 /*
