@@ -577,7 +577,8 @@ static void seed2(const char *set, bool bad)
 enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
 		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
 		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
-		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM, SEED2_IWARP };
+		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM, SEED2_IWARP,
+		     SEED2_GID_PINNED, SEED2_IPV6 };
 
 /*
  * The devlink answers (only these sets have them; the older ones were
@@ -820,11 +821,21 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	close_file();
 	open_file(set, "rtnl-addr.nl");
 	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
-	if (!untuned) {
-		rtnl_addr(AF_INET, cross ? 3 : 4, "10.10.1.11", 24);
-		rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+	if (var == SEED2_IPV6) {
+		/* An IPv6-only RoCE fabric: one global address per RoCE netdev. */
+		rtnl_addr(AF_INET6, 4, "2001:db8:11::11", 64);
+		rtnl_addr(AF_INET6, 5, "2001:db8:12::11", 64);
+		rtnl_addr(AF_INET6, 6, "2001:db8:10::11", 64);
+	} else {
+		if (!untuned) {
+			rtnl_addr(AF_INET, cross ? 3 : 4, "10.10.1.11", 24);
+			rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+		}
+		rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
 	}
-	rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
+	/* bond1 took a SLAAC address before its IPv4 one: irdma0's GID 1 is IPv6. */
+	if (var == SEED2_GID_PINNED)
+		rtnl_addr(AF_INET6, 6, "2001:db8:10::11", 64);
 	done();
 	close_file();
 	for (int i = 0; i < 4; i++) {
@@ -1037,6 +1048,8 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-ddp-running", SEED2_DDP_RUNNING);
 	seed2_fixture("seed2-fixture-pause-storm", SEED2_PAUSE_STORM);
 	seed2_fixture("seed2-fixture-iwarp", SEED2_IWARP);
+	seed2_fixture("seed2-fixture-gid-pinned", SEED2_GID_PINNED);
+	seed2_fixture("seed2-fixture-ipv6", SEED2_IPV6);
 	malformed();
 	mlx5_pause();
 	return 0;

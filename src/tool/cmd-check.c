@@ -10,6 +10,7 @@
 #include "../lib/checks/platform-matrix.h"
 #include "../lib/collect/collect.h"
 #include "../lib/render/render.h"
+#include "../lib/topo/nccl-gid.h"
 #include "../lib/topo/topo.h"
 #include "../lib/util/strutil.h"
 #include "cli.h"
@@ -21,6 +22,7 @@ enum {
 	OPT_PROBE,
 	OPT_K8S_VERSION,
 	OPT_OPERATOR_VERSION,
+	OPT_NCCL_VERSION,
 	OPT_STORAGE,
 	OPT_SPEC_PATCH,
 	OPT_CONTAINER,
@@ -30,7 +32,8 @@ static void check_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: gdrcheck [check] [--gate 1|2|3|pod] [--fail-on warn|fail] [--json | --format F] [-v] [--nvml] [--probe]\n"
-		"                [--k8s-version V] [--gpu-operator-version V] [--storage P]\n"
+		"                [--k8s-version V] [--gpu-operator-version V] [--nccl-version V]\n"
+		"                [--storage P]\n"
 		"                [--pause-sample S] [INPUT]\n"
 		"\n"
 		"The node readiness report for GPUDirect RDMA, gate by gate: 1 GPU (driver,\n"
@@ -61,6 +64,10 @@ static void check_help(FILE *out)
 		"                        the GPU Operator version installed or planned (26.3.3);\n"
 		"                        neither is a node fact: gpu.support-matrix matches them\n"
 		"                        against NVIDIA's tables and says 'unknown' without them\n"
+		"      --nccl-version V  the NCCL the workload runs (2.21.5): roce.gid judges the GID\n"
+		"                        that NCCL picks (before 2.21 one index on every device,\n"
+		"                        default 0; since, one per device); default: the current\n"
+		"                        rules, with what an older NCCL would pick as evidence\n"
 		"      --storage P       the protocol the storage node serves: gds (cuFile\n"
 		"                        and nvidia-fs), s3-rdma (S3 over RDMA, cuObject) or\n"
 		"                        tcp; direct.storage judges that path (default: what\n"
@@ -122,6 +129,7 @@ int cmd_check(int argc, char **argv, unsigned needs)
 		{ "roce-prio", required_argument, NULL, OPT_ROCE_PRIO },
 		{ "k8s-version", required_argument, NULL, OPT_K8S_VERSION },
 		{ "gpu-operator-version", required_argument, NULL, OPT_OPERATOR_VERSION },
+		{ "nccl-version", required_argument, NULL, OPT_NCCL_VERSION },
 		{ "storage", required_argument, NULL, OPT_STORAGE },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "probe", no_argument, NULL, OPT_PROBE },
@@ -171,6 +179,10 @@ int cmd_check(int argc, char **argv, unsigned needs)
 			if (matrix_k8s_minor(optarg) < 0)
 				return cli_usage(cmd, "--k8s-version takes a Kubernetes version such as 1.33, not '%s'", optarg);
 			an.copts.k8s_version = optarg;
+			break;
+		case OPT_NCCL_VERSION:
+			if ((an.copts.nccl_version = nccl_version_parse(optarg)) < 0)
+				return cli_usage(cmd, "--nccl-version takes an NCCL version such as 2.21.5, not '%s'", optarg);
 			break;
 		case OPT_OPERATOR_VERSION: {
 			char major[16];

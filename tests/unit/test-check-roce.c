@@ -592,7 +592,7 @@ static void env_with(const char *n1, const char *v1, const char *n2,
 	add_nccl(&f, n1, v1);
 	if (n2)
 		add_nccl(&f, n2, v2);
-	nccl_gid_env_from_facts(&f, env);
+	nccl_gid_env_from_facts(&f, 0, env);
 	facts_release(&f);
 }
 
@@ -615,7 +615,7 @@ static void nccl_gid_rule(void **state)
 	tb_gid(p, 3, "0000:0000:0000:0000:0000:ffff:0a6e:0021", "RoCE v2", NULL);
 	tb_gid(p, 4, "fd00:0000:0000:0000:0000:0000:0000:0021", "IB/RoCE v1", NULL);
 	tb_gid(p, 5, "fd00:0000:0000:0000:0000:0000:0000:0021", "RoCE v2", NULL);
-	nccl_gid_env_from_facts(&f, &env);
+	nccl_gid_env_from_facts(&f, 0, &env);
 	assert_int_equal(env.gid_index, -1);
 	assert_int_equal(env.family, AF_INET);
 	assert_int_equal(env.roce_version, 2);
@@ -658,9 +658,196 @@ static void nccl_gid_rule(void **state)
 	memcpy(env.range, (const uint8_t[]){ 10, 110, 0, 0 }, 4);
 	assert_int_equal(nccl_gid_pick(p, &env), 3);
 
+	/*
+	 * Before 2.21 (v2.20.5 net_ib.cc: NCCL_PARAM(IbGidIndex, "IB_GID_INDEX",
+	 * 0)): index 0 on every device, and no family, range or RoCE version.
+	 */
+	nccl_gid_env_from_facts(&f, NCCL_VERSION_CODE(2, 20, 5), &env);
+	assert_int_equal(env.gid_index, 0);
+	assert_false(env.gid_index_set);
+	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	assert_false(nccl_gid_usable(p, 0, 0)); /* link-local, RoCE v1 */
+	tb_nccl(&f, "NCCL_IB_ADDR_FAMILY", "AF_INET6");
+	nccl_gid_env_from_facts(&f, NCCL_VERSION_CODE(2, 20, 5), &env);
+	assert_int_equal(env.family, AF_INET);
+	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	/* 2.21.5, the first 2.21 release, picks per device. */
+	nccl_gid_env_from_facts(&f, NCCL_VERSION_CODE(2, 21, 5), &env);
+	assert_true(nccl_gid_per_device(&env));
+	assert_int_equal(nccl_gid_pick(p, &env), 5);
+	assert_true(nccl_gid_usable(p, 5, AF_INET6));
+	assert_false(nccl_gid_usable(p, 5, AF_INET));
+	assert_true(nccl_gid_usable(p, 3, AF_INET));
+	assert_false(nccl_gid_usable(p, 2, 0)); /* RoCE v1 */
+	assert_false(nccl_gid_usable(p, 9, 0)); /* empty */
+
 	/* A table of length 1 or unknown: index 0. */
 	fact_int_set(&p->gid_tbl_len, 1);
 	assert_int_equal(nccl_gid_pick(p, &env), 0);
+	facts_release(&f);
+}
+
+static void nccl_version_strings(void **state)
+{
+	(void)state;
+	assert_int_equal(nccl_version_parse("2.21.5"), 22105);
+	assert_int_equal(nccl_version_parse("v2.21.5-1"), 22105);
+	assert_int_equal(nccl_version_parse("2.26.2+cuda12.2"), 22602);
+	assert_int_equal(nccl_version_parse("2.20"), 22000);
+	assert_true(nccl_version_parse("2") < 0);
+	assert_true(nccl_version_parse("2.21.x") < 0);
+	assert_true(nccl_version_parse("two") < 0);
+	assert_true(nccl_version_parse("") < 0);
+	assert_true(nccl_version_parse("2.21.5 ") < 0);
+}
+
+/*
+ * A RoCE port on irdma (RoCE v2 entries only) with the GIDs of @addrs in
+ * the order the kernel added them; its netdev carries them.
+ */
+static void gid_dev(struct facts *f, const char *name, const char *netdev, int ifindex,
+		    const char *const *addrs, const char *const *gids)
+{
+	struct rdma_port *p;
+	struct netdev *l;
+	char bdf[16];
+
+	snprintf(bdf, sizeof(bdf), "0000:%02x:00.0", ifindex);
+	mk_link(f, netdev, ifindex, "ice");
+	p = rdma_port_get(mk_dev(f, name, netdev, bdf), 1);
+	tb_gid(p, 0, "fe80:0000:0000:0000:b63f:d2ff:fe00:0001", "RoCE v2", NULL);
+	for (size_t i = 0; gids[i]; i++)
+		tb_gid(p, (unsigned)(i + 1), gids[i], "RoCE v2", NULL);
+	fact_int_set(&p->gid_tbl_len, 32);
+	l = facts_netdev_get(f, netdev);
+	assert_non_null(l);
+	for (size_t n = 0; addrs[n]; n++)
+		assert_int_equal(strv_push(&l->link.addrs, NULL, addrs[n]), 0);
+	tb_done(f);
+}
+
+static enum check_status run_nccl(const struct facts *f, int version, struct finding *out)
+{
+	struct check_opts opts;
+	struct check_ctx ctx = { .f = f, .opts = &opts };
+
+	check_opts_init(&opts);
+	opts.nccl_version = version;
+	memset(out, 0, sizeof(*out));
+	out->id = check_roce_gid.id;
+	out->gate = check_roce_gid.gate;
+	assert_int_equal(check_roce_gid.run(&ctx, out), 0);
+	return out->status;
+}
+
+static bool evidence_has(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; f->evidence && f->evidence[i]; i++)
+		if (strstr(f->evidence[i], s))
+			return true;
+	return false;
+}
+
+static const struct finding_item *item_of(const struct finding *f, const char *subj)
+{
+	for (size_t i = 0; i < f->n_items; i++)
+		if (strncmp(f->items[i].subject, subj, strlen(subj)) == 0)
+			return &f->items[i];
+	fail_msg("no item %s", subj);
+	return NULL;
+}
+
+/*
+ * NCCL_IB_GID_INDEX is one value for every device (connect.cc
+ * ncclIbGetGidIndex): pinned to the index one device's table gives (irdma0:
+ * a SLAAC address came before the IPv4 one), it is empty on the others.
+ * The fix is to unset it, never another index from one table.
+ */
+static void gid_pinned_one_table(void **state)
+{
+	struct facts f;
+	struct finding out;
+	const struct finding_item *it;
+
+	(void)state;
+	facts_init(&f);
+	gid_dev(&f, "irdma0", "bond1", 6, (const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
+				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
+	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
+		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+	add_nccl(&f, "NCCL_IB_GID_INDEX", "2");
+	assert_int_equal(run_nccl(&f, 0, &out), ST_FAIL);
+	assert_int_equal(item_of(&out, "irdma0")->status, ST_PASS);
+	it = item_of(&out, "irdma2");
+	assert_int_equal(it->status, ST_FAIL);
+	assert_string_equal(it->fix, "unset NCCL_IB_GID_INDEX (environment)");
+	assert_non_null(strstr(it->verdict, "empty"));
+	assert_non_null(strstr(it->verdict, "picks index 1"));
+	assert_false(has_fix(&out, "NCCL_IB_GID_INDEX=1"));
+	finding_release(&out);
+
+	/* Unset: per device, index 2 on irdma0 and 1 on irdma2. */
+	facts_release(&f);
+	facts_init(&f);
+	gid_dev(&f, "irdma0", "bond1", 6, (const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
+				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
+	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
+		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
+	finding_release(&out);
+	/* NCCL 2.20: index 0 on both, and no one index is right on both. */
+	assert_int_equal(run_nccl(&f, NCCL_VERSION_CODE(2, 20, 5), &out), ST_WARN);
+	assert_true(has_fix(&out, "NCCL 2.21.5 or later"));
+	assert_false(has_fix(&out, "NCCL_IB_GID_INDEX="));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* The same index on every device: for NCCL 2.20 that index is the fix. */
+	facts_init(&f);
+	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
+		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "10.10.2.11/24", NULL },
+		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:020b", NULL });
+	assert_int_equal(run_nccl(&f, NCCL_VERSION_CODE(2, 20, 5), &out), ST_WARN);
+	assert_true(has_fix(&out, "NCCL_IB_GID_INDEX=1 (the index of the routable RoCE v2 GID on every RoCE device: irdma2 irdma3)"));
+	finding_release(&out);
+	/* Unknown version: judged by 2.21's rule, the older one as evidence. */
+	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
+	assert_true(evidence_has(&out, "NCCL before 2.21"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
+/* An IPv6-only RoCE fabric: healthy with NCCL_IB_ADDR_FAMILY=AF_INET6, never "no IPv4 address". */
+static void gid_ipv6_fabric(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	facts_init(&f);
+	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "2001:db8:1::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0001:0000:0000:0000:0000:0011", NULL });
+	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
+	add_nccl(&f, "NCCL_IB_ADDR_FAMILY", "AF_INET6");
+	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
+	assert_non_null(strstr(item_of(&out, "irdma2")->verdict, "IPv6"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* Without it NCCL looks for IPv4 and stays on the link-local GID. */
+	facts_init(&f);
+	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "2001:db8:1::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0001:0000:0000:0000:0000:0011", NULL });
+	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
+	assert_int_equal(run_nccl(&f, 0, &out), ST_WARN);
+	assert_string_equal(item_of(&out, "irdma2")->fix,
+			    "NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: irdma2 irdma3)");
+	finding_release(&out);
 	facts_release(&f);
 }
 
@@ -674,7 +861,7 @@ static void gid_index_override_fails(void **state)
 	add_nccl(&f, "NCCL_IB_TC", "96");
 	add_nccl(&f, "NCCL_IB_GID_INDEX", "5");
 	assert_int_equal(run(&check_roce_gid, &f, &out), ST_FAIL);
-	assert_true(has_fix(&out, "unset NCCL_IB_GID_INDEX (NCCL then picks 3)"));
+	assert_true(has_fix(&out, "unset NCCL_IB_GID_INDEX (environment)"));
 	finding_release(&out);
 	facts_release(&f);
 }
@@ -1073,6 +1260,9 @@ int main(void)
 		cmocka_unit_test(bond_ice_rdma_lag),
 		cmocka_unit_test(nccl_gid_rule),
 		cmocka_unit_test(gid_index_override_fails),
+		cmocka_unit_test(nccl_version_strings),
+		cmocka_unit_test(gid_pinned_one_table),
+		cmocka_unit_test(gid_ipv6_fabric),
 		cmocka_unit_test(ddp_states),
 		cmocka_unit_test(ddp_running),
 		cmocka_unit_test(firmware_states),

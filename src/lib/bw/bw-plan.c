@@ -56,7 +56,7 @@ static int gid_for(const struct facts *f, const struct bw_plan_opts *o, const ch
 	p = d ? rdma_port_find(d, o->ib_port) : NULL;
 	if (!p || !fact_str_is(&p->link_layer, "Ethernet"))
 		return -1; /* InfiniBand, or not known: the device says at open */
-	nccl_gid_env_from_facts(f, &env);
+	nccl_gid_env_from_facts(f, 0, &env);
 	return (int)nccl_gid_pick(p, &env);
 }
 

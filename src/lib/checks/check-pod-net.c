@@ -347,7 +347,7 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 	pod_view_of(f, &v);
 	if (pod_not_judged(&v, out))
 		return 0;
-	nccl_gid_env_from_facts(f, &env);
+	nccl_gid_env_from_facts(f, ctx->opts ? ctx->opts->nccl_version : 0, &env);
 	if (!v.n_nics && f->pod.sys_net.state != FACT_OK)
 		return finding_set(out, ST_UNKNOWN, "the pod's interfaces and RDMA devices are not known (see pod.mode)");
 	if (!v.n_nics)

@@ -119,16 +119,191 @@ const struct check check_roce_mtu = {
 	.run = run_mtu,
 };
 
-static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
-		      const struct nccl_gid_env *env, struct finding *out)
+/* The family of a GID NCCL takes, in words. */
+static const char *family_name(int fam)
 {
-	const struct netdev *il = roce_ip_link(ctx->f, t);
+	return fam == AF_INET6 ? "IPv6" : "IPv4";
+}
+
+/* The first GID of @p NCCL could run RoCE v2 on, of family @fam; -1 when none. */
+static int64_t first_usable(const struct rdma_port *p, int fam)
+{
+	int64_t best = -1;
+
+	for (size_t i = 0; i < p->n_gids; i++)
+		if ((best < 0 || p->gids[i].index < best) &&
+		    nccl_gid_usable(p, p->gids[i].index, fam))
+			best = p->gids[i].index;
+	return best;
+}
+
+/* How NCCL of @e's version picks, for the evidence. */
+static void gid_rule(const struct facts *f, const struct nccl_gid_env *e, char *buf,
+		     size_t size)
+{
+	const struct nccl_setting *pin = facts_nccl_get(f, "NCCL_IB_GID_INDEX");
+	char ver[32] = "";
+
+	if (e->version)
+		snprintf(ver, sizeof(ver), " %d.%d.%d", e->version / 10000,
+			 e->version / 100 % 100, e->version % 100);
+	if (e->gid_index_set && pin)
+		snprintf(buf, size, "NCCL_IB_GID_INDEX=%s (%s), one index for every device",
+			 pin->value, pin->source);
+	else if (!nccl_gid_per_device(e))
+		snprintf(buf, size, "NCCL%s, before 2.21: NCCL_IB_GID_INDEX defaults to 0, one index for every device",
+			 ver);
+	else
+		snprintf(buf, size, "NCCL%s%s: per device, the first RoCE v2 %s GID%s%s",
+			 ver, e->version ? "" : " 2.21 or later", family_name(e->family),
+			 e->family_set ? " (NCCL_IB_ADDR_FAMILY)" : "",
+			 e->have_range ? " in NCCL_IB_ADDR_RANGE" : "");
+}
+
+/* The fix that gives @link an address of @fam. */
+static void addr_fix(const struct facts *f, const struct netdev *link, int fam,
+		     char *buf, size_t size)
+{
+	(void)f;
+	snprintf(buf, size, "ip addr add <%s address>/<len> dev %s", family_name(fam),
+		 link ? link->name : "<netdev>");
+}
+
+/* What every RoCE port offers NCCL, for the node-wide fixes. */
+struct gid_node {
+	bool all_v6_only;   /* every port: an IPv6 RoCE v2 GID and no IPv4 one */
+	bool all_v4_only;   /* every port: an IPv4 RoCE v2 GID and no IPv6 one */
+	int64_t same_index; /* the index of the wanted family's first GID on every port, -1 none */
+	char names[256];    /* the ports */
+};
+
+/* The index of the first routable RoCE v2 GID of @fam on every port, -1 when they differ. */
+static int64_t same_index_of(const struct roce_target *t, size_t n, int fam)
+{
+	int64_t same = -2;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t want = first_usable(t[i].port, fam);
+
+		if (want < 0 || (same != -2 && same != want))
+			return -1;
+		same = want;
+	}
+	return same < 0 ? -1 : same;
+}
+
+/*
+ * @fam: the family NCCL asks for; 0 before 2.21, which asks for none: the
+ * one index then serves when every port has its IPv4 GID there, or (an IPv6
+ * fabric) its IPv6 one.
+ */
+static void gid_node_of(const struct roce_target *t, size_t n, int fam, struct gid_node *o)
+{
+	size_t len = 0;
+
+	o->all_v6_only = o->all_v4_only = n > 0;
+	o->names[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int64_t v4 = first_usable(t[i].port, AF_INET);
+		int64_t v6 = first_usable(t[i].port, AF_INET6);
+
+		o->all_v6_only = o->all_v6_only && v6 >= 0 && v4 < 0;
+		o->all_v4_only = o->all_v4_only && v4 >= 0 && v6 < 0;
+		if (len < sizeof(o->names))
+			len += (size_t)snprintf(o->names + len, sizeof(o->names) - len, "%s%s",
+						len ? " " : "", t[i].dev->name);
+	}
+	o->same_index = same_index_of(t, n, fam ? fam : AF_INET);
+	if (!fam && o->same_index < 0)
+		o->same_index = same_index_of(t, n, AF_INET6);
+}
+
+/* The setting (NCCL_IB_ADDR_RANGE, _ROCE_VERSION_NUM, _FAMILY) whose removal lets NCCL pick a usable GID. */
+static const char *steering(const struct rdma_port *p, const struct nccl_gid_env *e)
+{
+	static const char *const names[] = { "NCCL_IB_ADDR_RANGE", "NCCL_IB_ROCE_VERSION_NUM",
+					     "NCCL_IB_ADDR_FAMILY" };
+
+	for (size_t k = 0; k < 3; k++) {
+		struct nccl_gid_env d = *e;
+
+		if ((k == 0 && !e->have_range) || (k == 1 && !e->roce_version_set) ||
+		    (k == 2 && !e->family_set))
+			continue;
+		if (k == 0)
+			d.have_range = false;
+		else if (k == 1)
+			d.roce_version = 2;
+		else
+			d.family = AF_INET;
+		if (nccl_gid_usable(p, nccl_gid_pick(p, &d), d.family))
+			return names[k];
+	}
+	return NULL;
+}
+
+/* Where a setting lives, for its fix. */
+static const char *setting_source(const struct facts *f, const char *name)
+{
+	const struct nccl_setting *s = facts_nccl_get(f, name);
+
+	return s && s->source ? s->source : "environment";
+}
+
+/* The pinned index or old NCCL's default on a port where it is not usable. */
+static int gid_one_index(const struct check_ctx *ctx, const struct roce_target *t,
+			 const struct nccl_gid_env *env, const struct gid_node *node,
+			 const char *subj, int64_t idx, const char *what, struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	char fix[640];
+
+	if (env->gid_index_set && nccl_gid_per_device(env)) {
+		struct nccl_gid_env dyn = *env;
+		int64_t d;
+
+		dyn.gid_index = -1;
+		dyn.gid_index_set = false;
+		d = nccl_gid_pick(t->port, &dyn);
+		if (nccl_gid_usable(t->port, d, dyn.family)) {
+			snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (%s)",
+				 setting_source(f, "NCCL_IB_GID_INDEX"));
+			return finding_item(out, subj, ST_FAIL, fix,
+					    "NCCL_IB_GID_INDEX=%lld is one index for every device, and here it is %s; without it NCCL picks index %lld on this port, its RoCE v2 %s GID",
+					    (long long)idx, what, (long long)d, family_name(dyn.family));
+		}
+		return 1; /* unsetting does not help here: the address is missing */
+	}
+	/* NCCL before 2.21: one index on every device, whatever the setting. */
+	if (node->same_index >= 0)
+		snprintf(fix, sizeof(fix),
+			 "NCCL_IB_GID_INDEX=%lld (the index of the routable RoCE v2 GID on every RoCE device: %s), or NCCL 2.21.5 or later, which picks per device",
+			 (long long)node->same_index, node->names);
+	else
+		snprintf(fix, sizeof(fix),
+			 "NCCL 2.21.5 or later, which picks the GID per device%s: no single NCCL_IB_GID_INDEX is a routable RoCE v2 GID on every RoCE device (%s)",
+			 env->gid_index_set ? ", and unset NCCL_IB_GID_INDEX" : "", node->names);
+	return finding_item(out, subj, env->gid_index_set ? ST_FAIL : ST_WARN, fix,
+			    "%s uses index %lld on every device, and here it is %s",
+			    env->gid_index_set ? "NCCL_IB_GID_INDEX" : "NCCL before 2.21",
+			    (long long)idx, what);
+}
+
+static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
+		      const struct nccl_gid_env *env, const struct gid_node *node,
+		      struct finding *out)
+{
+	const struct facts *f = ctx->f;
+	const struct netdev *il = roce_ip_link(f, t);
 	const struct rdma_port *p = t->port;
 	const struct roce_gid *g, *v2 = NULL;
-	const char *v4 = NULL;
-	char subj[96], fix[256];
-	int64_t idx;
+	const char *v4 = NULL, *why;
+	bool per_device = nccl_gid_per_device(env);
+	int want = per_device ? env->family : 0;
+	char subj[96], fix[384], rule[256], what[96];
+	int64_t idx, other;
 	uint8_t b[16] = { 0 };
+	int r;
 
 	snprintf(subj, sizeof(subj), "%s port %u", t->dev->name, p->num);
 	if (!fact_ok(&p->gid_tbl_len))
@@ -149,26 +324,34 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 	g = roce_gid_entry(p, idx);
 	if (g)
 		roce_gid_parse(g->gid, b);
-	finding_evidence(out, "%s: %zu GIDs in use of %lld; NCCL picks index %lld (%s%s%s)%s",
-			 subj, p->n_gids, (long long)p->gid_tbl_len.v,
+	gid_rule(f, env, rule, sizeof(rule));
+	finding_evidence(out, "%s: %zu GID%s in use of %lld; NCCL picks index %lld (%s%s%s): %s",
+			 subj, p->n_gids, p->n_gids == 1 ? "" : "s", (long long)p->gid_tbl_len.v,
 			 (long long)idx, g ? g->gid : "empty",
 			 g && fact_str_ok(&g->type) ? ", " : "",
-			 g && fact_str_ok(&g->type) ? g->type.v : "",
-			 env->gid_index >= 0 ? " from NCCL_IB_GID_INDEX" : "");
+			 g && fact_str_ok(&g->type) ? g->type.v : "", rule);
 	if (v4)
 		finding_evidence(out, "%s %s: RoCE v2 GID %s", il->name, v4,
 				 v2 ? "present" : "missing");
-	if (env->gid_index >= 0 && (!g || !nccl_gid_valid(b))) {
-		struct nccl_gid_env dyn = *env;
-
-		dyn.gid_index = -1;
-		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (NCCL then picks %lld)",
-			 (long long)nccl_gid_pick(p, &dyn));
-		return finding_item(out, subj, ST_FAIL, fix,
-				    "NCCL_IB_GID_INDEX=%lld points at an empty or link-local GID",
-				    (long long)env->gid_index);
+	if (nccl_gid_usable(p, idx, want))
+		return finding_item(out, subj, ST_PASS, NULL,
+				    "NCCL uses GID %lld (%s, RoCE v2, %s%s%s)",
+				    (long long)idx, g->gid, family_name(nccl_gid_family(b)),
+				    fact_str_ok(&g->ndev) ? ", " : "",
+				    fact_str_ok(&g->ndev) ? g->ndev.v : "");
+	/* What the GID NCCL takes is, where it will not do. */
+	if (!g || !nccl_gid_valid(b))
+		snprintf(what, sizeof(what), "%s", !g ? "empty" : "link-local (fe80::, one L2 segment)");
+	else if (!fact_str_is(&g->type, "RoCE v2"))
+		snprintf(what, sizeof(what), "%s, not RoCE v2", fact_str_ok(&g->type) ? g->type.v : "of no known type");
+	else
+		snprintf(what, sizeof(what), "an %s GID", family_name(nccl_gid_family(b)));
+	if (env->gid_index_set || !per_device) {
+		r = gid_one_index(ctx, t, env, node, subj, idx, what, out);
+		if (r <= 0)
+			return r;
 	}
-	if (v4 && !v2) {
+	if (v4 && !v2 && want != AF_INET6) {
 		snprintf(fix, sizeof(fix),
 			 "bind %s to the netdev carrying %s (the kernel adds a RoCE v2 GID for every IP of the RDMA port's netdev and its upper bond/VLAN)",
 			 t->dev->name, v4);
@@ -176,24 +359,97 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 				    "%s has %s but the port has no RoCE v2 GID for it",
 				    il->name, v4);
 	}
-	if (g && nccl_gid_valid(b) && nccl_gid_family(b) == AF_INET &&
-	    fact_str_is(&g->type, "RoCE v2"))
-		return finding_item(out, subj, ST_PASS, NULL,
-				    "NCCL uses GID %lld (%s, RoCE v2%s%s)",
-				    (long long)idx, g->gid,
-				    fact_str_ok(&g->ndev) ? ", " : "",
-				    fact_str_ok(&g->ndev) ? g->ndev.v : "");
-	if (!v4) {
-		snprintf(fix, sizeof(fix), "ip addr add <address>/<len> dev %s",
-			 il ? il->name : "<netdev>");
+	if ((why = steering(p, env))) {
+		snprintf(fix, sizeof(fix), "unset %s (%s)", why, setting_source(f, why));
 		return finding_item(out, subj, ST_WARN, fix,
-				    "no IPv4 address on %s: NCCL uses GID %lld, which is not an IPv4 RoCE v2 GID",
-				    il ? il->name : "the port's netdev", (long long)idx);
+				    "NCCL uses GID %lld, %s: %s leaves out the port's RoCE v2 GID",
+				    (long long)idx, what, why);
 	}
-	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%u", v2->index);
+	other = first_usable(p, env->family == AF_INET6 ? AF_INET : AF_INET6);
+	if (per_device && other >= 0 && first_usable(p, env->family) < 0) {
+		/* NCCL_IB_ADDR_FAMILY is one setting for every device: only a fabric of one family takes it. */
+		if (env->family == AF_INET && node->all_v6_only)
+			snprintf(fix, sizeof(fix), "NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: %s)",
+				 node->names);
+		else if (env->family == AF_INET6 && node->all_v4_only)
+			snprintf(fix, sizeof(fix), "unset NCCL_IB_ADDR_FAMILY (%s): every RoCE port's address is IPv4 (%s)",
+				 setting_source(f, "NCCL_IB_ADDR_FAMILY"), node->names);
+		else
+			addr_fix(f, il, env->family, fix, sizeof(fix));
+		return finding_item(out, subj, ST_WARN, fix,
+				    "no %s address on %s: NCCL looks for an %s GID (%s) and stays on GID %lld, %s; the port's RoCE v2 GID %lld is %s",
+				    family_name(env->family), il ? il->name : "the port's netdev",
+				    family_name(env->family),
+				    env->family_set ? "NCCL_IB_ADDR_FAMILY" : "its default, AF_INET",
+				    (long long)idx, what, (long long)other,
+				    family_name(env->family == AF_INET6 ? AF_INET : AF_INET6));
+	}
+	addr_fix(f, il, per_device ? env->family : AF_INET, fix, sizeof(fix));
 	return finding_item(out, subj, ST_WARN, fix,
-			    "NCCL uses GID %lld, not the RoCE v2 GID %u of %s",
-			    (long long)idx, v2->index, v4);
+			    "no %s address on %s: NCCL uses GID %lld, %s",
+			    per_device ? family_name(env->family) : "IP",
+			    il ? il->name : "the port's netdev", (long long)idx, what);
+}
+
+/* What NCCL before 2.21 would take on these ports, when the version is not known. */
+static int gid_older(const struct check_ctx *ctx, const struct roce_target *t, size_t n,
+		     struct finding *out)
+{
+	struct nccl_gid_env old;
+	struct gid_node any;
+	const struct gid_node *node = &any;
+	char bad[256] = "", tail[160] = "";
+	size_t len = 0, nbad = 0;
+
+	nccl_gid_env_from_facts(ctx->f, NCCL_VERSION_CODE(2, 20, 5), &old);
+	gid_node_of(t, n, 0, &any);
+	for (size_t i = 0; i < n; i++) {
+		if (nccl_gid_usable(t[i].port, nccl_gid_pick(t[i].port, &old), 0))
+			continue;
+		nbad++;
+		if (len < sizeof(bad))
+			len += (size_t)snprintf(bad + len, sizeof(bad) - len, "%s%s",
+						len ? ", " : "", t[i].dev->name);
+	}
+	if (!nbad)
+		return 0;
+	if (node->same_index >= 0)
+		snprintf(tail, sizeof(tail), "; for such an NCCL, NCCL_IB_GID_INDEX=%lld is the RoCE v2 GID on every RoCE device",
+			 (long long)node->same_index);
+	return finding_evidence(out, "NCCL before 2.21 (NCCL_IB_GID_INDEX default 0, one index on every device; no NCCL_IB_ADDR_FAMILY or _RANGE) would use index %lld, not a routable RoCE v2 GID on %s%s; --nccl-version judges the NCCL the workload runs",
+				 (long long)old.gid_index, bad, tail);
+}
+
+/*
+ * A pinned index is one node-wide setting: when it is right on some ports
+ * and not on others, the verdict says so of the node, with its one fix.
+ */
+static int gid_pin_verdict(const struct facts *f, const struct nccl_gid_env *env,
+			   struct finding *out)
+{
+	const struct nccl_setting *pin = facts_nccl_get(f, "NCCL_IB_GID_INDEX");
+	char good[256] = "", bad[256] = "", fix[160];
+	size_t lg = 0, lb = 0;
+
+	snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (%s)",
+		 setting_source(f, "NCCL_IB_GID_INDEX"));
+	for (size_t i = 0; i < out->n_items; i++) {
+		const struct finding_item *it = &out->items[i];
+		size_t dev = strcspn(it->subject, " ");
+
+		if (it->status == ST_PASS && lg < sizeof(good))
+			lg += (size_t)snprintf(good + lg, sizeof(good) - lg, "%s%.*s",
+					       lg ? ", " : "", (int)dev, it->subject);
+		else if (it->fix && strcmp(it->fix, fix) == 0 && lb < sizeof(bad))
+			lb += (size_t)snprintf(bad + lb, sizeof(bad) - lb, "%s%.*s",
+					       lb ? ", " : "", (int)dev, it->subject);
+	}
+	if (!pin || !lb || !nccl_gid_per_device(env))
+		return 0;
+	TRY(finding_set(out, out->status,
+			"NCCL_IB_GID_INDEX=%s (%s) is one index for every RoCE device: %s%s%s not on %s, where NCCL picks a routable RoCE v2 GID of its own once it is unset",
+			pin->value, pin->source, lg ? "right on " : "", good, lg ? ";" : "", bad));
+	return finding_fix(out, "%s", fix);
 }
 
 static int run_gid(const struct check_ctx *ctx, struct finding *out)
@@ -201,21 +457,29 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 	struct roce_target t[ROCE_MAX_TARGETS];
 	size_t n = roce_targets(ctx->f, t, ROCE_MAX_TARGETS);
 	struct nccl_gid_env env;
+	struct gid_node node;
 	int ret = 0;
 
 	if (n == 0)
 		return roce_no_targets(ctx, out);
-	nccl_gid_env_from_facts(ctx->f, &env);
-	for (size_t i = 0; i < n && i < ROCE_MAX_TARGETS && ret >= 0; i++)
-		ret = gid_target(ctx, &t[i], &env, out);
+	if (n > ROCE_MAX_TARGETS)
+		n = ROCE_MAX_TARGETS;
+	nccl_gid_env_from_facts(ctx->f, ctx->opts ? ctx->opts->nccl_version : 0, &env);
+	/* Before 2.21 NCCL has no family to ask for: any routable RoCE v2 GID. */
+	gid_node_of(t, n, nccl_gid_per_device(&env) ? env.family : 0, &node);
+	for (size_t i = 0; i < n && ret >= 0; i++)
+		ret = gid_target(ctx, &t[i], &env, &node, out);
 	if (ret < 0)
 		return ret;
-	return finding_conclude(out, out->n_items, "an IPv4 RoCE v2 GID for NCCL");
+	if (!env.version && !env.gid_index_set)
+		TRY(gid_older(ctx, t, n, out));
+	TRY(finding_conclude(out, out->n_items, "a routable RoCE v2 GID for NCCL"));
+	return env.gid_index_set ? gid_pin_verdict(ctx->f, &env, out) : 0;
 }
 
 const struct check check_roce_gid = {
 	.id = "roce.gid",
 	.gate = GATE_RDMA,
-	.summary = "the GID NCCL picks is the IPv4 RoCE v2 GID of the port's address",
+	.summary = "the GID NCCL picks (by its version's rule) is a routable RoCE v2 GID of the fabric's family on every device",
 	.run = run_gid,
 };

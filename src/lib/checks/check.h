@@ -81,6 +81,8 @@ struct check_opts {
 	 * and the protocol the storage node serves ("gds", "s3-rdma", "tcp").
 	 */
 	const char *k8s_version;
+	/* The NCCL the workload runs (nccl_version_parse), 0 when not given. */
+	int nccl_version;
 	const char *gpu_operator_version;
 	const char *storage;
 	/* Pod gate: the container the spec patches name (NULL: "<container>"). */

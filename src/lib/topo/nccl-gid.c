@@ -2,6 +2,7 @@
 #include "nccl-gid.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +17,53 @@
  * the walk over a port's GID table.
  */
 
-void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
+int nccl_version_parse(const char *s)
+{
+	unsigned a, b, c = 0;
+	int n = 0;
+
+	if (!s)
+		return -EINVAL;
+	if (*s == 'v')
+		s++;
+	if (sscanf(s, "%u.%u%n", &a, &b, &n) != 2)
+		return -EINVAL;
+	s += n;
+	if (*s == '.') {
+		n = 0;
+		if (sscanf(s + 1, "%u%n", &c, &n) != 1)
+			return -EINVAL;
+		s += 1 + n;
+	}
+	/* A package suffix (-1, +cuda12.4) may follow, nothing else. */
+	if (*s && *s != '-' && *s != '+')
+		return -EINVAL;
+	if (a == 0 || a > 99 || b > 99 || c > 99)
+		return -EINVAL;
+	return NCCL_VERSION_CODE((int)a, (int)b, (int)c);
+}
+
+void nccl_gid_env_from_facts(const struct facts *f, int version,
+			     struct nccl_gid_env *e)
 {
 	const struct nccl_setting *fam = facts_nccl_get(f, "NCCL_IB_ADDR_FAMILY");
 	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
+	bool per_device;
 
-	memset(e, 0, sizeof(*e));
-	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", -1, NULL);
-	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2, NULL);
+	memset(e, 0, sizeof(e[0]));
+	e->version = version > 0 ? version : 0;
+	per_device = nccl_gid_per_device(e);
+	/* NCCL_PARAM(IbGidIndex, "IB_GID_INDEX", 0) up to 2.20, -1 since 2.21. */
+	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", per_device ? -1 : 0,
+					 &e->gid_index_set);
+	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2,
+					    &e->roce_version_set);
 	e->family = AF_INET;
+	/* envIbAddrFamily: "AF_INET" or "AF_INET6"; anything else keeps AF_INET. */
 	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
 		e->family = AF_INET6;
+	e->family_set = fam && fam->value &&
+			(strcmp(fam->value, "AF_INET6") == 0 || strcmp(fam->value, "AF_INET") == 0);
 	if (range && range->value && *range->value) {
 		char buf[128], *slash;
 		long len;
@@ -43,6 +80,17 @@ void nccl_gid_env_from_facts(const struct facts *f, struct nccl_gid_env *e)
 			}
 		}
 	}
+	/* Before 2.21 NCCL reads none of the three. */
+	if (!per_device) {
+		e->family = AF_INET;
+		e->family_set = e->have_range = e->roce_version_set = false;
+		e->roce_version = 2;
+	}
+}
+
+bool nccl_gid_per_device(const struct nccl_gid_env *e)
+{
+	return !e->version || e->version >= NCCL_GID_PER_DEVICE;
 }
 
 struct gid_view {
@@ -123,7 +171,8 @@ int64_t nccl_gid_pick(const struct rdma_port *p, const struct nccl_gid_env *e)
 {
 	int64_t best = 0, len = fact_ok(&p->gid_tbl_len) ? p->gid_tbl_len.v : 0;
 
-	if (e->gid_index >= 0)
+	/* Verbatim, on every device; before 2.21 always (default 0). */
+	if (e->gid_index >= 0 || !nccl_gid_per_device(e))
 		return e->gid_index;
 	/* net_ib ncclUpdateGidIndex, candidate by candidate. */
 	for (int64_t c = 1; c < len; c++) {
@@ -147,4 +196,18 @@ int64_t nccl_gid_pick(const struct rdma_port *p, const struct nccl_gid_env *e)
 			best = c;
 	}
 	return best;
+}
+
+bool nccl_gid_usable(const struct rdma_port *p, int64_t idx, int family)
+{
+	struct gid_view g;
+	bool found = false;
+
+	for (size_t i = 0; i < p->n_gids; i++)
+		found |= p->gids[i].index == idx;
+	if (!found)
+		return false;
+	gid_at(p, idx, &g);
+	return nccl_gid_valid(g.b) && g.ver == 2 &&
+	       (!family || nccl_gid_family(g.b) == family);
 }
