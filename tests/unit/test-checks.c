@@ -231,6 +231,24 @@ static void test_acs(void **state)
 	assert_int_equal(STATUS(&run, "direct.acs"), ST_PASS);
 	assert_false(run.r.needs_root);
 	run_release(&run);
+
+	/*
+	 * Redirect on the root ports: every GPU shares a switch with the NIC
+	 * NCCL uses, so no route reaches a root port and nothing fails.
+	 */
+	begin(&run, "hgx-h100-doca");
+	for (size_t i = 0; i < run.f.host.n_acs; i++) {
+		int k = facts_find_pci(&run.f, run.f.host.acs[i].bdf);
+
+		if (k >= 0 && !run.f.pci[k].parent[0]) {
+			fact_int_set(&run.f.host.acs[i].cap, 0x5f);
+			fact_int_set(&run.f.host.acs[i].ctrl, 0x1d);
+		}
+	}
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "direct.acs"), ST_PASS);
+	assert_true(run_mentions(&run, "direct.acs", "on no route NCCL takes"));
+	run_release(&run);
 }
 
 static void test_iommu(void **state)

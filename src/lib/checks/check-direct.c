@@ -381,7 +381,39 @@ const struct check check_direct_gpu_gdr = {
 	.topology_only = true,
 };
 
-/* ACS on the bridges between each GPU and its nearest NIC(s). */
+/*
+ * Bridges with P2P redirect on that no route crosses: told, never judged.
+ * They matter to other peer-to-peer traffic (GPU to GPU over PCIe, a NIC a
+ * GPU would use once a setting changes), not to the GPUDirect RDMA NCCL does.
+ */
+static int acs_off_route(const struct facts *f, const int *seen, size_t n_seen,
+			 struct finding *out)
+{
+	char list[512] = "";
+	size_t len = 0, n = 0;
+
+	for (size_t i = 0; i < f->n_pci; i++) {
+		const struct pci_acs *a = host_acs(&f->host, f->pci[i].bdf);
+		bool on_route = false;
+
+		if (!a || a->ctrl.state != FACT_OK || !(a->ctrl.v & (ACS_CTRL_RR | ACS_CTRL_CR)))
+			continue;
+		for (size_t k = 0; k < n_seen; k++)
+			on_route |= seen[k] == (int)i;
+		if (on_route)
+			continue;
+		n++;
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						len ? " " : "", f->pci[i].bdf);
+	}
+	if (!n)
+		return 0;
+	return finding_evidence(out, "ACS P2P redirect is on for %zu bridge%s on no route NCCL takes (%s): not GPUDirect RDMA's path here (pairs under one switch turn below the root port, PXN crosses NVLink), but peer-to-peer traffic through them (GPU to GPU over PCIe, a NIC a GPU would use once a setting changes) goes up to the root complex",
+				 n, n == 1 ? "" : "s", list);
+}
+
+/* ACS on the bridges of each GPU's route to the NIC NCCL uses. */
 static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
@@ -399,14 +431,21 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 		return finding_set(out, ST_UNKNOWN,
 				   "inside a virtual machine the host's PCIe switches and their ACS are not visible (the guest's PCI tree is virtual): run gdrcheck on the host, or ask its operator whether ACS redirect is off on the GPU-NIC path");
 	}
-	for (size_t g = 0; g < f->n_gpus; g++) {
-		int b = best_nic(ctx, g);
+	/*
+	 * The bridges NCCL's traffic crosses: each GPU's route (topo-route.c),
+	 * from the GPU that does the PCIe transfer (the NVLink peer for PXN) to
+	 * the NIC NCCL uses. Pairs under one switch turn at the switch and never
+	 * reach the root port.
+	 */
+	for (size_t r = 0; r < ctx->topo->n_routes; r++) {
+		const struct topo_route *rt = &ctx->topo->routes[r];
+		size_t g = rt->via >= 0 ? (size_t)rt->via : rt->gpu;
 		int br[64];
 		size_t nb;
 
-		if (b < 0)
+		if (rt->nic < 0 || g >= f->n_gpus)
 			continue;
-		nb = pci_path_bridges(f, f->gpus[g].pci, f->nics[b].pci, br, 64);
+		nb = pci_path_bridges(f, f->gpus[g].pci, f->nics[rt->nic].pci, br, 64);
 		for (size_t i = 0; i < nb; i++) {
 			bool dup = false;
 
@@ -454,15 +493,29 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 					 "only root can read PCIe extended config space" :
 					 fact_why(a->ctrl.state, a->ctrl.err, why, sizeof(why))));
 	}
-	TRY(finding_evidence(out, "/sys/bus/pci/devices/<bridge>/config: ACS extended capability (0x000d), control at +6 (RR 0x4, CR 0x8), %zu bridge%s on the GPU-to-nearest-NIC paths",
+	TRY(finding_evidence(out, "/sys/bus/pci/devices/<bridge>/config: ACS extended capability (0x000d), control at +6 (RR 0x4, CR 0x8), %zu bridge%s on the paths NCCL's GPU-NIC traffic takes (each GPU's route; through its NVLink peer for PXN)",
 			     n_seen, n_seen == 1 ? "" : "s"));
+	TRY(acs_off_route(f, seen, n_seen, out));
 	if (!n_seen)
-		return finding_set(out, ST_PASS, "no bridge between the GPUs and their nearest NICs");
+		return finding_set(out, ST_PASS, "no bridge on the GPUs' routes to the NICs NCCL uses");
 	if (n_set) {
-		TRY(finding_set(out, ST_FAIL, "ACS P2P redirect is on for %zu bridge%s between GPUs and NICs", n_set,
+		TRY(finding_set(out, ST_FAIL, "ACS P2P redirect is on for %zu bridge%s on the GPUs' routes to the NICs NCCL uses", n_set,
 				n_set == 1 ? "" : "s"));
-		/* Kernel parameter pci=disable_acs_redir=<dev>[;<dev>...] (kernel-parameters.txt). */
+		/*
+		 * Kernel parameter pci=disable_acs_redir=<dev>[;<dev>...]
+		 * (kernel-parameters.txt). pci_setup() keeps the last value it
+		 * reads, so a list already on the command line is kept in the new one.
+		 */
 		snprintf(arg, sizeof(arg), "pci=disable_acs_redir=%s", list);
+		if (fact_str_ok(&h->cmdline)) {
+			const char *old = strstr(h->cmdline.v, "disable_acs_redir=");
+
+			if (old) {
+				old += strlen("disable_acs_redir=");
+				snprintf(arg, sizeof(arg), "pci=disable_acs_redir=%.*s;%s",
+					 (int)strcspn(old, " ,"), old, list);
+			}
+		}
 		kernel_arg_cmd(f, arg, persist, sizeof(persist));
 		snprintf(why_vm, sizeof(why_vm), "%s", list);
 		for (char *c = why_vm; *c; c++)
@@ -479,7 +532,7 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 		}
 		return finding_set(out, ST_UNKNOWN, "ACS of some bridges could not be read");
 	}
-	return finding_set(out, ST_PASS, "no ACS P2P redirect on the %zu bridge%s between GPUs and their nearest NICs",
+	return finding_set(out, ST_PASS, "no ACS P2P redirect on the %zu bridge%s of the GPUs' routes to the NICs NCCL uses",
 			   n_seen, n_seen == 1 ? "" : "s");
 }
 
