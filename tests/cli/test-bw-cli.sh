@@ -49,7 +49,8 @@ d = json.load(open(sys.argv[1]))
 assert d["schema"] == "gdrcheck.bw/1" and d["op"] == sys.argv[2]
 assert d["bidirectional"] == (sys.argv[3] == "--bidir")
 (p,) = d["pairs"]
-assert p["gpu"] == 1 and p["nic"] == "mlx5_0" and p["gid_index"] == 3 and p["line_rate_gbps"] == 400
+# The route of GPU1 (topo, Route per GPU): of two NICs as near, NCCL takes mlx5_1.
+assert p["gpu"] == 1 and p["nic"] == "mlx5_1" and p["gid_index"] == 3 and p["line_rate_gbps"] == 400
 assert p["verdict"] in ("pass", "below"), p["verdict"]
 assert p["judged_size"] == 65536
 for leg, kind in (("host", "host"), ("gpu_buffer", "cuda-dmabuf")):
@@ -65,9 +66,9 @@ for leg, kind in (("host", "host"), ("gpu_buffer", "cuda-dmabuf")):
             assert r["peer_messages"] > 0 and r["peer_msg_rate_mpps"] > 0
             assert abs(r["sum_avg_gbps"] - r["avg_gbps"] - r["peer_avg_gbps"]) < 1e-6
     assert l["link_type"] == "Ethernet" and l["mtu"] == 4096
-    assert l["local_qp"]["qpn"] != l["remote_qp"]["qpn"] and l["local_qp"]["gid"].endswith("ffff:0a00:0103")
+    assert l["local_qp"]["qpn"] != l["remote_qp"]["qpn"] and l["local_qp"]["gid"].endswith("ffff:0a00:0203")
 assert d["report_unit"] == "MiB/sec" and d["error"] is None and d["gpu_error"] is None and p["not_run"] is False
-assert p["perftest"].startswith("ib_%s_bw -d mlx5_0 -i 1 -x 3 --use_cuda=1 --use_cuda_dmabuf" % sys.argv[2])
+assert p["perftest"].startswith("ib_%s_bw -d mlx5_1 -i 1 -x 3 --use_cuda=1 --use_cuda_dmabuf" % sys.argv[2])
 PY'
 	done
 done

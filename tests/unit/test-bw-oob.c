@@ -27,7 +27,7 @@ static void test_roundtrip_every_type(void **state)
 {
 	struct bw_msg in[] = {
 		{ .type = BW_MSG_HELLO, .u.hello = { .op = BW_OP_READ, .bidir = 1, .gpu_side = 1,
-						     .gpu_index = 3, .max_size = 8 << 20,
+						     .nic_slot = 1, .gpu_index = 3, .max_size = 8 << 20,
 						     .tx_depth = 128, .seed = 0x1122334455667788ull } },
 		sample_ep,
 		{ .type = BW_MSG_START, .u.start = { .size = 65536, .iters = 5000, .slots = 64 } },
@@ -116,15 +116,17 @@ static void test_field_ranges(void **state)
 		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), -EINVAL);
 		assert_int_equal(m.type, 0); /* nothing half-parsed is left */
 	}
-	/* HELLO's reserved byte must be zero: one encoding per message. */
+	/* HELLO's fourth byte (reserved before) is the NIC slot: every value reads back. */
 	{
 		struct bw_msg h = { .type = BW_MSG_HELLO,
 				    .u.hello = { .max_size = 1, .tx_depth = 1 } };
 		int n = bw_oob_encode(&h, buf, sizeof(buf));
 
 		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), 0);
-		buf[BW_OOB_HDR_LEN + 3] = 1;
-		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), -EINVAL);
+		assert_int_equal(m.u.hello.nic_slot, 0);
+		buf[BW_OOB_HDR_LEN + 3] = 255;
+		assert_int_equal(bw_oob_parse(buf, (size_t)n, &m), 0);
+		assert_int_equal(m.u.hello.nic_slot, 255);
 	}
 	/* Text with a control character is refused. */
 	{

@@ -64,7 +64,7 @@ static void test_hgx_pairs_and_kinds(void **state)
 	assert_int_equal(bw_plan_pairs(&rep, &f, &defaults), 0);
 	assert_int_equal(rep.n_pairs, 8);
 	for (size_t i = 0; i < rep.n_pairs; i++) {
-		const struct probe_pair *pp = bw_plan_pair(&f, i);
+		const struct probe_pair *pp = bw_plan_pair(&f, i, 0);
 
 		assert_non_null(pp);
 		assert_int_equal(rep.pairs[i].gpu, (int)i);
@@ -80,36 +80,36 @@ static void test_hgx_pairs_and_kinds(void **state)
 	bw_report_release(&rep);
 
 	/* auto before the probe ran: no GPU path to take, the reason said. */
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, true, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "not probed"));
 	/* dma-buf first, then peer memory, else nothing. */
 	probed(&f, 0, true, true, 4);
 	probed(&f, 1, false, true, 5);
 	probed(&f, 2, false, false, 6);
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.kind, BW_BUF_DMABUF);
 	assert_int_equal(s.cuda_ordinal, 4);
-	assert_string_equal(s.nic, bw_plan_pair(&f, 0)->nic);
+	assert_string_equal(s.nic, bw_plan_pair(&f, 0, 0)->nic);
 	/* InfiniBand: addressed by LID, no GID index. */
 	assert_int_equal(s.gid_index, -1);
 	/* An H100 is not C2C: the dma-buf is exported without the PCIe mapping. */
 	assert_int_equal(s.dmabuf_flags, 0);
-	assert_int_equal(bw_plan_side(&f, &defaults, 1, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, 1, 0, true, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.kind, BW_BUF_PEERMEM);
-	assert_int_equal(bw_plan_side(&f, &defaults, 2, true, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(bw_plan_side(&f, &defaults, 2, 0, true, &s, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "no peer-memory client"));
 	/* CUDA does not see GPU 3 (CUDA_VISIBLE_DEVICES): said, not guessed. */
 	probed(&f, 3, true, false, 0);
 	f.gpus[3].probe.cuda_index = (struct fact_int){ 0 };
-	assert_int_equal(bw_plan_side(&f, &defaults, 3, true, &s, err, sizeof(err)), -ENODEV);
+	assert_int_equal(bw_plan_side(&f, &defaults, 3, 0, true, &s, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "CUDA does not enumerate"));
-	assert_int_equal(bw_plan_side(&f, &defaults, 8, true, &s, err, sizeof(err)), -ENODEV);
+	assert_int_equal(bw_plan_side(&f, &defaults, 8, 0, true, &s, err, sizeof(err)), -ENODEV);
 	/* --buffer names the kind: the probe is not consulted. */
 	{
 		struct bw_plan_opts o = defaults;
 
 		o.buffer = BW_BUF_PEERMEM;
-		assert_int_equal(bw_plan_side(&f, &o, 2, true, &s, err, sizeof(err)), 0);
+		assert_int_equal(bw_plan_side(&f, &o, 2, 0, true, &s, err, sizeof(err)), 0);
 		assert_int_equal(s.kind, BW_BUF_PEERMEM);
 	}
 	facts_release(&f);
@@ -194,12 +194,12 @@ static void test_roce_gid(void **state)
 	char err[320];
 
 	assert_int_equal(load(&f, "b-vllm-13655-a40-bond-phb", &defaults), 0);
-	assert_int_equal(bw_plan_side(&f, &defaults, -1, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, -1, 0, false, &s, err, sizeof(err)), 0);
 	assert_string_equal(s.nic, "mlx5_bond_0");
 	/* gids/3: RoCE v2 with ::ffff:192.168.10.10. */
 	assert_int_equal(s.gid_index, 3);
 	o.gid_index = 1;
-	assert_int_equal(bw_plan_side(&f, &o, -1, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &o, -1, 0, false, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.gid_index, 1);
 	facts_release(&f);
 }
@@ -215,10 +215,10 @@ static void test_c2c_flags(void **state)
 	assert_true(f.gpus[0].coherent);
 	probed(&f, 0, true, false, 0);
 	fact_int_set(&f.probe.cuda_driver_version, 12080);
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.dmabuf_flags, CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE);
 	fact_int_set(&f.probe.cuda_driver_version, 12040);
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.dmabuf_flags, 0);
 	facts_release(&f);
 }
@@ -234,11 +234,62 @@ static void test_no_nic(void **state)
 	(void)state;
 	assert_int_equal(load(&f, "v100-nouveau-no-nic", &defaults), 0);
 	assert_int_equal(f.n_nics, 0);
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, false, &s, err, sizeof(err)), -ENODEV);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, false, &s, err, sizeof(err)), -ENODEV);
 	assert_non_null(strstr(err, "no RDMA NIC"));
-	assert_int_equal(bw_plan_side(&f, &defaults, 5, true, &s, err, sizeof(err)), -ENODEV);
+	assert_int_equal(bw_plan_side(&f, &defaults, 5, 0, true, &s, err, sizeof(err)), -ENODEV);
 	assert_int_equal(bw_plan_pairs(&rep, &f, &defaults), -ENODEV);
 	assert_null(rep.pairs);
+	facts_release(&f);
+}
+
+/*
+ * The seed-2 node: the pairs are NCCL's routes (topo_active_pairs), the ones
+ * check and topo show. GPU5 and GPU7 go to irdma3 there (GPU5 at PXB, GPU7
+ * through GPU4 over NVLink), so GPU4 runs with irdma2 and irdma3 and every
+ * NIC NCCL uses is in the plan; GPU2/3/6 relay through GPU0 and GPU4.
+ */
+static void test_seed2_routes(void **state)
+{
+	static const struct { int gpu; const char *nic; unsigned slot; } want[] = {
+		{ 0, "irdma0", 0 }, { 1, "irdma0", 0 }, { 4, "irdma2", 0 },
+		{ 4, "irdma3", 1 }, { 5, "irdma3", 0 },
+	};
+	struct bw_msg_hello h = { .gpu_side = 1, .gpu_index = 4, .nic_slot = 1 };
+	struct bw_report rep = { 0 };
+	struct bw_plan_opts o = defaults;
+	struct bw_side s;
+	struct facts f;
+	char err[320];
+
+	(void)state;
+	assert_int_equal(load(&f, "seed2-b300-e810", &defaults), 0);
+	assert_int_equal(bw_plan_pairs(&rep, &f, &defaults), 0);
+	assert_int_equal(rep.n_pairs, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < rep.n_pairs; i++) {
+		assert_int_equal(rep.pairs[i].gpu, want[i].gpu);
+		assert_string_equal(rep.pairs[i].nic, want[i].nic);
+		assert_int_equal(rep.pairs[i].nic_slot, want[i].slot);
+	}
+	bw_report_release(&rep);
+	/* The server answers GPU4's second pair with its own second NIC. */
+	probed(&f, 4, true, false, 4);
+	assert_int_equal(bw_plan_serve(&f, &defaults, &h, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.nic, "irdma3");
+	/* A host leg of that pair too. */
+	h.gpu_side = 0;
+	assert_int_equal(bw_plan_serve(&f, &defaults, &h, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.nic, "irdma3");
+	/* A slot this node does not have: said, never another NIC's run. */
+	h.gpu_side = 1;
+	h.nic_slot = 2;
+	assert_int_equal(bw_plan_serve(&f, &defaults, &h, &s, err, sizeof(err)), -ENODEV);
+	facts_release(&f);
+
+	/* --gpu 7: GPU7's own memory on the NIC its route uses, irdma3. */
+	o.gpu = 7;
+	assert_int_equal(load(&f, "seed2-b300-e810", &o), 0);
+	assert_int_equal(f.probe.n_pairs, 1);
+	assert_string_equal(f.probe.pairs[0].nic, "irdma3");
 	facts_release(&f);
 }
 
@@ -258,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_storage_server),
 		cmocka_unit_test(test_roce_gid),
+		cmocka_unit_test(test_seed2_routes),
 		cmocka_unit_test(test_c2c_flags),
 		cmocka_unit_test(test_no_nic),
 		cmocka_unit_test(test_buffer_parse),

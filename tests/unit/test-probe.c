@@ -557,7 +557,7 @@ static int bw_dmabuf_setup(const struct facts *f, size_t gi)
 	char err[256];
 	int r;
 
-	assert_int_equal(bw_plan_side(f, &o, (int)gi, true, &side, err, sizeof(err)), 0);
+	assert_int_equal(bw_plan_side(f, &o, (int)gi, 0, true, &side, err, sizeof(err)), 0);
 	r = bw_buffer_setup(&b, side.kind, &ibv, &cuda, side.cuda_ordinal, side.dmabuf_flags,
 			    pd, 4096, err, sizeof(err));
 	if (r >= 0)

@@ -364,6 +364,47 @@ static void test_hca_rule(void **state)
 	assert_true(nccl_hca_allows(",,mlx5_1", &n));
 }
 
+/*
+ * The active pairs: the routes, PXN's as its relay with the NIC, each once;
+ * and a NIC no route names (the second port of GPU0's switch) with its
+ * nearest GPU, so that every NIC NCCL takes is covered.
+ */
+static void test_active_pairs(void **state)
+{
+	struct topo_active_pair ap[8];
+	size_t n;
+
+	(void)state;
+	/* One GPU, a dual-port NIC under its switch: the second port is nobody's route. */
+	switch_pair(0x15, "mlx5_0", 0x2330, 0);
+	tb_nic_on(&F, "mlx5_1", "0000:19:00.0");
+	gdr_capable();
+	analyse();
+	n = topo_active_pairs(&F, &R, ap, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(F.nics[ap[0].nic].name, "mlx5_0");
+	assert_int_equal(ap[0].routes, 1);
+	assert_false(ap[0].unrouted);
+	assert_int_equal(ap[1].gpu, 0);
+	assert_string_equal(F.nics[ap[1].nic].name, "mlx5_1");
+	assert_true(ap[1].unrouted);
+	/* A short buffer: the count says how many there are. */
+	assert_int_equal(topo_active_pairs(&F, &R, ap, 1), 2);
+	teardown(NULL);
+	setup(NULL);
+
+	/* GPU1 relays through GPU0 (PXN): the pair is GPU0's, for both routes. */
+	two_gpus(0x2330);
+	nvlink_measured();
+	gdr_capable();
+	analyse();
+	assert_int_equal(route(1)->via, 0);
+	n = topo_active_pairs(&F, &R, ap, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(ap[0].gpu, 0);
+	assert_int_equal(ap[0].routes, 3);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -379,6 +420,7 @@ int main(void)
 		T(test_subset_without_relay),
 		T(test_relay_is_the_nics_local_gpu),
 		T(test_hca_rule),
+		T(test_active_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

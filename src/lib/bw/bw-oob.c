@@ -89,7 +89,7 @@ int bw_oob_encode(const struct bw_msg *m, uint8_t *buf, size_t size)
 		put8(&w, m->u.hello.op);
 		put8(&w, m->u.hello.bidir);
 		put8(&w, m->u.hello.gpu_side);
-		put8(&w, 0);
+		put8(&w, m->u.hello.nic_slot);
 		put32(&w, (uint32_t)m->u.hello.gpu_index);
 		put64(&w, m->u.hello.max_size);
 		put32(&w, m->u.hello.tx_depth);
@@ -216,17 +216,15 @@ static int parse_payload(struct rbuf *r, size_t plen, struct bw_msg *m)
 	switch (m->type) {
 	case BW_MSG_HELLO: {
 		struct bw_msg_hello *h = &m->u.hello;
-		uint8_t reserved;
-
 		h->op = get8(r);
 		h->bidir = get8(r);
 		h->gpu_side = get8(r);
-		reserved = get8(r);
+		h->nic_slot = get8(r);
 		h->gpu_index = (int32_t)get32(r);
 		h->max_size = get64(r);
 		h->tx_depth = get32(r);
 		h->seed = get64(r);
-		if (reserved || h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 ||
+		if (h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 ||
 		    h->gpu_index < -1 || !size_ok(h->max_size) || !h->tx_depth ||
 		    h->tx_depth > BW_WIRE_MAX_DEPTH)
 			return -EINVAL;

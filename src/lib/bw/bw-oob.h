@@ -51,6 +51,12 @@ struct bw_msg_hello {
 	uint8_t op;       /* enum bw_op */
 	uint8_t bidir;    /* 0 or 1 */
 	uint8_t gpu_side; /* 0 host memory, 1 the server's GPU gpu_index */
+	/*
+	 * Which of the server's NICs for that GPU (its plan's pairs of
+	 * gpu_index, in order), 0 the first: a GPU NCCL pairs with two NICs
+	 * is tested on both. The byte was reserved (0) before.
+	 */
+	uint8_t nic_slot;
 	int32_t gpu_index;
 	uint64_t max_size; /* largest message: the buffer is sized for it */
 	uint32_t tx_depth;

@@ -27,12 +27,12 @@ int bw_plan_select(struct facts *f, const struct topo_report *topo,
 	return f->n_nics ? probe_select(f, topo, &po) : 0;
 }
 
-const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi)
+const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi, unsigned slot)
 {
 	if (gi >= f->n_gpus)
 		return NULL;
 	for (size_t i = 0; i < f->probe.n_pairs; i++)
-		if (strcmp(f->probe.pairs[i].gpu, f->gpus[gi].bdf) == 0)
+		if (strcmp(f->probe.pairs[i].gpu, f->gpus[gi].bdf) == 0 && slot-- == 0)
 			return &f->probe.pairs[i];
 	return NULL;
 }
@@ -62,9 +62,9 @@ static int gid_for(const struct facts *f, const struct bw_plan_opts *o, const ch
 
 /* The buffer kind for GPU @gi; -1 with @why when none works. */
 static int gpu_kind(const struct facts *f, const struct bw_plan_opts *o, size_t gi,
-		    char *why, size_t whylen)
+		    unsigned slot, char *why, size_t whylen)
 {
-	const struct probe_pair *p = bw_plan_pair(f, gi);
+	const struct probe_pair *p = bw_plan_pair(f, gi, slot);
 
 	if (o->buffer != BW_CHOOSE_AUTO)
 		return o->buffer;
@@ -79,9 +79,10 @@ static int gpu_kind(const struct facts *f, const struct bw_plan_opts *o, size_t 
 }
 
 int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
-		 bool gpu_buffer, struct bw_side *s, char *err, size_t errlen)
+		 unsigned slot, bool gpu_buffer, struct bw_side *s, char *err,
+		 size_t errlen)
 {
-	const struct probe_pair *p = gi >= 0 ? bw_plan_pair(f, (size_t)gi) : NULL;
+	const struct probe_pair *p = gi >= 0 ? bw_plan_pair(f, (size_t)gi, slot) : NULL;
 	const char *nic = o->nic ? o->nic : p ? p->nic : f->n_nics ? f->nics[0].name : NULL;
 	int kind = BW_BUF_HOST;
 
@@ -95,7 +96,7 @@ int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
 			snprintf(err, errlen, "this node has no GPU %d (it has %zu)", gi, f->n_gpus);
 			return -ENODEV;
 		}
-		kind = gpu_kind(f, o, (size_t)gi, err, errlen);
+		kind = gpu_kind(f, o, (size_t)gi, slot, err, errlen);
 		if (kind < 0)
 			return -EOPNOTSUPP;
 		s->cuda_ordinal = bw_plan_cuda_ordinal(f, (size_t)gi);
@@ -121,11 +122,14 @@ int bw_plan_serve(const struct facts *f, const struct bw_plan_opts *o,
 {
 	int gi = h->gpu_index;
 
-	/* The server's own --gpu wins: its pairing kept only that GPU. */
+	unsigned slot = h->nic_slot;
+
+	/* The server's own --gpu wins: its pairing kept only that GPU's pair. */
 	if (o->gpu >= 0) {
 		gi = -1;
+		slot = 0;
 		for (size_t i = 0; i < f->n_gpus && gi < 0; i++)
-			if (bw_plan_pair(f, i))
+			if (bw_plan_pair(f, i, 0))
 				gi = (int)i;
 	}
 	/*
@@ -135,11 +139,18 @@ int bw_plan_serve(const struct facts *f, const struct bw_plan_opts *o,
 	 * path GPUDirect Storage over RDMA takes.
 	 */
 	if (!f->n_gpus || o->buffer == BW_BUF_HOST)
-		return bw_plan_side(f, o, -1, false, s, err, errlen);
-	/* A host run for a GPU this node lacks: its first NIC. */
-	if (!h->gpu_side && (gi < 0 || (size_t)gi >= f->n_gpus))
+		return bw_plan_side(f, o, -1, 0, false, s, err, errlen);
+	/* A host run for a GPU this node lacks, or a slot it has not: its first NIC. */
+	if (!h->gpu_side && (gi < 0 || (size_t)gi >= f->n_gpus ||
+			     !bw_plan_pair(f, (size_t)gi, slot)))
 		gi = -1;
-	return bw_plan_side(f, o, gi, h->gpu_side, s, err, errlen);
+	if (h->gpu_side && gi >= 0 && (size_t)gi < f->n_gpus &&
+	    !bw_plan_pair(f, (size_t)gi, slot) && !o->nic) {
+		snprintf(err, errlen, "this node pairs GPU %d with %u NIC%s, the client asks for its NIC %u",
+			 gi, slot, slot == 1 ? "" : "s", slot + 1);
+		return -ENODEV;
+	}
+	return bw_plan_side(f, o, gi, slot, h->gpu_side, s, err, errlen);
 }
 
 int bw_plan_pairs(struct bw_report *rep, const struct facts *f,
@@ -149,7 +160,8 @@ int bw_plan_pairs(struct bw_report *rep, const struct facts *f,
 	bool host_only;
 
 	for (size_t gi = 0; gi < f->n_gpus; gi++)
-		want += bw_plan_pair(f, gi) != NULL;
+		for (unsigned k = 0; bw_plan_pair(f, gi, k); k++)
+			want++;
 	host_only = o->buffer == BW_BUF_HOST || !want;
 	if (host_only && !o->nic && !f->n_nics)
 		return -ENODEV; /* no NIC to run on */
@@ -165,19 +177,21 @@ int bw_plan_pairs(struct bw_report *rep, const struct facts *f,
 		rep->n_pairs = 1;
 		return 0;
 	}
+	/* Every pair of every GPU: a GPU NCCL pairs with two NICs runs on both. */
 	for (size_t gi = 0; gi < f->n_gpus; gi++) {
-		const struct probe_pair *pp = bw_plan_pair(f, gi);
-		struct bw_pair_report *p;
+		const struct probe_pair *pp;
 
-		if (!pp)
-			continue;
-		p = &rep->pairs[rep->n_pairs++];
-		p->gpu = (int)gi;
-		p->gid_index = -1;
-		p->port = o->ib_port;
-		p->cuda_ordinal = bw_plan_cuda_ordinal(f, gi);
-		snprintf(p->gpu_bdf, sizeof(p->gpu_bdf), "%s", f->gpus[gi].bdf);
-		snprintf(p->nic, sizeof(p->nic), "%s", o->nic ? o->nic : pp->nic);
+		for (unsigned k = 0; k <= UINT8_MAX && (pp = bw_plan_pair(f, gi, k)); k++) {
+			struct bw_pair_report *p = &rep->pairs[rep->n_pairs++];
+
+			p->gpu = (int)gi;
+			p->nic_slot = (uint8_t)k;
+			p->gid_index = -1;
+			p->port = o->ib_port;
+			p->cuda_ordinal = bw_plan_cuda_ordinal(f, gi);
+			snprintf(p->gpu_bdf, sizeof(p->gpu_bdf), "%s", f->gpus[gi].bdf);
+			snprintf(p->nic, sizeof(p->nic), "%s", o->nic ? o->nic : pp->nic);
+		}
 	}
 	return 0;
 }

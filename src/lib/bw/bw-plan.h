@@ -33,15 +33,19 @@ struct bw_plan_opts {
 int bw_plan_buffer_parse(const char *s);
 
 /*
- * Pair the GPUs (or --gpu) with their nearest NICs (or --nic) into
- * f->probe.pairs, as the probe does. -EINVAL: --gpu is out of range,
- * -ENXIO: no NIC has that name.
+ * Pair the GPUs with the NICs NCCL uses (topo_active_pairs: each route,
+ * PXN's through its NVLink peer, and every NIC NCCL takes), or --gpu with
+ * its route's NIC, or the GPUs with --nic, into f->probe.pairs, as the
+ * probe does. -EINVAL: --gpu is out of range, -ENXIO: no NIC has that name.
  */
 int bw_plan_select(struct facts *f, const struct topo_report *topo,
 		   const struct bw_plan_opts *o);
 
-/* The first pair of GPU @gi, or NULL when it has none or @gi is no GPU of @f. */
-const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi);
+/*
+ * Pair @slot (0 the first) of GPU @gi, or NULL when it has none or @gi is
+ * no GPU of @f: a GPU NCCL pairs with two NICs has two.
+ */
+const struct probe_pair *bw_plan_pair(const struct facts *f, size_t gi, unsigned slot);
 
 /* GPU @gi's CUDA ordinal, -1 when CUDA did not enumerate it. */
 int bw_plan_cuda_ordinal(const struct facts *f, size_t gi);
@@ -52,7 +56,8 @@ int bw_plan_cuda_ordinal(const struct facts *f, size_t gi);
  * see it; -EOPNOTSUPP: no GPU path works (auto). One line in @err.
  */
 int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
-		 bool gpu_buffer, struct bw_side *s, char *err, size_t errlen);
+		 unsigned slot, bool gpu_buffer, struct bw_side *s, char *err,
+		 size_t errlen);
 
 /*
  * The server's side for a client's HELLO: the GPU of the client's index,

@@ -39,6 +39,7 @@ struct bw_pair_report {
 	char gpu_bdf[16];
 	int cuda_ordinal;
 	char nic[64];
+	uint8_t nic_slot;             /* which of the GPU's pairs (bw_msg_hello) */
 	uint8_t port;
 	int gid_index;
 	struct bw_leg host, dev;      /* dev: the GPU buffer run */

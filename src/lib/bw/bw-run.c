@@ -22,7 +22,8 @@ static void run_leg(const struct bw_env *env, struct bw_conn *conn,
 			leg->err = -ENOENT; /* asked for: failed; auto: skipped */
 		return;
 	}
-	r = bw_plan_side(f, plan, p->gpu, gpu_buffer, &side, leg->error, sizeof(leg->error));
+	r = bw_plan_side(f, plan, p->gpu, p->nic_slot, gpu_buffer, &side, leg->error,
+			 sizeof(leg->error));
 	if (r < 0) {
 		/* No GPU path (probe): a skipped leg, not a failed one. */
 		if (r != -EOPNOTSUPP)
@@ -37,6 +38,7 @@ static void run_leg(const struct bw_env *env, struct bw_conn *conn,
 		p->cuda_ordinal = side.cuda_ordinal;
 	o.gpu_side = gpu_buffer;
 	o.gpu_index = p->gpu;
+	o.nic_slot = p->nic_slot;
 	o.progress = h ? h->progress : NULL;
 	o.progress_arg = h ? h->arg : NULL;
 	what = gpu_buffer ? bw_buf_kind_name(side.kind) : "host";

@@ -311,7 +311,9 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 	res->local_link_mbps = e.dev.link_mbps;
 	m.u.hello = (struct bw_msg_hello){
 		.op = (uint8_t)o->op, .bidir = o->bidir, .gpu_side = o->gpu_side,
-		.gpu_index = o->gpu_side ? o->gpu_index : -1,
+		/* The pair's GPU even for host memory: the server takes that pair's NIC. */
+		.gpu_index = o->gpu_index,
+		.nic_slot = o->nic_slot,
 		.max_size = o->max_size, .tx_depth = o->tx_depth, .seed = o->seed,
 	};
 	hello = m.u.hello;

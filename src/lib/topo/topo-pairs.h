@@ -20,8 +20,9 @@ struct probe_opts {
 
 /*
  * Choose the GPU/NIC pairs into f->probe.pairs (attempts not run yet):
- * each GPU's nearest NICs by NCCL's path type (all of them when it is not
- * known), or the NIC @o names. -EINVAL when @o's GPU is out of range,
+ * NCCL's own pairs (topo_active_pairs), GPU @o->gpu's memory on its route's
+ * NIC, or every GPU (or @o's) with the NIC @o names; every GPU with every
+ * NIC without a topology report. -EINVAL when @o's GPU is out of range,
  * -ENXIO when no NIC has @o's name.
  */
 int probe_select(struct facts *f, const struct topo_report *topo,

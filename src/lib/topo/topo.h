@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/facts.h"
 
@@ -224,6 +225,29 @@ bool topo_path_near(int nccl_path);
 const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,
 				     size_t n);
 void topo_report_release(struct topo_report *r);
+
+/*
+ * One GPU/NIC pair the active path tests (probe, bw, fleet): the GPU whose
+ * memory the NIC reads and writes, the NIC NCCL uses.
+ */
+struct topo_active_pair {
+	size_t gpu;
+	size_t nic;
+	int path;        /* NCCL's PCI path type between them */
+	uint64_t routes; /* bit g: GPU g's route runs over this pair (g < 64) */
+	bool unrouted;   /* a NIC NCCL takes that no route names, with its local GPU */
+};
+
+/*
+ * The pairs of NCCL's own choice, from the routes (topo_make_routes: among
+ * equally near NICs the one NCCL takes): each GPU with the NIC of its route,
+ * through its NVLink peer for PXN (that GPU's memory is what the NIC
+ * touches), each pair once, in GPU then NIC order; then every NIC NCCL
+ * takes that no route names, with its nearest GPU, so every NIC NCCL would
+ * use is covered. Fills up to @max; returns how many there are.
+ */
+size_t topo_active_pairs(const struct facts *f, const struct topo_report *t,
+			 struct topo_active_pair *out, size_t max);
 
 /* Label of any two PCI functions by nvidia-smi's rule (exported for tests). */
 enum smi_label topo_smi_label(const struct facts *f, int pci_a, int pci_b);
