@@ -422,6 +422,8 @@ static int run_client(struct bw_cli *c)
 		snprintf(rep.gpu_error, sizeof(rep.gpu_error), "libcuda is not usable: %s",
 			 n.f.probe.cuda.reason ? n.f.probe.cuda.reason : "not loaded");
 	snprintf(rep.server, sizeof(rep.server), "%.200s:%u", c->host, c->port);
+	snprintf(rep.server_host, sizeof(rep.server_host), "%s", c->host);
+	rep.server_port = c->port;
 	if (bw_plan_pairs(&rep, &n.f, &c->plan) < 0) {
 		rc = EXIT_INPUT;
 		goto out;

@@ -27,8 +27,9 @@ for g in 0 1 2 3; do
 done
 check "sweep: integrity" '[ "$(grep -c "samples ok" "$tmp/sweep.txt")" -eq 56 ]'
 check "sweep: no corruption" '! grep -q WRONG "$tmp/sweep.txt"'
-check "sweep: perftest line" 'grep -q "perftest (GPU memory, needs perftest built with CUDA): ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 SERVER" "$tmp/sweep.txt"'
-check "sweep: host perftest line" 'grep -q "perftest (host memory): ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 100 -t 16 SERVER" "$tmp/sweep.txt"'
+# perftest's client names the server, with -p for a port other than its default.
+check "sweep: perftest line" 'grep -Eq "perftest \(GPU memory, needs perftest built with CUDA\): ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=0 --use_cuda_dmabuf -a -n 100 -t 16 -p [0-9]+ --report_gbits 127.0.0.1$" "$tmp/sweep.txt"'
+check "sweep: host perftest line" 'grep -Eq "perftest \(host memory\): ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 100 -t 16 -p [0-9]+ --report_gbits 127.0.0.1$" "$tmp/sweep.txt"'
 # perftest's columns (perftest_parameters.h RESULT_FMT), host and GPU side by side, per GPU.
 check "sweep: perftest columns" '[ "$(grep -c "^ #bytes   #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\] | #iterations   BW peak\[MiB/sec\]   BW average\[MiB/sec\]   MsgRate\[Mpps\]$" "$tmp/sweep.txt")" -eq 4 ]'
 check "sweep: a row per size" '[ "$(grep -Ec "^ (2|4|8|16|32|64|128|256|512|1024|2048|4096|8192|16384) +100 +[0-9.]+ +[0-9.]+ +[0-9.]+ +\| 100 " "$tmp/sweep.txt")" -eq 56 ]'
@@ -79,7 +80,7 @@ for gb in --report-gbits --report_gbits; do
 		--gpu 1 --bidir $gb --sizes 4K:8K --iters 32
 	check "bidir $gb: sum rows" '[ "$(grep -Ec "^ (4096|8192) +sum +32 +- +[0-9.]+ +[0-9.]+ +\| 32 +- " "$tmp/bidir$gb.txt")" -eq 2 ]'
 	check "bidir $gb: both directions" 'grep -Eq "^ 4096 +->peer " "$tmp/bidir$gb.txt" && grep -Eq "^ 4096 +<-peer " "$tmp/bidir$gb.txt"'
-	check "bidir $gb: Gb/s" 'grep -q "BW average\[Gb/sec\]" "$tmp/bidir$gb.txt" && grep -q -- "-b -n 32 -t 128 --report_gbits SERVER" "$tmp/bidir$gb.txt"'
+	check "bidir $gb: Gb/s" 'grep -q "BW average\[Gb/sec\]" "$tmp/bidir$gb.txt" && grep -Eq -- "-b -n 32 -t 128 -p [0-9]+ --report_gbits 127.0.0.1" "$tmp/bidir$gb.txt"'
 done
 
 # No RDMA device lists on the node (--root on a machine without it): said once, and the server hears why.

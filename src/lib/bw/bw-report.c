@@ -54,11 +54,17 @@ static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 			  const struct bw_leg *l)
 {
 	const struct bw_client_opts *o = &r->opts;
-	char gid[16] = "", cuda[48] = "", size[32] = " -a", run[32];
-	const char *gbits = r->report_gbits ? " --report_gbits" : "";
+	char gid[16] = "", cuda[80] = "", size[32] = " -a", run[32];
+	/* perftest's client names the server; Gb/s is what a line rate is read in. */
+	const char *peer = r->server_host[0] ? r->server_host : "SERVER";
+	char port[16] = "";
 
 	if (p->gid_index >= 0)
 		snprintf(gid, sizeof(gid), " -x %d", p->gid_index);
+	/* perftest's default port is bw's: -p only for another. */
+	if (r->server_port && r->server_port != BW_OOB_DEFAULT_PORT)
+		snprintf(port, sizeof(port), " -p %u", r->server_port);
+	/* --use_cuda counts CUDA's devices: the ordinal this run used, in CUDA's order. */
 	if (l->kind == BW_BUF_DMABUF)
 		snprintf(cuda, sizeof(cuda), " --use_cuda=%d --use_cuda_dmabuf", p->cuda_ordinal);
 	else if (l->kind == BW_BUF_PEERMEM)
@@ -70,18 +76,18 @@ static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 	else
 		snprintf(run, sizeof(run), " -D %u", (o->duration_ms + 999) / 1000);
 	snprintf(p->perftest, sizeof(p->perftest),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u%s SERVER",
+		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u%s --report_gbits %s",
 		 bw_op_name(o->op), p->nic, p->port, gid, cuda, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth, gbits);
+		 o->bidir ? " -b" : "", run, o->tx_depth, port, peer);
 	/*
 	 * perftest prints and takes --use_cuda* only when built against CUDA
 	 * (src/perftest_parameters.c: cuda_memory_supported()); distributions
 	 * ship it without, so the host-memory line is the one any perftest runs.
 	 */
 	snprintf(p->perftest_host, sizeof(p->perftest_host),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u%s SERVER",
+		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u%s --report_gbits %s",
 		 bw_op_name(o->op), p->nic, p->port, gid, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth, gbits);
+		 o->bidir ? " -b" : "", run, o->tx_depth, port, peer);
 }
 
 void bw_report_judge(struct bw_report *r)

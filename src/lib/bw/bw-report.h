@@ -49,12 +49,15 @@ struct bw_pair_report {
 	uint64_t line_mbps;           /* slower of the two ends' ports */
 	uint64_t judged_size;
 	double judged_gbps, judged_pct;
-	char perftest[320];           /* the equivalent ib_*_bw command line (GPU flags: a CUDA build) */
-	char perftest_host[320];      /* the same with host memory: any perftest runs it */
+	char perftest[640];           /* the equivalent ib_*_bw command line (GPU flags: a CUDA build) */
+	char perftest_host[640];      /* the same with host memory: any perftest runs it */
 };
 
 struct bw_report {
 	char server[256];
+	/* The same as perftest's client takes it: the host, and its port apart. */
+	char server_host[256];
+	unsigned server_port;
 	struct bw_client_opts opts;
 	bool report_gbits;            /* rates in Gb/s, as perftest --report_gbits; else MiB/s */
 	char error[256];              /* a failure of the whole node: said once, the run stopped */

@@ -45,6 +45,42 @@ static int add_step(struct advice *a, char *s)
 	return r;
 }
 
+/*
+ * The perftest commands of the NICs NCCL uses (topo_active_pairs), host
+ * memory (@gpu false) or each NIC's first pair's GPU: "a: ...; b: ...".
+ */
+static char *pair_tests(const struct check_ctx *ctx, bool gpu)
+{
+	const struct facts *f = ctx->f;
+	struct topo_active_pair ap[64];
+	size_t n = ctx->topo ? topo_active_pairs(f, ctx->topo, ap, 64) : 0;
+	bool done[64] = { false };
+	char *out = NULL, line[640], label[96];
+
+	if (n > 64)
+		n = 64;
+	for (size_t i = 0; i < n; i++) {
+		char *next;
+
+		if (ap[i].nic >= 64 || done[ap[i].nic])
+			continue;
+		done[ap[i].nic] = true;
+		perftest_cmds(f, gpu ? (int)ap[i].gpu : -1, ap[i].nic, line, sizeof(line));
+		if (gpu)
+			snprintf(label, sizeof(label), "%s with GPU%zu", f->nics[ap[i].nic].name,
+				 ap[i].gpu);
+		else
+			snprintf(label, sizeof(label), "%s", f->nics[ap[i].nic].name);
+		if (asprintf(&next, "%s%s%s: %s", out ? out : "", out ? "; " : "", label, line) < 0) {
+			free(out);
+			return NULL;
+		}
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 static enum reg_path choose(const struct facts *f, const struct regpath *rp,
 			    char *why, size_t size)
 {
@@ -113,6 +149,7 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 {
 	const struct facts *f = ctx->f;
 	char why[512], set[256] = "", ofed_why[256];
+	_cleanup_free_ char *host_tests = NULL, *gpu_tests = NULL;
 	bool mlx5 = false, dmabuf_like, pre_turing;
 	int ofed = ofed_stack(f, ofed_why, sizeof(ofed_why));
 
@@ -162,6 +199,8 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 
 	if (!f->n_gpus || !f->n_nics)
 		return 0;
+	host_tests = pair_tests(ctx, false);
+	gpu_tests = pair_tests(ctx, true);
 	if (mlx5) {
 		TRY(add_step(a, xasprintf("network drivers first: %s",
 					  ofed == 1 ? "DOCA-OFED is in place (keep the Network Operator's NicClusterPolicy ofedDriver or the host install)" :
@@ -170,15 +209,17 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 					  set)));
 		if (a->path == REG_PATH_PEERMEM)
 			TRY(add_step(a, xasprintf("check nvidia-peermem: kubectl logs -n gpu-operator ds/nvidia-driver-daemonset -c nvidia-peermem-ctr shows \"successfully loaded nvidia-peermem module\"")));
-		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then a pod test: ib_write_bw --use_cuda=0%s (a perftest built with CUDA; distributions ship it without)",
-					  dmabuf_like ? " --use_cuda_dmabuf" : "")));
+		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then from a pod that holds the NIC, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
+					  gpu_tests ? gpu_tests : "no GPU/NIC pair")));
 	} else {
 		TRY(add_step(a, xasprintf("NIC firmware, its netdev and RDMA drivers and rdma-core on the host (OS tooling; the Network Operator targets ConnectX and is not needed here)")));
-		TRY(add_step(a, xasprintf("host-to-host RoCE test before any GPU work: ib_write_bw between two nodes")));
+		TRY(add_step(a, xasprintf("host-to-host RoCE test before any GPU work, on every NIC NCCL uses, once the fabric's QoS and the bonds are set: %s",
+					  host_tests ? host_tests : "no RDMA NIC")));
 		TRY(add_step(a, xasprintf("GPU Operator: helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace%s",
 					  set)));
-		TRY(add_step(a, xasprintf("RDMA device plugin (k8s-rdma-shared-dev-plugin), then RDMA from a pod (ibv_devinfo, ib_write_bw)")));
-		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then ib_write_bw --use_cuda=0 --use_cuda_dmabuf between GPU memory and the peer (a perftest built with CUDA; distributions ship it without)")));
+		TRY(add_step(a, xasprintf("RDMA device plugin (k8s-rdma-shared-dev-plugin), then from a pod that holds the RDMA devices: ibv_devinfo, and the host-to-host test of step 2")));
+		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then gdrcheck bw server here and gdrcheck bw client %s on the peer (NCCL's own GPU/NIC pairs); by hand, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
+					  node_name(f), gpu_tests ? gpu_tests : "no GPU/NIC pair")));
 	}
 	return 0;
 }

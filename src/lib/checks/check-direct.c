@@ -82,7 +82,7 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 	const struct topo_support *ns = &ctx->topo->nic_support[rt->nic];
 	const struct topo_support *gs = &ctx->topo->gpu_support[rt->gpu];
 	const char *across = rt->path == PATH_SYS ? "inter-socket link" : "CPU's root complex";
-	char fix[512];
+	char fix[1024];
 
 	if (rt->gdr == 0 && (ns->supported == 0 || gs->supported == 0))
 		/* Registration comes first: a move cannot help until it works. */
@@ -104,12 +104,17 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 	else if (flat_pair(f, rt->gpu, (size_t)rt->nic))
 		/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
 		snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
-	else if (ctx->topo->level >= rt->path)
-		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile (ib_write_bw %s between two nodes, a perftest built with CUDA)",
-			 perftest_cuda_flags(f));
-	else
-		snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it (ib_write_bw %s between two nodes, a perftest built with CUDA)",
-			 perftest_cuda_flags(f));
+	else {
+		char perf[512];
+
+		perftest_cmds(f, (int)rt->gpu, (size_t)rt->nic, perf, sizeof(perf));
+		if (ctx->topo->level >= rt->path)
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile: %s (a perftest built with CUDA)",
+				 perf);
+		else
+			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it: %s (a perftest built with CUDA)",
+				 perf);
+	}
 	return finding_item(out, subj, ST_FAIL, fix,
 			    "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
 			    tri(rt->gdr), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
@@ -608,7 +613,7 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
-	char cmd[256], subj[96], why[96], why_vm[256];
+	char cmd[256], subj[96], why[96], why_vm[256], drain[160], uncordon[96];
 	size_t units = strv_len(h->iommu_units.names);
 
 	if (!f->n_gpus || !f->n_nics)
@@ -643,7 +648,10 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 	if (out->status == ST_FAIL) {
 		TRY(finding_set(out, ST_FAIL, "the IOMMU translates GPU/NIC DMA (DMA mode): NIC-to-GPU peer traffic is remapped through it, often slow or failing"));
 		kernel_arg_cmd(f, passthrough_param(h), cmd, sizeof(cmd));
-		return finding_fix(out, "%s (passthrough for host devices), then reboot (drain the node first)", cmd);
+		drain_cmd(f, drain, sizeof(drain));
+		uncordon_cmd(f, uncordon, sizeof(uncordon));
+		return finding_fix(out, "%s, then %s (passthrough for host devices), then reboot, then %s",
+				   drain, cmd, uncordon);
 	}
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU mode of some devices could not be read");

@@ -246,16 +246,18 @@ static int mismatch_fix(struct finding *out, const struct facts *f, int kmaj,
 			int kmin, int omaj, int omin)
 {
 	const char *krel = f->host.kernel_release.v;
-	char k[256];
+	char k[256], drain[160], uncordon[96];
 
+	drain_cmd(f, drain, sizeof(drain));
+	uncordon_cmd(f, uncordon, sizeof(uncordon));
 	if (kmaj == omaj && kmin > omin)
-		return finding_fix(out, "drain the node, then bring the rest of the system to the kernel's release (dnf upgrade --releasever=%d.%d) and reboot",
-				   kmaj, kmin);
+		return finding_fix(out, "%s, then bring the rest of the system to the kernel's release (dnf upgrade --releasever=%d.%d) and reboot, then %s",
+				   drain, kmaj, kmin, uncordon);
 	if (installed_kernel_of(&f->host.platform, omaj, omin, k, sizeof(k)))
-		return finding_fix(out, "drain the node, then boot the installed RHEL %d.%d kernel: grubby --set-default /boot/vmlinuz-%s && reboot (if %s is held on purpose, the package mirror must serve kernel-devel-%s and kernel-headers-%s for release %d.%d instead)",
-				   omaj, omin, k, krel, krel, krel, kmaj, kmin);
-	return finding_fix(out, "drain the node, then dnf upgrade kernel and reboot into RHEL %d.%d's kernel (if %s is held on purpose, the package mirror must serve kernel-devel-%s and kernel-headers-%s for release %d.%d instead)",
-			   omaj, omin, krel, krel, krel, kmaj, kmin);
+		return finding_fix(out, "%s, then boot the installed RHEL %d.%d kernel: grubby --set-default /boot/vmlinuz-%s && reboot, then %s (if %s is held on purpose, the package mirror must serve kernel-devel-%s and kernel-headers-%s for release %d.%d instead)",
+				   drain, omaj, omin, k, uncordon, krel, krel, krel, kmaj, kmin);
+	return finding_fix(out, "%s, then dnf upgrade kernel and reboot into RHEL %d.%d's kernel, then %s (if %s is held on purpose, the package mirror must serve kernel-devel-%s and kernel-headers-%s for release %d.%d instead)",
+			   drain, omaj, omin, uncordon, krel, krel, krel, kmaj, kmin);
 }
 
 static int kernel_release(const struct check_ctx *ctx, struct finding *out)
@@ -297,12 +299,22 @@ static int kernel_release(const struct check_ctx *ctx, struct finding *out)
 	    strcmp(rr, h->os_version_id.v) != 0) {
 		TRY(finding_set(out, ST_WARN, "/etc/redhat-release says %s but /etc/os-release VERSION_ID says %s: the release files disagree (a partial update)",
 				rr, h->os_version_id.v));
-		return finding_fix(out, "drain the node, then finish the update (dnf upgrade) and reboot");
+		char drain[160], uncordon[96];
+
+		drain_cmd(f, drain, sizeof(drain));
+		uncordon_cmd(f, uncordon, sizeof(uncordon));
+		return finding_fix(out, "%s, then finish the update (dnf upgrade) and reboot, then %s",
+				   drain, uncordon);
 	}
 	if (kmaj != omaj) {
 		TRY(finding_set(out, ST_WARN, "running kernel %s was built for RHEL %d, but the installed release is %s",
 				krel, kmaj, h->os_version_id.v));
-		return finding_fix(out, "drain the node, then install and boot a RHEL %d kernel (dnf install kernel) and reboot", omaj);
+		char drain[160], uncordon[96];
+
+		drain_cmd(f, drain, sizeof(drain));
+		uncordon_cmd(f, uncordon, sizeof(uncordon));
+		return finding_fix(out, "%s, then install and boot a RHEL %d kernel (dnf install kernel) and reboot, then %s",
+				   drain, omaj, uncordon);
 	}
 	if (kmin < 0 || omin < 0)
 		return finding_set(out, ST_PASS, "kernel %s is RHEL %d's (the release names no minor version to compare)",

@@ -112,6 +112,7 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 {
 	_cleanup_strv_ char **cmds = NULL;
 	_cleanup_free_ char *fix = NULL, *names = NULL;
+	char drain[160], uncordon[96];
 	size_t n_cmds;
 
 	/* The primary's commands first, then the others', as they re-join. */
@@ -134,7 +135,11 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 		return finding_item(out, g->bond->name, ST_PASS, NULL,
 				    "the QoS of %s is already the target on every port; ice blocks DCB changes while they are bonded, so change it only with every port out",
 				    names);
-	TRY(append(&fix, "drain the node (kubectl drain <node> --ignore-daemonsets)"));
+	drain_cmd(ctx->f, drain, sizeof(drain));
+	uncordon_cmd(ctx->f, uncordon, sizeof(uncordon));
+	/* Both ports leave the bond: the session must not run over it. */
+	TRY(append(&fix, "from the console (BMC) or an SSH session that does not go over %s, which this takes down on every port: %s",
+		   g->bond->name, drain));
 	/* Every port out: the others first, the primary last. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t p = 0; p < g->n; p++)
@@ -147,8 +152,9 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 	for (size_t p = 0; p < g->n; p++)
 		if (g->ports[p] != g->primary)
 			TRY(append(&fix, "; ip link set %s master %s", g->ports[p]->name, g->bond->name));
-	TRY(append(&fix, "; verify the RDMA LAG: rdma link show lists one RDMA device%s%s%s for the bond, its GID table carries %s's address, and gdrcheck check passes net.bond; uncordon",
-		   g->rdma ? " (" : "", g->rdma ? g->rdma : "", g->rdma ? ")" : "", g->bond->name));
+	TRY(append(&fix, "; rdma link show (one RDMA device%s%s%s for the bond) and gdrcheck check (net.bond passes: the LAG's GID table carries %s's address); %s",
+		   g->rdma ? ", " : "", g->rdma ? g->rdma : "", g->rdma ? "," : "", g->bond->name,
+		   uncordon));
 	return finding_item(out, g->bond->name, ST_WARN, fix,
 			    "%zu QoS commands for %s's ports (%s) in one procedure: ice refuses DCB changes on a bonded port (ice_dcb_nl.c, \"DCB changes not allowed when in a bond\"), and Intel's ice README wants the ports' QoS to match before bonding and the RDMA primary (%s) added first",
 			    n_cmds, g->bond->name, names, g->primary->name);

@@ -128,7 +128,22 @@ void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 /* Install the open GPU kernel module of @branch on the host. */
 void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
 /* The perftest GPU-memory flag that follows the registration path. */
-const char *perftest_cuda_flags(const struct facts *f);
+/*
+ * The Kubernetes node name (the hostname kubelet registers by default), or
+ * "$(hostname)" when the facts have none: a word a shell runs as printed.
+ */
+const char *node_name(const struct facts *f);
+/* "kubectl drain gpu-node-01 --ignore-daemonsets --delete-emptydir-data" */
+void drain_cmd(const struct facts *f, char *buf, size_t size);
+/* "kubectl uncordon gpu-node-01" */
+void uncordon_cmd(const struct facts *f, char *buf, size_t size);
+/*
+ * perftest between this node and a peer set up alike, on NIC @nic (facts
+ * index) with GPU @gpu's memory (-1: host memory): ib_write_bw with -d, -i,
+ * -x (the GID index NCCL picks there), --report_gbits, the server here and
+ * the client on the peer naming this node's address on that NIC.
+ */
+void perftest_cmds(const struct facts *f, int gpu, size_t nic, char *buf, size_t size);
 
 /* "GPU0 0000:18:00.0" */
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size);

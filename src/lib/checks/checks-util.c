@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/roce-query.h"
+#include "../topo/nccl-gid.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 
@@ -459,11 +461,73 @@ void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size)
 		snprintf(buf, size, "the -open driver packages of branch %d", branch);
 }
 
-const char *perftest_cuda_flags(const struct facts *f)
+const char *node_name(const struct facts *f)
 {
-	/* peermem registers plain cudaMalloc memory; otherwise dma-buf. */
-	return host_peer_client(&f->host) ? "--use_cuda=<gpu>" :
-					    "--use_cuda=<gpu> --use_cuda_dmabuf";
+	return fact_str_ok(&f->host.hostname) && *f->host.hostname.v ? f->host.hostname.v :
+								       "$(hostname)";
+}
+
+void drain_cmd(const struct facts *f, char *buf, size_t size)
+{
+	snprintf(buf, size, "kubectl drain %s --ignore-daemonsets --delete-emptydir-data",
+		 node_name(f));
+}
+
+void uncordon_cmd(const struct facts *f, char *buf, size_t size)
+{
+	snprintf(buf, size, "kubectl uncordon %s", node_name(f));
+}
+
+/* This node's address on NIC @n (its port's netdev, a bond's for a LAG), without the prefix. */
+static void nic_address(const struct facts *f, const struct rdma_dev *n, char *buf,
+			size_t size)
+{
+	const struct rdma_port *p = n->n_ports ? &n->ports[0] : NULL;
+	const struct netdev *l = NULL;
+
+	*buf = '\0';
+	if (p) {
+		struct roce_target t = {
+			.dev = n, .port = p,
+			.ndev = facts_link(f, p->netdev),
+		};
+
+		l = roce_ip_link(f, &t);
+	}
+	for (int pass = 0; pass < 2 && l && !*buf; pass++)
+		for (size_t i = 0; l->link.addrs && l->link.addrs[i] && !*buf; i++) {
+			const char *a = l->link.addrs[i];
+			bool v4 = strchr(a, '.') != NULL;
+
+			/* IPv4 first; IPv6 only a global one (not fe80::). */
+			if ((pass == 0) != v4 || (!v4 && startswith(a, "fe80")))
+				continue;
+			snprintf(buf, size, "%.*s", (int)strcspn(a, "/"), a);
+		}
+	if (!*buf)
+		snprintf(buf, size, "<%s's address>", n->name);
+}
+
+void perftest_cmds(const struct facts *f, int gpu, size_t nic, char *buf, size_t size)
+{
+	const struct rdma_dev *n = &f->nics[nic];
+	const struct rdma_port *p = n->n_ports ? &n->ports[0] : NULL;
+	char gid[24] = "", cuda[96] = "", addr[80];
+	struct nccl_gid_env env;
+
+	if (p && roce_port_is_roce(n, p)) {
+		nccl_gid_env_from_facts(f, 0, &env);
+		snprintf(gid, sizeof(gid), " -x %lld", (long long)nccl_gid_pick(p, &env));
+	}
+	/* --use_cuda counts CUDA's devices; in PCI order they are the GPU indices here. */
+	if (gpu >= 0)
+		snprintf(cuda, sizeof(cuda), " --use_cuda=%d%s", gpu,
+			 host_peer_client(&f->host) ? "" : " --use_cuda_dmabuf");
+	nic_address(f, n, addr, sizeof(addr));
+	snprintf(buf, size, "%sib_write_bw -d %s -i %u%s%s --report_gbits here, then %sib_write_bw -d %s -i %u%s%s --report_gbits %s on a peer set up alike",
+		 gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
+		 gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
+		 addr);
 }
 
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)

@@ -123,7 +123,7 @@ static bool shown(const struct report *rep, enum gate g)
 static bool fix_disruptive(const char *fix)
 {
 	static const char *const words[] = {
-		"reboot", "drain the node", "nomaster", "link flap", "netplan apply",
+		"reboot", "drain the node", "kubectl drain", "nomaster", "link flap", "netplan apply",
 		"nmcli connection up", "modprobe -r", "rmmod", "slot",
 		"move a NIC", "in the BIOS", "driver reload",
 		/* ice's devlink enable_iwarp/enable_roce re-plug the RDMA device. */
