@@ -578,7 +578,7 @@ enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
 		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
 		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
 		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM, SEED2_IWARP,
-		     SEED2_GID_PINNED, SEED2_IPV6 };
+		     SEED2_GID_PINNED, SEED2_IPV6, SEED2_SLAVE_MTU };
 
 /*
  * The devlink answers (only these sets have them; the older ones were
@@ -779,7 +779,9 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	struct link_spec links[] = {
 		{ 1, "lo", 65536, 0, 0, false, false, 0, 0 },
 		{ 2, "ens5f0np0", mtu, 6, 6, false, true, 0, 1 },
-		{ 3, "ens5f1np1", mtu, 6, cross ? 0 : 6, false, !cross, 0, cross ? 0 : 1 },
+		/* slave-mtu set: bond1's second port set back to 1500 after it joined. */
+		{ 3, "ens5f1np1", var == SEED2_SLAVE_MTU ? 1500 : mtu, 6, cross ? 0 : 6, false,
+		  !cross, 0, cross ? 0 : 1 },
 		{ 4, "ens6f0np0", mtu, 6, cross ? 6 : 0, false, cross, 0, cross ? 1 : 0 },
 		{ 5, "ens6f1np1", mtu, 6, 0, false, false, 0, 0 },
 		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
@@ -1050,6 +1052,7 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-iwarp", SEED2_IWARP);
 	seed2_fixture("seed2-fixture-gid-pinned", SEED2_GID_PINNED);
 	seed2_fixture("seed2-fixture-ipv6", SEED2_IPV6);
+	seed2_fixture("seed2-fixture-slave-mtu", SEED2_SLAVE_MTU);
 	malformed();
 	mlx5_pause();
 	return 0;

@@ -67,10 +67,67 @@ const char *roce_state_text(enum fact_state st, int err)
 
 /* ------------------------------------------------------------ roce.mtu */
 
+/*
+ * Each port of @bond, which carries RoCE, against the bond's MTU. The
+ * bonding driver gives a port the bond's MTU when it joins (bond_enslave)
+ * and when the bond's changes (bond_change_mtu), but lets the port's own
+ * MTU change afterwards (bond_slave_netdev_event: NETDEV_CHANGEMTU does
+ * nothing); ice sizes a port's receive buffers from that port's own MTU
+ * (ice_vsi_cfg_frame_size: 1536-byte frames at MTU 1500 or less), so the
+ * bond's larger frames hashed onto a smaller port are dropped there.
+ */
+static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond,
+			  struct finding *out)
+{
+	char subj[96], fix[400], ev[256];
+	size_t len = 0;
+	int ret = 0;
+
+	if (!fact_ok(&bond->link.mtu))
+		return 0;
+	ev[0] = '\0';
+	for (size_t i = 0; i < bond->n_slaves && ret >= 0; i++) {
+		const struct netdev *s = facts_netdev(ctx->f, bond->slaves[i]);
+		long long want = (long long)bond->link.mtu.v;
+
+		if (!s)
+			continue;
+		snprintf(subj, sizeof(subj), "%s slave %s", bond->name, s->name);
+		if (!netdev_listed(s) || !fact_ok(&s->link.mtu)) {
+			ret = finding_item(out, subj, ST_UNKNOWN, NULL,
+					   "port MTU unknown (%s): a port below the bond's MTU %lld drops its larger frames",
+					   netdev_listed(s) ? roce_state_text(s->link.mtu.state, s->link.mtu.err)
+							    : "not listed",
+					   want);
+			continue;
+		}
+		if (len < sizeof(ev))
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s %lld", len ? ", " : "",
+						s->name, (long long)s->link.mtu.v);
+		if (s->link.mtu.v >= bond->link.mtu.v)
+			continue;
+		if (host_distro(ctx->f) == DISTRO_RHEL)
+			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld && nmcli connection modify \"$(nmcli -g GENERAL.CONNECTION device show %s)\" ethernet.mtu %lld (the port's own profile may set %lld)",
+				 s->name, want, s->name, want, (long long)s->link.mtu.v);
+		else
+			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld, and the same where %s's own MTU is configured (it overrides the bond's)",
+				 s->name, want, s->name);
+		ret = finding_item(out, subj, ST_FAIL, fix,
+				   "%s MTU %lld, below %s's %lld: bonding lets a port's MTU differ from the bond's (bond_main.c, NETDEV_CHANGEMTU), and ice sizes this port's receive buffers from its own MTU (ice_vsi_cfg_frame_size), so %s's larger frames hashed onto it are dropped",
+				   s->name, (long long)s->link.mtu.v, bond->name, want, bond->name);
+	}
+	if (ret >= 0 && *ev)
+		finding_evidence(out, "%s mtu %lld, its ports: %s", bond->name,
+				 (long long)bond->link.mtu.v, ev);
+	return ret;
+}
+
 static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 {
 	struct roce_target t[ROCE_MAX_TARGETS];
 	size_t n = roce_targets(ctx->f, t, ROCE_MAX_TARGETS);
+	const struct netdev *bonds[ROCE_MAX_TARGETS];
+	size_t n_bonds = 0;
 	char subj[96], fix[320];
 	int ret = 0;
 
@@ -106,6 +163,18 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 				   "%s MTU %lld → RoCE MTU %d%s", l->name,
 				   (long long)l->link.mtu.v, ib,
 				   ib >= 4096 ? "" : " (4096 needs a netdev MTU of at least 4192)");
+		/* The bond under the port (an RDMA LAG's, or its netdev's master): every port of it. */
+		{
+			const struct netdev *bond = netdev_is_bond(l) ? l : netdev_bond(ctx->f, l);
+			bool seen = false;
+
+			for (size_t k = 0; bond && k < n_bonds; k++)
+				seen |= bonds[k] == bond;
+			if (bond && !seen && ret >= 0) {
+				bonds[n_bonds++] = bond;
+				ret = mtu_bond_ports(ctx, bond, out);
+			}
+		}
 	}
 	if (ret < 0)
 		return ret;
