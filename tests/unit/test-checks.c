@@ -699,6 +699,47 @@ static void test_hardware_advice_last(void **state)
 }
 
 /*
+ * The seed's order: host-to-host RoCE once the node, its bonds and QoS are
+ * set, GPU memory over RDMA after it. The active-path tests (gdrcheck probe,
+ * gdrcheck bw) follow every RoCE fix of the plan, whatever their gates.
+ */
+static size_t plan_index_of(const struct report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_plan; i++)
+		if (strv_contains(r->plan[i].ids, id))
+			return i;
+	fail_msg("no plan step for %s", id);
+	return 0;
+}
+
+static void test_active_tests_last(void **state)
+{
+	struct run run;
+
+	load_seed2_nvml(&run, NULL);
+	for (size_t i = 0; i < run.f.n_netdevs; i++)
+		if (fact_ok(&run.f.netdevs[i].link.mtu) && run.f.netdevs[i].link.mtu.v == 9000)
+			fact_int_set(&run.f.netdevs[i].link.mtu, 1500);
+	/* No NCCL_IB_TC: roce.tos, a QoS step (rank 2), has a fix too. */
+	for (size_t i = 0; i < run.f.n_nccl; i++) {
+		free(run.f.nccl[i].name);
+		free(run.f.nccl[i].value);
+		free(run.f.nccl[i].source);
+	}
+	run.f.n_nccl = 0;
+	run_facts(&run);
+	assert_int_equal(STATUS(&run, "roce.mtu"), ST_WARN);
+	assert_int_not_equal(STATUS(&run, "roce.tos"), ST_PASS);
+	assert_int_not_equal(STATUS(&run, "direct.validated"), ST_PASS);
+	assert_true(plan_index_of(&run.r, "direct.validated") >
+		    plan_index_of(&run.r, "roce.mtu"));
+	assert_true(plan_index_of(&run.r, "direct.validated") >
+		    plan_index_of(&run.r, "roce.tos"));
+	run_release(&run);
+	(void)state;
+}
+
+/*
  * NVLink inferred from the model only where the board is all-to-all: SXM2
  * (V100/P100, DGX-1's hybrid cube-mesh) links each GPU to 4 of the 7
  * others, so PXN through "any peer" cannot be assumed there.
@@ -1007,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_pxn_needs_p2p),
 		cmocka_unit_test(test_pxn_not_inferred_sxm2),
 		cmocka_unit_test(test_hardware_advice_last),
+		cmocka_unit_test(test_active_tests_last),
 		cmocka_unit_test(test_roce_links_unread),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_gate_filter),

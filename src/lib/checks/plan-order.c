@@ -205,7 +205,11 @@ int plan_merge_loops(struct report *rep)
  * (trust, the DSCP map) comes first: ice's first DSCP entry switches the
  * port to DSCP QoS and resets its ETS (ice_dcbnl_setapp), and turning the
  * firmware LLDP agent off resets DCB to the software default, so PFC and
- * ETS set before them would be lost. Within a rank the gate, then
+ * ETS set before them would be lost. The tests of the active path (GPU
+ * memory registered on a NIC, bytes moved over it) come last, as the seed's
+ * procedure orders them: host-to-host RoCE once the node, its bonds and QoS
+ * are set, GPU memory over RDMA after it; run before, they measure a fabric
+ * the steps above still change. Within a rank the gate, then
  * fail/warn/unknown order of the plan stays.
  */
 static int plan_rank(const struct plan_step *s)
@@ -214,14 +218,24 @@ static int plan_rank(const struct plan_step *s)
 						 "roce.lag-qos" };
 	static const char *const qos_ids[] = { "roce.pfc", "roce.ets", "roce.ecn",
 					       "roce.tos" };
-	bool qos = false, cls = false;
+	static const char *const active_ids[] = { "direct.validated", "direct.regpath" };
+	bool qos = false, cls = false, active = s->ids && s->ids[0];
 
 	for (size_t k = 0; s->ids && s->ids[k]; k++) {
+		bool a = false;
+
 		for (size_t q = 0; q < ARRAY_SIZE(qos_ids); q++)
 			qos = qos || strcmp(s->ids[k], qos_ids[q]) == 0;
 		for (size_t q = 0; q < ARRAY_SIZE(class_ids); q++)
 			cls = cls || strcmp(s->ids[k], class_ids[q]) == 0;
+		for (size_t q = 0; q < ARRAY_SIZE(active_ids); q++)
+			a = a || strcmp(s->ids[k], active_ids[q]) == 0;
+		/* A step that also fixes something else keeps that step's place. */
+		active = active && a;
 	}
+	/* Their steps that change something (a driver upgrade) stay with the others. */
+	if (active && (strstr(s->fix, "gdrcheck probe") || strstr(s->fix, "gdrcheck bw")))
+		return 5;
 	if (strstr(s->fix, "slot") || strstr(s->fix, "move a NIC") ||
 	    strstr(s->fix, "cable") || strstr(s->fix, "transceiver"))
 		return 4;
