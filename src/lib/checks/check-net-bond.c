@@ -204,13 +204,13 @@ static int check_lacp(const struct netdev *b, bool split, struct finding *out)
  * documentation: slow = a LACPDU every 30 s, fast = every second, the
  * partner times out after three).
  */
-static int check_hash_rate(const struct netdev *b, struct finding *out)
+static int check_hash_rate(const struct facts *f, const struct netdev *b, struct finding *out)
 {
 	static const char *const hashes[] = { "layer2",   "layer3+4", "layer2+3",
 					      "encap2+3", "encap3+4", "vlan+srcmac" };
 	const struct netdev_bonding *p = proc_of(b);
 	const struct netdev_bond_info *l = link_of(b);
-	char hash[32] = "", fix[160];
+	char hash[32] = "", fix[400];
 
 	if (p && fact_str_ok(&p->xmit_hash))
 		snprintf(hash, sizeof(hash), "%.*s",
@@ -219,8 +219,7 @@ static int check_hash_rate(const struct netdev *b, struct finding *out)
 		 l->xmit_hash.v >= 0 && l->xmit_hash.v < 6)
 		snprintf(hash, sizeof(hash), "%s", hashes[l->xmit_hash.v]);
 	if (*hash && (strcmp(hash, "layer2") == 0 || strcmp(hash, "vlan+srcmac") == 0)) {
-		snprintf(fix, sizeof(fix), "nmcli con mod %s +bond.options xmit_hash_policy=layer3+4 (takes effect when the bond is re-activated)",
-			 b->name);
+		bond_option_cmd(f, b->name, "xmit_hash_policy=layer3+4", fix, sizeof(fix));
 		TRY(finding_item(out, b->name, ST_WARN, fix,
 				 "xmit_hash_policy %s: all traffic to one peer MAC (one host, or the gateway) leaves on one port",
 				 hash));
@@ -230,8 +229,9 @@ static int check_hash_rate(const struct netdev *b, struct finding *out)
 				 hash, strstr(hash, "3+4") ? " and UDP/TCP port" : ""));
 	}
 	if (p && fact_str_is(&p->lacp_rate, "slow")) {
-		snprintf(fix, sizeof(fix), "nmcli con mod %s +bond.options lacp_rate=fast (and LACP rate fast on the switch port-channel)",
-			 b->name);
+		bond_option_cmd(f, b->name, "lacp_rate=fast", fix, sizeof(fix));
+		snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix),
+			 ", and LACP rate fast on the switch port-channel");
 		return finding_item(out, b->name, ST_INFO, fix,
 				    "LACP rate slow: a LACPDU every 30 s, so a dead partner port is noticed only after 90 s (fast: 3 s)");
 	}
@@ -519,16 +519,21 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 		ret = finding_item(out, b->name, ST_FAIL,
 				   "enslave the ports (nmcli con add type bond-slave ...)",
 				   "bond has no slaves");
-	if (ret >= 0 && roce && !is_8023ad(b))
-		ret = finding_item(out, b->name, ST_WARN,
-				   "set mode=802.3ad xmit_hash_policy=layer3+4 (nmcli con mod <bond> bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4)",
-				   "mode %s, not 802.3ad", mode_text(b));
+	if (ret >= 0 && roce && !is_8023ad(b)) {
+		char fix[400];
+
+		bond_option_cmd(f, b->name, "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
+				fix, sizeof(fix));
+		ret = finding_item(out, b->name, ST_WARN, fix,
+				   "mode %s, not 802.3ad (LACP on the switch port-channel too)",
+				   mode_text(b));
+	}
 	for (size_t i = 0; ret >= 0 && i < b->n_slaves; i++)
 		ret = check_slave(f, b, &f->netdevs[b->slaves[i]], out, &agg, &split);
 	if (ret >= 0 && is_8023ad(b))
 		ret = check_lacp(b, split, out);
 	if (ret >= 0 && is_8023ad(b) && b->n_slaves)
-		ret = check_hash_rate(b, out);
+		ret = check_hash_rate(f, b, out);
 	if (ret >= 0)
 		ret = check_roce_lag(f, b, out);
 	return ret;

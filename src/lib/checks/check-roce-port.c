@@ -106,9 +106,13 @@ static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond
 						s->name, (long long)s->link.mtu.v);
 		if (s->link.mtu.v >= bond->link.mtu.v)
 			continue;
-		if (host_distro(ctx->f) == DISTRO_RHEL)
-			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld && nmcli connection modify \"$(nmcli -g GENERAL.CONNECTION device show %s)\" ethernet.mtu %lld (the port's own profile may set %lld)",
-				 s->name, want, s->name, want, (long long)s->link.mtu.v);
+		if (host_distro(ctx->f) == DISTRO_RHEL) {
+			char conn[128];
+
+			nm_conn_word(s->name, conn, sizeof(conn));
+			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld && nmcli connection modify %s ethernet.mtu %lld (the port's own profile may set %lld)",
+				 s->name, want, conn, want, (long long)s->link.mtu.v);
+		}
 		else
 			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld, and the same where %s's own MTU is configured (it overrides the bond's)",
 				 s->name, want, s->name);
@@ -233,9 +237,12 @@ static void gid_rule(const struct facts *f, const struct nccl_gid_env *e, char *
 static void addr_fix(const struct facts *f, const struct netdev *link, int fam,
 		     char *buf, size_t size)
 {
-	(void)f;
-	snprintf(buf, size, "ip addr add <%s address>/<len> dev %s", family_name(fam),
-		 link ? link->name : "<netdev>");
+	if (!link) {
+		snprintf(buf, size, "give the port's netdev an %s address (it has none listed)",
+			 family_name(fam));
+		return;
+	}
+	addr_persist_cmd(f, link->name, fam == AF_INET6, buf, size);
 }
 
 /* What every RoCE port offers NCCL, for the node-wide fixes. */

@@ -122,8 +122,26 @@ void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
 		    size_t size);
 /* Rebuild the initramfs: dracut -f, update-initramfs -u. */
 const char *initramfs_cmd(const struct facts *f);
-/* Set MTU 9000 on a (bond) connection for good: nmcli or netplan. */
+/*
+ * The shell word naming @ifname's NetworkManager connection profile, asked
+ * of NetworkManager on the node: "$(nmcli -g GENERAL.CONNECTION device show
+ * <ifname>)". A profile's name is never the interface's by assumption (a
+ * kickstart names a bond's ports bond1_slave_1, a migrated ifcfg file
+ * "System <if>").
+ */
+void nm_conn_word(const char *ifname, char *buf, size_t size);
+/* Set MTU 9000 on a (bond) interface for good: its NetworkManager profile, netplan. */
 void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+		     size_t size);
+/*
+ * Give @ifname an address for good: its NetworkManager profile (an address
+ * `ip addr add` gives a device NetworkManager manages is gone at its next
+ * activation), netplan.
+ */
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf,
+		      size_t size);
+/* Set bonding option @opt ("lacp_rate=fast") on @bond for good. */
+void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
 		     size_t size);
 /* Install the open GPU kernel module of @branch on the host. */
 void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);

@@ -424,13 +424,21 @@ const char *initramfs_cmd(const struct facts *f)
 	}
 }
 
+void nm_conn_word(const char *ifname, char *buf, size_t size)
+{
+	snprintf(buf, size, "\"$(nmcli -g GENERAL.CONNECTION device show %s)\"", ifname);
+}
+
 void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 		     size_t size)
 {
+	char conn[128];
+
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
+		nm_conn_word(ifname, conn, sizeof(conn));
 		snprintf(buf, size, "nmcli connection modify %s mtu 9000 && nmcli connection up %s",
-			 ifname, ifname);
+			 conn, conn);
 		break;
 	case DISTRO_DEBIAN:
 		snprintf(buf, size, "set mtu: 9000 for %s in /etc/netplan/*.yaml, then netplan apply",
@@ -439,6 +447,53 @@ void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 	default:
 		snprintf(buf, size, "ip link set dev %s mtu 9000, and the same in the network configuration",
 			 ifname);
+		break;
+	}
+}
+
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf,
+		      size_t size)
+{
+	const char *fam = ipv6 ? "ipv6" : "ipv4", *what = ipv6 ? "<IPv6 address>/<len>" :
+								 "<IPv4 address>/<len>";
+	char conn[128];
+
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		/* NetworkManager drops an address it did not set at the next activation. */
+		nm_conn_word(ifname, conn, sizeof(conn));
+		snprintf(buf, size, "nmcli connection modify %s +%s.addresses %s %s.method manual && nmcli connection up %s",
+			 conn, fam, what, fam, conn);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "add %s to the addresses of %s in /etc/netplan/*.yaml, then netplan apply",
+			 what, ifname);
+		break;
+	default:
+		snprintf(buf, size, "ip addr add %s dev %s, and the same in the network configuration",
+			 what, ifname);
+		break;
+	}
+}
+
+void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
+		     size_t size)
+{
+	char conn[128];
+
+	switch (host_distro(f)) {
+	case DISTRO_RHEL:
+		nm_conn_word(bond, conn, sizeof(conn));
+		snprintf(buf, size, "nmcli connection modify %s +bond.options %s && nmcli connection up %s (a link flap of every port of %s)",
+			 conn, opt, conn, bond);
+		break;
+	case DISTRO_DEBIAN:
+		snprintf(buf, size, "set %s in the parameters of %s in /etc/netplan/*.yaml, then netplan apply (a link flap of every port of %s)",
+			 opt, bond, bond);
+		break;
+	default:
+		snprintf(buf, size, "set %s where %s is configured and bring it up again (a link flap of every port of %s)",
+			 opt, bond, bond);
 		break;
 	}
 }
