@@ -116,8 +116,8 @@ static void rdma_sys(int shared)
 }
 
 /* ib_core fill_dev_info: node type 4 (RDMA_NODE_RNIC) and protocol "iw" on iWARP. */
-static void rdma_dev_proto(uint32_t idx, const char *name, const char *fw,
-			   uint8_t node_type, const char *proto)
+static void rdma_dev_proto(uint32_t idx, const char *name, const char *fw, uint8_t node_type,
+			   const char *proto)
 {
 	struct nlmsghdr *nlh = msg(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 						    RDMA_NLDEV_CMD_GET), NLM_F_MULTI);
@@ -574,11 +574,24 @@ static void seed2(const char *set, bool bad)
  * device (ice_set_safe_mode_caps): every port answers DCB EOPNOTSUPP and
  * RDMA netlink lists no device.
  */
-enum seed2_variant { SEED2_GOOD, SEED2_BAD, SEED2_UNTUNED, SEED2_CROSS_CARD,
-		     SEED2_BASELINE, SEED2_NONCONTIG, SEED2_DSCP_DEFAULT,
-		     SEED2_SAFE_MODE, SEED2_NVM_OLD, SEED2_NVM_MATCH,
-		     SEED2_DDP_RUNNING, SEED2_PAUSE_STORM, SEED2_IWARP,
-		     SEED2_GID_PINNED, SEED2_IPV6, SEED2_SLAVE_MTU };
+enum seed2_variant {
+	SEED2_GOOD,
+	SEED2_BAD,
+	SEED2_UNTUNED,
+	SEED2_CROSS_CARD,
+	SEED2_BASELINE,
+	SEED2_NONCONTIG,
+	SEED2_DSCP_DEFAULT,
+	SEED2_SAFE_MODE,
+	SEED2_NVM_OLD,
+	SEED2_NVM_MATCH,
+	SEED2_DDP_RUNNING,
+	SEED2_PAUSE_STORM,
+	SEED2_IWARP,
+	SEED2_GID_PINNED,
+	SEED2_IPV6,
+	SEED2_SLAVE_MTU
+};
 
 /*
  * The devlink answers (only these sets have them; the older ones were
@@ -754,8 +767,8 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 	bool safe = var == SEED2_SAFE_MODE;
 	unsigned mtu = untuned ? 1500 : 9000;
 	/* iWARP set: ice runs 0000:9b:00.0's RDMA function as iWARP (devlink enable_iwarp). */
-	const char *devs[] = { "irdma0", "irdma1",
-			       var == SEED2_IWARP ? "iwp155s0f0" : "irdma2", "irdma3" };
+	const char *devs[] = { "irdma0", "irdma1", var == SEED2_IWARP ? "iwp155s0f0" : "irdma2",
+			       "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
 					    "ens6f1np1" };
 	static const char *const bus[] = { "0000:19:00.0", "0000:19:00.1",

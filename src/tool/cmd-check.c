@@ -83,11 +83,8 @@ static void check_help(FILE *out)
 		"                        into one strategic-merge patch of a Pod (YAML; JSON\n"
 		"                        with --json), as 'gdrcheck pod --spec-patch'\n"
 		"      --container NAME  with --gate pod: the container the spec patches name\n"
-		"                        (default '<container>')\n"
-		CLI_PAUSE_SAMPLE_HELP
-		"  -h, --help            this help\n"
-		CLI_INPUT_HELP
-		"\n"
+		"                        (default '<container>')\n" CLI_PAUSE_SAMPLE_HELP
+		"  -h, --help            this help\n" CLI_INPUT_HELP "\n"
 		"Colour only on a terminal, never with NO_COLOR set.\n"
 		"Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error,\n"
 		"3 input unreadable or invalid.\n");
@@ -182,7 +179,10 @@ int cmd_check(int argc, char **argv, unsigned needs)
 			break;
 		case OPT_NCCL_VERSION:
 			if ((an.copts.nccl_version = nccl_version_parse(optarg)) < 0)
-				return cli_usage(cmd, "--nccl-version takes an NCCL version such as 2.21.5, not '%s'", optarg);
+				return cli_usage(
+					cmd,
+					"--nccl-version takes an NCCL version such as 2.21.5, not '%s'",
+					optarg);
 			break;
 		case OPT_OPERATOR_VERSION: {
 			char major[16];

@@ -347,10 +347,10 @@ static void build_seed2(struct facts *f)
 		       GPU_ARCH_BLACKWELL, 103, 512LL << 30);
 	}
 	sc_bridge(f, "0000:6a:01.0", NULL, 0, "0000:6a:01.0");
-	sc_nic(f, "irdma0", "0000:6b:00.0", "0000:6a:01.0", 0, "0000:6a:01.0",
-	       0x8086, 0x1592, "ice", "ens5f0np0", "Ethernet", "100 Gb/sec (4X EDR)", 100);
-	sc_nic(f, "irdma1", "0000:6b:00.1", "0000:6a:01.0", 0, "0000:6a:01.0",
-	       0x8086, 0x1592, "ice", "ens5f1np1", "Ethernet", "100 Gb/sec (4X EDR)", 100);
+	sc_nic(f, "irdma0", "0000:6b:00.0", "0000:6a:01.0", 0, "0000:6a:01.0", 0x8086, 0x1592,
+	       "ice", "ens5f0np0", "Ethernet", "100 Gb/sec (4X EDR)", 100);
+	sc_nic(f, "irdma1", "0000:6b:00.1", "0000:6a:01.0", 0, "0000:6a:01.0", 0x8086, 0x1592,
+	       "ice", "ens5f1np1", "Ethernet", "100 Gb/sec (4X EDR)", 100);
 	sc_mod(f, "ice", true);
 	sc_mod(f, "irdma", true);
 	fact_int_set(&f->host.peer_api, 0);

@@ -26,9 +26,15 @@ static const struct bw_msg sample_ep = {
 static void test_roundtrip_every_type(void **state)
 {
 	struct bw_msg in[] = {
-		{ .type = BW_MSG_HELLO, .u.hello = { .op = BW_OP_READ, .bidir = 1, .gpu_side = 1,
-						     .nic_slot = 1, .gpu_index = 3, .max_size = 8 << 20,
-						     .tx_depth = 128, .seed = 0x1122334455667788ull } },
+		{ .type = BW_MSG_HELLO,
+		  .u.hello = { .op = BW_OP_READ,
+			       .bidir = 1,
+			       .gpu_side = 1,
+			       .nic_slot = 1,
+			       .gpu_index = 3,
+			       .max_size = 8 << 20,
+			       .tx_depth = 128,
+			       .seed = 0x1122334455667788ull } },
 		sample_ep,
 		{ .type = BW_MSG_START, .u.start = { .size = 65536, .iters = 5000, .slots = 64 } },
 		{ .type = BW_MSG_READY },

@@ -80,7 +80,8 @@ static void test_hgx_pairs_and_kinds(void **state)
 	bw_report_release(&rep);
 
 	/* auto before the probe ran: no GPU path to take, the reason said. */
-	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(bw_plan_side(&f, &defaults, 0, 0, true, &s, err, sizeof(err)),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(err, "not probed"));
 	/* dma-buf first, then peer memory, else nothing. */
 	probed(&f, 0, true, true, 4);
@@ -96,7 +97,8 @@ static void test_hgx_pairs_and_kinds(void **state)
 	assert_int_equal(s.dmabuf_flags, 0);
 	assert_int_equal(bw_plan_side(&f, &defaults, 1, 0, true, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.kind, BW_BUF_PEERMEM);
-	assert_int_equal(bw_plan_side(&f, &defaults, 2, 0, true, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(bw_plan_side(&f, &defaults, 2, 0, true, &s, err, sizeof(err)),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(err, "no peer-memory client"));
 	/* CUDA does not see GPU 3 (CUDA_VISIBLE_DEVICES): said, not guessed. */
 	probed(&f, 3, true, false, 0);
@@ -250,7 +252,11 @@ static void test_no_nic(void **state)
  */
 static void test_seed2_routes(void **state)
 {
-	static const struct { int gpu; const char *nic; unsigned slot; } want[] = {
+	static const struct {
+		int gpu;
+		const char *nic;
+		unsigned slot;
+	} want[] = {
 		{ 0, "irdma0", 0 }, { 1, "irdma0", 0 }, { 4, "irdma2", 0 },
 		{ 4, "irdma3", 1 }, { 5, "irdma3", 0 },
 	};

@@ -686,14 +686,17 @@ static void test_verdicts(void **state)
 	assert_int_equal(pairs[0].verdict, BW_VERDICT_PASS);
 	assert_int_equal(pairs[0].judged_size, 1 << 20);
 	assert_true(pairs[0].judged_pct > 92.9 && pairs[0].judged_pct < 93.1);
-	assert_string_equal(pairs[0].perftest,
-			    "ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_string_equal(
+		pairs[0].perftest,
+		"ib_write_bw -d mlx5_0 -i 1 -x 3 --use_cuda=2 --use_cuda_dmabuf -a -n 5000 -t 128 --report_gbits SERVER");
 	/* The line a distribution's perftest (no CUDA) runs: no --use_cuda*. */
-	assert_string_equal(pairs[0].perftest_host,
-			    "ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_string_equal(
+		pairs[0].perftest_host,
+		"ib_write_bw -d mlx5_0 -i 1 -x 3 -a -n 5000 -t 128 --report_gbits SERVER");
 	assert_int_equal(pairs[1].verdict, BW_VERDICT_UNKNOWN);
 	assert_int_equal(pairs[2].verdict, BW_VERDICT_PASS);
-	assert_string_equal(pairs[2].perftest, "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 --report_gbits SERVER");
+	assert_string_equal(pairs[2].perftest,
+			    "ib_write_bw -d mlx5_2 -i 1 -a -n 5000 -t 128 --report_gbits SERVER");
 	assert_int_equal(pairs[3].verdict, BW_VERDICT_SKIPPED);
 
 	/* Below: 372 of 800 (a 800 Gb/s port at both ends). */
@@ -801,7 +804,9 @@ static void test_text_perftest_columns(void **state)
 	assert_non_null(strstr(t, " 65536    ->peer  1000          1072.88            953.67                0.015259      |"));
 	assert_non_null(strstr(t, " 65536    <-peer  900           -                  476.84                0.007629      |"));
 	assert_non_null(strstr(t, " 65536    sum     1000          -                  1430.51               0.022888      |"));
-	assert_non_null(strstr(t, "ib_write_bw -d mlx5_0 -i 1 -x 3 -s 65536 -b -n 1000 -t 128 --report_gbits SERVER"));
+	assert_non_null(strstr(
+		t,
+		"ib_write_bw -d mlx5_0 -i 1 -x 3 -s 65536 -b -n 1000 -t 128 --report_gbits SERVER"));
 	free(t);
 
 	r.report_gbits = true;

@@ -148,13 +148,17 @@ static void seed2_bad(void **state)
 	assert_string_equal(out.items[0].subject, "bond1");
 	/* Every port out, the firmware agent off, identical DCB, primary first. */
 	/* It takes both ports down: run from where the session does not ride the bond. */
-	assert_true(has_fix(&out, "from the console (BMC) or an SSH session that does not go over bond1, which this takes down on every port: kubectl drain "));
-	assert_true(has_fix(&out, " --ignore-daemonsets --delete-emptydir-data; ip link set ens5f1np1 nomaster; ip link set ens5f0np0 nomaster; "
-				  "ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off; dcb app add dev ens5f0np0 dscp-prio 24:3; "
-				  "dcb pfc set dev ens5f0np0 prio-pfc all:off 3:on; dcb ets set dev ens5f0np0 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
-				  "ethtool --set-priv-flags ens5f1np1 fw-lldp-agent off; dcb app add dev ens5f1np1 dscp-prio 24:3; "
-				  "dcb pfc set dev ens5f1np1 prio-pfc all:off 3:on; dcb ets set dev ens5f1np1 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
-				  "ip link set ens5f0np0 master bond1 (the RDMA primary first); ip link set ens5f1np1 master bond1; rdma link show"));
+	assert_true(has_fix(
+		&out,
+		"from the console (BMC) or an SSH session that does not go over bond1, which this takes down on every port: kubectl drain "));
+	assert_true(has_fix(
+		&out,
+		" --ignore-daemonsets --delete-emptydir-data; ip link set ens5f1np1 nomaster; ip link set ens5f0np0 nomaster; "
+		"ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off; dcb app add dev ens5f0np0 dscp-prio 24:3; "
+		"dcb pfc set dev ens5f0np0 prio-pfc all:off 3:on; dcb ets set dev ens5f0np0 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
+		"ethtool --set-priv-flags ens5f1np1 fw-lldp-agent off; dcb app add dev ens5f1np1 dscp-prio 24:3; "
+		"dcb pfc set dev ens5f1np1 prio-pfc all:off 3:on; dcb ets set dev ens5f1np1 tc-tsa all:ets tc-bw all:0 0:50 3:50; "
+		"ip link set ens5f0np0 master bond1 (the RDMA primary first); ip link set ens5f1np1 master bond1; rdma link show"));
 	finding_release(&out);
 
 	assert_int_equal(run(&check_rdma_netns, &f, &out), ST_WARN);
@@ -773,7 +777,8 @@ static void gid_pinned_one_table(void **state)
 
 	(void)state;
 	facts_init(&f);
-	gid_dev(&f, "irdma0", "bond1", 6, (const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
+	gid_dev(&f, "irdma0", "bond1", 6,
+		(const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
 		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
 				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
 	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
@@ -792,7 +797,8 @@ static void gid_pinned_one_table(void **state)
 	/* Unset: per device, index 2 on irdma0 and 1 on irdma2. */
 	facts_release(&f);
 	facts_init(&f);
-	gid_dev(&f, "irdma0", "bond1", 6, (const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
+	gid_dev(&f, "irdma0", "bond1", 6,
+		(const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
 		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
 				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
 	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
@@ -813,7 +819,9 @@ static void gid_pinned_one_table(void **state)
 	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "10.10.2.11/24", NULL },
 		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:020b", NULL });
 	assert_int_equal(run_nccl(&f, NCCL_VERSION_CODE(2, 20, 5), &out), ST_WARN);
-	assert_true(has_fix(&out, "NCCL_IB_GID_INDEX=1 (the index of the routable RoCE v2 GID on every RoCE device: irdma2 irdma3)"));
+	assert_true(has_fix(
+		&out,
+		"NCCL_IB_GID_INDEX=1 (the index of the routable RoCE v2 GID on every RoCE device: irdma2 irdma3)"));
 	finding_release(&out);
 	/* Unknown version: judged by 2.21's rule, the older one as evidence. */
 	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
@@ -847,8 +855,9 @@ static void gid_ipv6_fabric(void **state)
 	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
 		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
 	assert_int_equal(run_nccl(&f, 0, &out), ST_WARN);
-	assert_string_equal(item_of(&out, "irdma2")->fix,
-			    "NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: irdma2 irdma3)");
+	assert_string_equal(
+		item_of(&out, "irdma2")->fix,
+		"NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: irdma2 irdma3)");
 	finding_release(&out);
 	facts_release(&f);
 }
@@ -1250,26 +1259,16 @@ static void pause_storm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(seed2_good),
-		cmocka_unit_test(seed2_bad),
-		cmocka_unit_test(custom_dscp),
-		cmocka_unit_test(no_netlink_is_unknown),
-		cmocka_unit_test(empty_facts_skip),
-		cmocka_unit_test(mlx5_trust_and_mtu),
-		cmocka_unit_test(bond_cases),
-		cmocka_unit_test(bond_mlx5_lag),
-		cmocka_unit_test(bond_mlx5_other_lag),
-		cmocka_unit_test(bond_ice_rdma_lag),
-		cmocka_unit_test(nccl_gid_rule),
-		cmocka_unit_test(gid_index_override_fails),
-		cmocka_unit_test(nccl_version_strings),
-		cmocka_unit_test(gid_pinned_one_table),
-		cmocka_unit_test(gid_ipv6_fabric),
-		cmocka_unit_test(ddp_states),
-		cmocka_unit_test(ddp_running),
-		cmocka_unit_test(firmware_states),
-		cmocka_unit_test(switch_checklist),
-		cmocka_unit_test(pause_storm),
+		cmocka_unit_test(seed2_good),		cmocka_unit_test(seed2_bad),
+		cmocka_unit_test(custom_dscp),		cmocka_unit_test(no_netlink_is_unknown),
+		cmocka_unit_test(empty_facts_skip),	cmocka_unit_test(mlx5_trust_and_mtu),
+		cmocka_unit_test(bond_cases),		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(bond_mlx5_other_lag),	cmocka_unit_test(bond_ice_rdma_lag),
+		cmocka_unit_test(nccl_gid_rule),	cmocka_unit_test(gid_index_override_fails),
+		cmocka_unit_test(nccl_version_strings), cmocka_unit_test(gid_pinned_one_table),
+		cmocka_unit_test(gid_ipv6_fabric),	cmocka_unit_test(ddp_states),
+		cmocka_unit_test(ddp_running),		cmocka_unit_test(firmware_states),
+		cmocka_unit_test(switch_checklist),	cmocka_unit_test(pause_storm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

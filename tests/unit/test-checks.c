@@ -494,7 +494,10 @@ static void test_rdma_protocol(void **state)
 	fd = run_finding(&run, "rdma.protocol");
 	assert_int_equal(fd->status, ST_FAIL);
 	assert_non_null(fd->fix);
-	assert_true(strncmp(fd->fix, "devlink dev param set pci/0000:6b:00.0 name enable_iwarp value false cmode runtime && devlink dev param set pci/0000:6b:00.0 name enable_roce value true cmode runtime", 150) == 0);
+	assert_true(
+		strncmp(fd->fix,
+			"devlink dev param set pci/0000:6b:00.0 name enable_iwarp value false cmode runtime && devlink dev param set pci/0000:6b:00.0 name enable_roce value true cmode runtime",
+			150) == 0);
 	assert_true(run_mentions(&run, "rdma.protocol", "irdma_modify_qp"));
 	/* The RoCE checks judge the other port alone. */
 	assert_false(run_mentions(&run, "roce.mtu", "irdma0"));
@@ -731,10 +734,8 @@ static void test_active_tests_last(void **state)
 	assert_int_equal(STATUS(&run, "roce.mtu"), ST_WARN);
 	assert_int_not_equal(STATUS(&run, "roce.tos"), ST_PASS);
 	assert_int_not_equal(STATUS(&run, "direct.validated"), ST_PASS);
-	assert_true(plan_index_of(&run.r, "direct.validated") >
-		    plan_index_of(&run.r, "roce.mtu"));
-	assert_true(plan_index_of(&run.r, "direct.validated") >
-		    plan_index_of(&run.r, "roce.tos"));
+	assert_true(plan_index_of(&run.r, "direct.validated") > plan_index_of(&run.r, "roce.mtu"));
+	assert_true(plan_index_of(&run.r, "direct.validated") > plan_index_of(&run.r, "roce.tos"));
 	run_release(&run);
 	(void)state;
 }

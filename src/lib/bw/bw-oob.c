@@ -224,9 +224,8 @@ static int parse_payload(struct rbuf *r, size_t plen, struct bw_msg *m)
 		h->max_size = get64(r);
 		h->tx_depth = get32(r);
 		h->seed = get64(r);
-		if (h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 ||
-		    h->gpu_index < -1 || !size_ok(h->max_size) || !h->tx_depth ||
-		    h->tx_depth > BW_WIRE_MAX_DEPTH)
+		if (h->op >= BW_OP_COUNT || h->bidir > 1 || h->gpu_side > 1 || h->gpu_index < -1 ||
+		    !size_ok(h->max_size) || !h->tx_depth || h->tx_depth > BW_WIRE_MAX_DEPTH)
 			return -EINVAL;
 		return 0;
 	}

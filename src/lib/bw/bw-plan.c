@@ -61,8 +61,8 @@ static int gid_for(const struct facts *f, const struct bw_plan_opts *o, const ch
 }
 
 /* The buffer kind for GPU @gi; -1 with @why when none works. */
-static int gpu_kind(const struct facts *f, const struct bw_plan_opts *o, size_t gi,
-		    unsigned slot, char *why, size_t whylen)
+static int gpu_kind(const struct facts *f, const struct bw_plan_opts *o, size_t gi, unsigned slot,
+		    char *why, size_t whylen)
 {
 	const struct probe_pair *p = bw_plan_pair(f, gi, slot);
 
@@ -78,9 +78,8 @@ static int gpu_kind(const struct facts *f, const struct bw_plan_opts *o, size_t 
 	return -1;
 }
 
-int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
-		 unsigned slot, bool gpu_buffer, struct bw_side *s, char *err,
-		 size_t errlen)
+int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi, unsigned slot,
+		 bool gpu_buffer, struct bw_side *s, char *err, size_t errlen)
 {
 	const struct probe_pair *p = gi >= 0 ? bw_plan_pair(f, (size_t)gi, slot) : NULL;
 	const char *nic = o->nic ? o->nic : p ? p->nic : f->n_nics ? f->nics[0].name : NULL;
@@ -141,13 +140,14 @@ int bw_plan_serve(const struct facts *f, const struct bw_plan_opts *o,
 	if (!f->n_gpus || o->buffer == BW_BUF_HOST)
 		return bw_plan_side(f, o, -1, 0, false, s, err, errlen);
 	/* A host run for a GPU this node lacks, or a slot it has not: its first NIC. */
-	if (!h->gpu_side && (gi < 0 || (size_t)gi >= f->n_gpus ||
-			     !bw_plan_pair(f, (size_t)gi, slot)))
+	if (!h->gpu_side &&
+	    (gi < 0 || (size_t)gi >= f->n_gpus || !bw_plan_pair(f, (size_t)gi, slot)))
 		gi = -1;
 	if (h->gpu_side && gi >= 0 && (size_t)gi < f->n_gpus &&
 	    !bw_plan_pair(f, (size_t)gi, slot) && !o->nic) {
-		snprintf(err, errlen, "this node pairs GPU %d with %u NIC%s, the client asks for its NIC %u",
-			 gi, slot, slot == 1 ? "" : "s", slot + 1);
+		snprintf(err, errlen,
+			 "this node pairs GPU %d with %u NIC%s, the client asks for its NIC %u", gi,
+			 slot, slot == 1 ? "" : "s", slot + 1);
 		return -ENODEV;
 	}
 	return bw_plan_side(f, o, gi, slot, h->gpu_side, s, err, errlen);

@@ -55,9 +55,8 @@ int bw_plan_cuda_ordinal(const struct facts *f, size_t gi);
  * false; any NIC when @gi < 0). -ENODEV: no such GPU or CUDA does not
  * see it; -EOPNOTSUPP: no GPU path works (auto). One line in @err.
  */
-int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi,
-		 unsigned slot, bool gpu_buffer, struct bw_side *s, char *err,
-		 size_t errlen);
+int bw_plan_side(const struct facts *f, const struct bw_plan_opts *o, int gi, unsigned slot,
+		 bool gpu_buffer, struct bw_side *s, char *err, size_t errlen);
 
 /*
  * The server's side for a client's HELLO: the GPU of the client's index,

@@ -76,18 +76,17 @@ static void perftest_line(struct bw_pair_report *p, const struct bw_report *r,
 	else
 		snprintf(run, sizeof(run), " -D %u", (o->duration_ms + 999) / 1000);
 	snprintf(p->perftest, sizeof(p->perftest),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u%s --report_gbits %s",
-		 bw_op_name(o->op), p->nic, p->port, gid, cuda, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth, port, peer);
+		 "ib_%s_bw -d %s -i %u%s%s%s%s%s -t %u%s --report_gbits %s", bw_op_name(o->op),
+		 p->nic, p->port, gid, cuda, size, o->bidir ? " -b" : "", run, o->tx_depth, port,
+		 peer);
 	/*
 	 * perftest prints and takes --use_cuda* only when built against CUDA
 	 * (src/perftest_parameters.c: cuda_memory_supported()); distributions
 	 * ship it without, so the host-memory line is the one any perftest runs.
 	 */
 	snprintf(p->perftest_host, sizeof(p->perftest_host),
-		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u%s --report_gbits %s",
-		 bw_op_name(o->op), p->nic, p->port, gid, size,
-		 o->bidir ? " -b" : "", run, o->tx_depth, port, peer);
+		 "ib_%s_bw -d %s -i %u%s%s%s%s -t %u%s --report_gbits %s", bw_op_name(o->op),
+		 p->nic, p->port, gid, size, o->bidir ? " -b" : "", run, o->tx_depth, port, peer);
 }
 
 void bw_report_judge(struct bw_report *r)

@@ -39,7 +39,7 @@ struct bw_pair_report {
 	char gpu_bdf[16];
 	int cuda_ordinal;
 	char nic[64];
-	uint8_t nic_slot;             /* which of the GPU's pairs (bw_msg_hello) */
+	uint8_t nic_slot; /* which of the GPU's pairs (bw_msg_hello) */
 	uint8_t port;
 	int gid_index;
 	struct bw_leg host, dev;      /* dev: the GPU buffer run */
@@ -49,8 +49,8 @@ struct bw_pair_report {
 	uint64_t line_mbps;           /* slower of the two ends' ports */
 	uint64_t judged_size;
 	double judged_gbps, judged_pct;
-	char perftest[640];           /* the equivalent ib_*_bw command line (GPU flags: a CUDA build) */
-	char perftest_host[640];      /* the same with host memory: any perftest runs it */
+	char perftest[640]; /* the equivalent ib_*_bw command line (GPU flags: a CUDA build) */
+	char perftest_host[640]; /* the same with host memory: any perftest runs it */
 };
 
 struct bw_report {

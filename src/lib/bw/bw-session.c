@@ -310,11 +310,15 @@ int bw_client_test(const struct bw_env *env, struct bw_conn *conn,
 	res->local_kind = side->kind;
 	res->local_link_mbps = e.dev.link_mbps;
 	m.u.hello = (struct bw_msg_hello){
-		.op = (uint8_t)o->op, .bidir = o->bidir, .gpu_side = o->gpu_side,
+		.op = (uint8_t)o->op,
+		.bidir = o->bidir,
+		.gpu_side = o->gpu_side,
 		/* The pair's GPU even for host memory: the server takes that pair's NIC. */
 		.gpu_index = o->gpu_index,
 		.nic_slot = o->nic_slot,
-		.max_size = o->max_size, .tx_depth = o->tx_depth, .seed = o->seed,
+		.max_size = o->max_size,
+		.tx_depth = o->tx_depth,
+		.seed = o->seed,
 	};
 	hello = m.u.hello;
 	r = bw_oob_send(conn, &m, 0);

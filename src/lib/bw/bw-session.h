@@ -51,7 +51,7 @@ struct bw_client_opts {
 	uint64_t seed;
 	bool gpu_side;                  /* the server uses its GPU gpu_index */
 	int gpu_index;
-	uint8_t nic_slot;               /* with the NIC of that slot (bw_msg_hello) */
+	uint8_t nic_slot; /* with the NIC of that slot (bw_msg_hello) */
 	int timeout_ms;
 	bw_progress_fn progress;
 	void *progress_arg;

@@ -71,7 +71,8 @@ static char *pair_tests(const struct check_ctx *ctx, bool gpu)
 				 ap[i].gpu);
 		else
 			snprintf(label, sizeof(label), "%s", f->nics[ap[i].nic].name);
-		if (asprintf(&next, "%s%s%s: %s", out ? out : "", out ? "; " : "", label, line) < 0) {
+		if (asprintf(&next, "%s%s%s: %s", out ? out : "", out ? "; " : "", label, line) <
+		    0) {
 			free(out);
 			return NULL;
 		}
@@ -209,17 +210,29 @@ int advice_build(const struct check_ctx *ctx, const struct report *rep,
 					  set)));
 		if (a->path == REG_PATH_PEERMEM)
 			TRY(add_step(a, xasprintf("check nvidia-peermem: kubectl logs -n gpu-operator ds/nvidia-driver-daemonset -c nvidia-peermem-ctr shows \"successfully loaded nvidia-peermem module\"")));
-		TRY(add_step(a, xasprintf("RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then from a pod that holds the NIC, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
-					  gpu_tests ? gpu_tests : "no GPU/NIC pair")));
+		TRY(add_step(
+			a,
+			xasprintf(
+				"RDMA device plugin (Network Operator rdmaSharedDevicePlugin or sriovDevicePlugin), then from a pod that holds the NIC, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
+				gpu_tests ? gpu_tests : "no GPU/NIC pair")));
 	} else {
 		TRY(add_step(a, xasprintf("NIC firmware, its netdev and RDMA drivers and rdma-core on the host (OS tooling; the Network Operator targets ConnectX and is not needed here)")));
-		TRY(add_step(a, xasprintf("host-to-host RoCE test before any GPU work, on every NIC NCCL uses, once the fabric's QoS and the bonds are set: %s",
-					  host_tests ? host_tests : "no RDMA NIC")));
+		TRY(add_step(
+			a,
+			xasprintf(
+				"host-to-host RoCE test before any GPU work, on every NIC NCCL uses, once the fabric's QoS and the bonds are set: %s",
+				host_tests ? host_tests : "no RDMA NIC")));
 		TRY(add_step(a, xasprintf("GPU Operator: helm upgrade --install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace%s",
 					  set)));
-		TRY(add_step(a, xasprintf("RDMA device plugin (k8s-rdma-shared-dev-plugin), then from a pod that holds the RDMA devices: ibv_devinfo, and the host-to-host test of step 2")));
-		TRY(add_step(a, xasprintf("GPUDirect RDMA: gdrcheck probe, then gdrcheck bw server here and gdrcheck bw client %s on the peer (NCCL's own GPU/NIC pairs); by hand, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
-					  node_name(f), gpu_tests ? gpu_tests : "no GPU/NIC pair")));
+		TRY(add_step(
+			a,
+			xasprintf(
+				"RDMA device plugin (k8s-rdma-shared-dev-plugin), then from a pod that holds the RDMA devices: ibv_devinfo, and the host-to-host test of step 2")));
+		TRY(add_step(
+			a,
+			xasprintf(
+				"GPUDirect RDMA: gdrcheck probe, then gdrcheck bw server here and gdrcheck bw client %s on the peer (NCCL's own GPU/NIC pairs); by hand, per NIC NCCL uses with its GPU: %s (a perftest built with CUDA; distributions ship it without)",
+				node_name(f), gpu_tests ? gpu_tests : "no GPU/NIC pair")));
 	}
 	return 0;
 }

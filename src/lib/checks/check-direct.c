@@ -109,11 +109,15 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 
 		perftest_cmds(f, (int)rt->gpu, (size_t)rt->nic, perf, sizeof(perf));
 		if (ctx->topo->level >= rt->path)
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile: %s (a perftest built with CUDA)",
-				 perf);
+			snprintf(
+				fix, sizeof(fix),
+				"give the GPU a NIC under its own PCIe switch (another NIC or a different slot), and measure GDR through the root complex meanwhile: %s (a perftest built with CUDA)",
+				perf);
 		else
-			snprintf(fix, sizeof(fix), "give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it: %s (a perftest built with CUDA)",
-				 perf);
+			snprintf(
+				fix, sizeof(fix),
+				"give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it: %s (a perftest built with CUDA)",
+				perf);
 	}
 	return finding_item(out, subj, ST_FAIL, fix,
 			    "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
@@ -141,9 +145,10 @@ static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
 
 		/* NCCL takes the port, then cannot connect on it (rdma.protocol). */
 		iwarp_fix(f, &f->nics[rt->nic], fix, sizeof(fix));
-		return finding_item(out, subj, ST_FAIL, fix,
-				    "NCCL uses %s%s, which runs iWARP: NCCL cannot bring a connection up on it (rdma.protocol), so nothing reaches this GPU's memory over it",
-				    nic, rt->via >= 0 ? " through an NVLink peer (PXN)" : "");
+		return finding_item(
+			out, subj, ST_FAIL, fix,
+			"NCCL uses %s%s, which runs iWARP: NCCL cannot bring a connection up on it (rdma.protocol), so nothing reaches this GPU's memory over it",
+			nic, rt->via >= 0 ? " through an NVLink peer (PXN)" : "");
 	}
 	if (rt->causes) {
 		char moved[512] = "";
@@ -282,8 +287,7 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		finding_item_route(out, rt);
 		off_by_settings += rt->causes != 0;
 		far += !rt->causes && out->items[out->n_items - 1].status == ST_FAIL;
-		iwarp += rt->nic >= 0 &&
-			 rdma_dev_protocol(&f->nics[rt->nic]) == RDMA_PROTO_IWARP;
+		iwarp += rt->nic >= 0 && rdma_dev_protocol(&f->nics[rt->nic]) == RDMA_PROTO_IWARP;
 		base_pxn += rt->causes && rt->base_via >= 0;
 		inferred += rt->via >= 0 && rt->gdr != 0 && rt->nvlink == TOPO_NVL_INFERRED;
 	}
@@ -322,11 +326,15 @@ static int direct_path(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_set(out, ST_FAIL, "NCCL settings turn GPUDirect RDMA off for %zu GPU%s; %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
 				off_by_settings, off_by_settings == 1 ? "" : "s", far, far == 1 ? "es" : ""));
 	else if (iwarp && far == iwarp)
-		TRY(finding_set(out, ST_FAIL, "NCCL uses an iWARP device for %zu GPU%s, on which it cannot bring a connection up (rdma.protocol)",
-				iwarp, iwarp == 1 ? "" : "s"));
+		TRY(finding_set(
+			out, ST_FAIL,
+			"NCCL uses an iWARP device for %zu GPU%s, on which it cannot bring a connection up (rdma.protocol)",
+			iwarp, iwarp == 1 ? "" : "s"));
 	else if (iwarp)
-		TRY(finding_set(out, ST_FAIL, "NCCL uses an iWARP device for %zu GPU%s (rdma.protocol); %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
-				iwarp, iwarp == 1 ? "" : "s", far - iwarp, far - iwarp == 1 ? "es" : ""));
+		TRY(finding_set(
+			out, ST_FAIL,
+			"NCCL uses an iWARP device for %zu GPU%s (rdma.protocol); %zu reach%s their nearest NIC only through the CPU (PHB/NODE/SYS)",
+			iwarp, iwarp == 1 ? "" : "s", far - iwarp, far - iwarp == 1 ? "es" : ""));
 	else
 		TRY(finding_set(out, ST_FAIL, "some GPUs reach their nearest NIC only through the CPU (PHB/NODE/SYS): NCCL turns GPUDirect RDMA off there"));
 	/* The step of a failing GPU, not of a warning one before it. */
@@ -391,8 +399,7 @@ const struct check check_direct_gpu_gdr = {
  * They matter to other peer-to-peer traffic (GPU to GPU over PCIe, a NIC a
  * GPU would use once a setting changes), not to the GPUDirect RDMA NCCL does.
  */
-static int acs_off_route(const struct facts *f, const int *seen, size_t n_seen,
-			 struct finding *out)
+static int acs_off_route(const struct facts *f, const int *seen, size_t n_seen, struct finding *out)
 {
 	char list[512] = "";
 	size_t len = 0, n = 0;
@@ -414,8 +421,10 @@ static int acs_off_route(const struct facts *f, const int *seen, size_t n_seen,
 	}
 	if (!n)
 		return 0;
-	return finding_evidence(out, "ACS P2P redirect is on for %zu bridge%s on no route NCCL takes (%s): not GPUDirect RDMA's path here (pairs under one switch turn below the root port, PXN crosses NVLink), but peer-to-peer traffic through them (GPU to GPU over PCIe, a NIC a GPU would use once a setting changes) goes up to the root complex",
-				 n, n == 1 ? "" : "s", list);
+	return finding_evidence(
+		out,
+		"ACS P2P redirect is on for %zu bridge%s on no route NCCL takes (%s): not GPUDirect RDMA's path here (pairs under one switch turn below the root port, PXN crosses NVLink), but peer-to-peer traffic through them (GPU to GPU over PCIe, a NIC a GPU would use once a setting changes) goes up to the root complex",
+		n, n == 1 ? "" : "s", list);
 }
 
 /* ACS on the bridges of each GPU's route to the NIC NCCL uses. */
@@ -498,14 +507,19 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 					 "only root can read PCIe extended config space" :
 					 fact_why(a->ctrl.state, a->ctrl.err, why, sizeof(why))));
 	}
-	TRY(finding_evidence(out, "/sys/bus/pci/devices/<bridge>/config: ACS extended capability (0x000d), control at +6 (RR 0x4, CR 0x8), %zu bridge%s on the paths NCCL's GPU-NIC traffic takes (each GPU's route; through its NVLink peer for PXN)",
-			     n_seen, n_seen == 1 ? "" : "s"));
+	TRY(finding_evidence(
+		out,
+		"/sys/bus/pci/devices/<bridge>/config: ACS extended capability (0x000d), control at +6 (RR 0x4, CR 0x8), %zu bridge%s on the paths NCCL's GPU-NIC traffic takes (each GPU's route; through its NVLink peer for PXN)",
+		n_seen, n_seen == 1 ? "" : "s"));
 	TRY(acs_off_route(f, seen, n_seen, out));
 	if (!n_seen)
-		return finding_set(out, ST_PASS, "no bridge on the GPUs' routes to the NICs NCCL uses");
+		return finding_set(out, ST_PASS,
+				   "no bridge on the GPUs' routes to the NICs NCCL uses");
 	if (n_set) {
-		TRY(finding_set(out, ST_FAIL, "ACS P2P redirect is on for %zu bridge%s on the GPUs' routes to the NICs NCCL uses", n_set,
-				n_set == 1 ? "" : "s"));
+		TRY(finding_set(
+			out, ST_FAIL,
+			"ACS P2P redirect is on for %zu bridge%s on the GPUs' routes to the NICs NCCL uses",
+			n_set, n_set == 1 ? "" : "s"));
 		/*
 		 * Kernel parameter pci=disable_acs_redir=<dev>[;<dev>...]
 		 * (kernel-parameters.txt). pci_setup() keeps the last value it
@@ -537,8 +551,10 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 		}
 		return finding_set(out, ST_UNKNOWN, "ACS of some bridges could not be read");
 	}
-	return finding_set(out, ST_PASS, "no ACS P2P redirect on the %zu bridge%s of the GPUs' routes to the NICs NCCL uses",
-			   n_seen, n_seen == 1 ? "" : "s");
+	return finding_set(
+		out, ST_PASS,
+		"no ACS P2P redirect on the %zu bridge%s of the GPUs' routes to the NICs NCCL uses",
+		n_seen, n_seen == 1 ? "" : "s");
 }
 
 const struct check check_direct_acs = {
@@ -650,8 +666,9 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 		kernel_arg_cmd(f, passthrough_param(h), cmd, sizeof(cmd));
 		drain_cmd(f, drain, sizeof(drain));
 		uncordon_cmd(f, uncordon, sizeof(uncordon));
-		return finding_fix(out, "%s, then %s (passthrough for host devices), then reboot, then %s",
-				   drain, cmd, uncordon);
+		return finding_fix(
+			out, "%s, then %s (passthrough for host devices), then reboot, then %s",
+			drain, cmd, uncordon);
 	}
 	if (out->status == ST_UNKNOWN)
 		return finding_set(out, ST_UNKNOWN, "the IOMMU mode of some devices could not be read");

@@ -28,8 +28,7 @@ static const struct netdev *fn_netdev(const struct facts *f, int pci)
 }
 
 /* The port's speed in Mb/s and where it was read; -1 when nothing says. */
-static int64_t port_mbps(const struct facts *f, int pci, const struct netdev *nd,
-			 const char **src)
+static int64_t port_mbps(const struct facts *f, int pci, const struct netdev *nd, const char **src)
 {
 	if (nd && fact_ok(&nd->sysfs.speed_mbps) && nd->sysfs.speed_mbps.v > 0) {
 		*src = "sysfs speed";
@@ -62,28 +61,32 @@ static int judge_fn(const struct facts *f, size_t idx, struct finding *out)
 	snprintf(subj, sizeof(subj), "%s%s%s%s", p->bdf, nd ? " (" : "", nd ? nd : "",
 		 nd ? ")" : "");
 	if (!part)
-		return finding_item(out, subj, ST_INFO, NULL,
-				    "device id %04llx is not one of ice's (ice_devids.h): its speed is not judged",
-				    fact_ok(&p->device) ? (unsigned long long)p->device.v : 0ULL);
+		return finding_item(
+			out, subj, ST_INFO, NULL,
+			"device id %04llx is not one of ice's (ice_devids.h): its speed is not judged",
+			fact_ok(&p->device) ? (unsigned long long)p->device.v : 0ULL);
 	if (mbps < 0)
-		return finding_item(out, subj, ST_INFO, NULL,
-				    "Intel %s (8086:%04x): link speed not read (link down, or not collected)",
-				    part->name, part->device);
+		return finding_item(
+			out, subj, ST_INFO, NULL,
+			"Intel %s (8086:%04x): link speed not read (link down, or not collected)",
+			part->name, part->device);
 	if (!part->max_mbps)
-		return finding_item(out, subj, ST_INFO, NULL,
-				    "Intel %s (8086:%04x) at %lld Mb/s (%s); the part's name does not fix its top speed",
-				    part->name, part->device, (long long)mbps, src);
+		return finding_item(
+			out, subj, ST_INFO, NULL,
+			"Intel %s (8086:%04x) at %lld Mb/s (%s); the part's name does not fix its top speed",
+			part->name, part->device, (long long)mbps, src);
 	if (mbps > part->max_mbps)
-		return finding_item(out, subj, ST_UNKNOWN, NULL,
-				    "the facts disagree: Intel %s (8086:%04x, ice_devids.h) runs at most %d Gb/s, but the port reports %lld Mb/s (%s): the device id or the speed is misread, and no bandwidth figure of this port can be trusted; compare lspci -nn -s %s with %s%s",
-				    part->name, part->device, part->max_mbps / 1000,
-				    (long long)mbps, src, p->bdf, nd ? "ethtool " : "the port's ethtool speed",
-				    nd ? nd : "");
+		return finding_item(
+			out, subj, ST_UNKNOWN, NULL,
+			"the facts disagree: Intel %s (8086:%04x, ice_devids.h) runs at most %d Gb/s, but the port reports %lld Mb/s (%s): the device id or the speed is misread, and no bandwidth figure of this port can be trusted; compare lspci -nn -s %s with %s%s",
+			part->name, part->device, part->max_mbps / 1000, (long long)mbps, src,
+			p->bdf, nd ? "ethtool " : "the port's ethtool speed", nd ? nd : "");
 	if (mbps < part->max_mbps)
-		return finding_item(out, subj, ST_INFO, NULL,
-				    "Intel %s (8086:%04x) at %lld Gb/s, below its %d Gb/s (%s): a port split (EPCT), the module or cable, or the switch port holds it there",
-				    part->name, part->device, (long long)mbps / 1000,
-				    part->max_mbps / 1000, src);
+		return finding_item(
+			out, subj, ST_INFO, NULL,
+			"Intel %s (8086:%04x) at %lld Gb/s, below its %d Gb/s (%s): a port split (EPCT), the module or cable, or the switch port holds it there",
+			part->name, part->device, (long long)mbps / 1000, part->max_mbps / 1000,
+			src);
 	return finding_item(out, subj, ST_PASS, NULL, "Intel %s (8086:%04x) at %d Gb/s (%s)",
 			    part->name, part->device, part->max_mbps / 1000, src);
 }
@@ -104,7 +107,9 @@ static int nic_speed(const struct check_ctx *ctx, struct finding *out)
 	}
 	if (n == 0)
 		return finding_set(out, ST_SKIP, "no Intel E800-series (ice) port");
-	TRY(finding_evidence(out, "parts by PCI device id as ice names them (drivers/net/ethernet/intel/ice/ice_devids.h); top speeds from the part names (XXV: 25 GbE; E810-C: 100 GbE on QSFP28 and backplane, 25 GbE on SFP28)"));
+	TRY(finding_evidence(
+		out,
+		"parts by PCI device id as ice names them (drivers/net/ethernet/intel/ice/ice_devids.h); top speeds from the part names (XXV: 25 GbE; E810-C: 100 GbE on QSFP28 and backplane, 25 GbE on SFP28)"));
 	if (out->status == ST_INFO) {
 		size_t ok = 0;
 
@@ -112,14 +117,17 @@ static int nic_speed(const struct check_ctx *ctx, struct finding *out)
 			ok += out->items[i].status == ST_PASS;
 		if (n == 1)
 			return finding_from_item(out, &out->items[0]);
-		return finding_set(out, ST_INFO, "%zu of %zu ports at their part's top speed, the others told, not judged (see the items)",
-				   ok, n);
+		return finding_set(
+			out, ST_INFO,
+			"%zu of %zu ports at their part's top speed, the others told, not judged (see the items)",
+			ok, n);
 	}
 	return finding_conclude(out, n, "every port at its part's top speed");
 }
 
 const struct check check_nic_speed = {
-	"nic.speed", GATE_RDMA,
+	"nic.speed",
+	GATE_RDMA,
 	"each E800-series (ice) port's link speed is one its part (PCI device id, ice_devids.h) can run",
 	nic_speed,
 };

@@ -94,8 +94,9 @@ static int rdma_protocol(const struct check_ctx *ctx, struct finding *out)
 	for (size_t i = 0; i < f->n_nics; i++) {
 		const struct rdma_dev *d = &f->nics[i];
 		enum rdma_proto p = rdma_dev_protocol(d);
-		const char *src = fact_str_ok(&d->protocol) ? "RDMA netlink protocol" :
-				  fact_str_ok(&d->node_type) ? "sysfs node_type" : NULL;
+		const char *src = fact_str_ok(&d->protocol)  ? "RDMA netlink protocol" :
+				  fact_str_ok(&d->node_type) ? "sysfs node_type" :
+							       NULL;
 
 		/* An imported NIC carries no device facts to judge. */
 		if (!rdma_dev_roce_known(d) && !fact_str_ok(&d->node_type))
@@ -104,32 +105,38 @@ static int rdma_protocol(const struct check_ctx *ctx, struct finding *out)
 		nic_subject(d, subj, sizeof(subj));
 		if (p == RDMA_PROTO_IWARP) {
 			iwarp_fix(f, d, fix, sizeof(fix));
-			TRY(finding_item(out, subj, ST_FAIL, fix,
-					 "runs iWARP (%s %s): NCCL takes the port (its link layer is Ethernet) but cannot bring a connection up on it (an iWARP QP reaches RTS only through iw_cm; irdma_modify_qp refuses it otherwise), so no NCCL traffic and no GPUDirect RDMA goes over %s, and no RoCE check applies to it",
-					 src, fact_str_ok(&d->protocol) ? d->protocol.v : d->node_type.v,
-					 d->name));
+			TRY(finding_item(
+				out, subj, ST_FAIL, fix,
+				"runs iWARP (%s %s): NCCL takes the port (its link layer is Ethernet) but cannot bring a connection up on it (an iWARP QP reaches RTS only through iw_cm; irdma_modify_qp refuses it otherwise), so no NCCL traffic and no GPUDirect RDMA goes over %s, and no RoCE check applies to it",
+				src, fact_str_ok(&d->protocol) ? d->protocol.v : d->node_type.v,
+				d->name));
 		} else if (p == RDMA_PROTO_ROCE || p == RDMA_PROTO_IB) {
-			TRY(finding_item(out, subj, ST_PASS, NULL, "%s (%s %s)", rdma_proto_name(p),
-					 src, fact_str_ok(&d->protocol) ? d->protocol.v : d->node_type.v));
+			TRY(finding_item(
+				out, subj, ST_PASS, NULL, "%s (%s %s)", rdma_proto_name(p), src,
+				fact_str_ok(&d->protocol) ? d->protocol.v : d->node_type.v));
 		} else if (p == RDMA_PROTO_OTHER) {
 			TRY(finding_item(out, subj, ST_FAIL,
 					 "use a RoCE or InfiniBand NIC for NCCL",
 					 "runs %s (%s %s), which NCCL's IB transport does not use",
 					 rdma_proto_name(p), src, d->protocol.v));
 		} else {
-			TRY(finding_item(out, subj, ST_UNKNOWN, NULL,
-					 "protocol not read (no RDMA netlink answer and no node_type)"));
+			TRY(finding_item(
+				out, subj, ST_UNKNOWN, NULL,
+				"protocol not read (no RDMA netlink answer and no node_type)"));
 		}
 	}
 	if (!n)
 		return finding_set(out, ST_SKIP, "no RDMA device");
-	TRY(finding_evidence(out, "RDMA netlink DEV_PROTOCOL (rdma dev show: ib, roce, iw), else /sys/class/infiniband/<dev>/node_type (4: RNIC is iWARP)"));
+	TRY(finding_evidence(
+		out,
+		"RDMA netlink DEV_PROTOCOL (rdma dev show: ib, roce, iw), else /sys/class/infiniband/<dev>/node_type (4: RNIC is iWARP)"));
 	TRY(finding_conclude(out, n, "every RDMA device runs RoCE or InfiniBand"));
 	return finding_fix_from_items(out, false);
 }
 
 const struct check check_rdma_protocol = {
-	"rdma.protocol", GATE_RDMA,
+	"rdma.protocol",
+	GATE_RDMA,
 	"every RDMA device runs RoCE or InfiniBand (iWARP: NCCL cannot connect over it)",
 	rdma_protocol,
 };

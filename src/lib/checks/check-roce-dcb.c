@@ -712,14 +712,20 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 	tc = facts_nccl_get(ctx->f, "NCCL_IB_TC");
 	/* A pod reads its own environment and image, not the host's file. */
 	if (tc && tc->source && strcmp(tc->source, "environment") == 0)
-		snprintf(fix, sizeof(fix), "export NCCL_IB_TC=%d where the job starts (the environment wins over /etc/nccl.conf; pods: NCCL_IB_TC=%d in the container's env)",
-			 want, want);
+		snprintf(
+			fix, sizeof(fix),
+			"export NCCL_IB_TC=%d where the job starts (the environment wins over /etc/nccl.conf; pods: NCCL_IB_TC=%d in the container's env)",
+			want, want);
 	else if (tc && tc->source && tc->source[0] == '/')
-		snprintf(fix, sizeof(fix), "sed -i 's/^NCCL_IB_TC=.*/NCCL_IB_TC=%d/' %s (host jobs; pods: NCCL_IB_TC=%d in the container's env)",
-			 want, tc->source, want);
+		snprintf(
+			fix, sizeof(fix),
+			"sed -i 's/^NCCL_IB_TC=.*/NCCL_IB_TC=%d/' %s (host jobs; pods: NCCL_IB_TC=%d in the container's env)",
+			want, tc->source, want);
 	else
-		snprintf(fix, sizeof(fix), "echo NCCL_IB_TC=%d >> /etc/nccl.conf (host jobs; pods: NCCL_IB_TC=%d in the container's env)",
-			 want, want);
+		snprintf(
+			fix, sizeof(fix),
+			"echo NCCL_IB_TC=%d >> /etc/nccl.conf (host jobs; pods: NCCL_IB_TC=%d in the container's env)",
+			want, want);
 	if (!tc || !tc->value)
 		ret = finding_item(out, "NCCL", ST_WARN, fix,
 				   "NCCL_IB_TC unset: NCCL's QPs use traffic class 0 (DSCP 0, priority 0, no PFC)");

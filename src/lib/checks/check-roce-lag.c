@@ -138,8 +138,10 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 	drain_cmd(ctx->f, drain, sizeof(drain));
 	uncordon_cmd(ctx->f, uncordon, sizeof(uncordon));
 	/* Both ports leave the bond: the session must not run over it. */
-	TRY(append(&fix, "from the console (BMC) or an SSH session that does not go over %s, which this takes down on every port: %s",
-		   g->bond->name, drain));
+	TRY(append(
+		&fix,
+		"from the console (BMC) or an SSH session that does not go over %s, which this takes down on every port: %s",
+		g->bond->name, drain));
 	/* Every port out: the others first, the primary last. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t p = 0; p < g->n; p++)
@@ -152,9 +154,11 @@ static int lag_item(const struct check_ctx *ctx, const struct lag *g,
 	for (size_t p = 0; p < g->n; p++)
 		if (g->ports[p] != g->primary)
 			TRY(append(&fix, "; ip link set %s master %s", g->ports[p]->name, g->bond->name));
-	TRY(append(&fix, "; rdma link show (one RDMA device%s%s%s for the bond) and gdrcheck check (net.bond passes: the LAG's GID table carries %s's address); %s",
-		   g->rdma ? ", " : "", g->rdma ? g->rdma : "", g->rdma ? "," : "", g->bond->name,
-		   uncordon));
+	TRY(append(
+		&fix,
+		"; rdma link show (one RDMA device%s%s%s for the bond) and gdrcheck check (net.bond passes: the LAG's GID table carries %s's address); %s",
+		g->rdma ? ", " : "", g->rdma ? g->rdma : "", g->rdma ? "," : "", g->bond->name,
+		uncordon));
 	return finding_item(out, g->bond->name, ST_WARN, fix,
 			    "%zu QoS commands for %s's ports (%s) in one procedure: ice refuses DCB changes on a bonded port (ice_dcb_nl.c, \"DCB changes not allowed when in a bond\"), and Intel's ice README wants the ports' QoS to match before bonding and the RDMA primary (%s) added first",
 			    n_cmds, g->bond->name, names, g->primary->name);

@@ -94,31 +94,37 @@ static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond
 			continue;
 		snprintf(subj, sizeof(subj), "%s slave %s", bond->name, s->name);
 		if (!netdev_listed(s) || !fact_ok(&s->link.mtu)) {
-			ret = finding_item(out, subj, ST_UNKNOWN, NULL,
-					   "port MTU unknown (%s): a port below the bond's MTU %lld drops its larger frames",
-					   netdev_listed(s) ? roce_state_text(s->link.mtu.state, s->link.mtu.err)
-							    : "not listed",
-					   want);
+			ret = finding_item(
+				out, subj, ST_UNKNOWN, NULL,
+				"port MTU unknown (%s): a port below the bond's MTU %lld drops its larger frames",
+				netdev_listed(s) ?
+					roce_state_text(s->link.mtu.state, s->link.mtu.err) :
+					"not listed",
+				want);
 			continue;
 		}
 		if (len < sizeof(ev))
-			len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s %lld", len ? ", " : "",
-						s->name, (long long)s->link.mtu.v);
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s %lld",
+						len ? ", " : "", s->name, (long long)s->link.mtu.v);
 		if (s->link.mtu.v >= bond->link.mtu.v)
 			continue;
 		if (host_distro(ctx->f) == DISTRO_RHEL) {
 			char conn[128];
 
 			nm_conn_word(s->name, conn, sizeof(conn));
-			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld && nmcli connection modify %s ethernet.mtu %lld (the port's own profile may set %lld)",
-				 s->name, want, conn, want, (long long)s->link.mtu.v);
-		}
-		else
-			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %lld, and the same where %s's own MTU is configured (it overrides the bond's)",
-				 s->name, want, s->name);
-		ret = finding_item(out, subj, ST_FAIL, fix,
-				   "%s MTU %lld, below %s's %lld: bonding lets a port's MTU differ from the bond's (bond_main.c, NETDEV_CHANGEMTU), and ice sizes this port's receive buffers from its own MTU (ice_vsi_cfg_frame_size), so %s's larger frames hashed onto it are dropped",
-				   s->name, (long long)s->link.mtu.v, bond->name, want, bond->name);
+			snprintf(
+				fix, sizeof(fix),
+				"ip link set dev %s mtu %lld && nmcli connection modify %s ethernet.mtu %lld (the port's own profile may set %lld)",
+				s->name, want, conn, want, (long long)s->link.mtu.v);
+		} else
+			snprintf(
+				fix, sizeof(fix),
+				"ip link set dev %s mtu %lld, and the same where %s's own MTU is configured (it overrides the bond's)",
+				s->name, want, s->name);
+		ret = finding_item(
+			out, subj, ST_FAIL, fix,
+			"%s MTU %lld, below %s's %lld: bonding lets a port's MTU differ from the bond's (bond_main.c, NETDEV_CHANGEMTU), and ice sizes this port's receive buffers from its own MTU (ice_vsi_cfg_frame_size), so %s's larger frames hashed onto it are dropped",
+			s->name, (long long)s->link.mtu.v, bond->name, want, bond->name);
 	}
 	if (ret >= 0 && *ev)
 		finding_evidence(out, "%s mtu %lld, its ports: %s", bond->name,
@@ -211,31 +217,32 @@ static int64_t first_usable(const struct rdma_port *p, int fam)
 }
 
 /* How NCCL of @e's version picks, for the evidence. */
-static void gid_rule(const struct facts *f, const struct nccl_gid_env *e, char *buf,
-		     size_t size)
+static void gid_rule(const struct facts *f, const struct nccl_gid_env *e, char *buf, size_t size)
 {
 	const struct nccl_setting *pin = facts_nccl_get(f, "NCCL_IB_GID_INDEX");
 	char ver[32] = "";
 
 	if (e->version)
-		snprintf(ver, sizeof(ver), " %d.%d.%d", e->version / 10000,
-			 e->version / 100 % 100, e->version % 100);
+		snprintf(ver, sizeof(ver), " %d.%d.%d", e->version / 10000, e->version / 100 % 100,
+			 e->version % 100);
 	if (e->gid_index_set && pin)
 		snprintf(buf, size, "NCCL_IB_GID_INDEX=%s (%s), one index for every device",
 			 pin->value, pin->source);
 	else if (!nccl_gid_per_device(e))
-		snprintf(buf, size, "NCCL%s, before 2.21: NCCL_IB_GID_INDEX defaults to 0, one index for every device",
-			 ver);
+		snprintf(
+			buf, size,
+			"NCCL%s, before 2.21: NCCL_IB_GID_INDEX defaults to 0, one index for every device",
+			ver);
 	else
-		snprintf(buf, size, "NCCL%s%s: per device, the first RoCE v2 %s GID%s%s",
-			 ver, e->version ? "" : " 2.21 or later", family_name(e->family),
+		snprintf(buf, size, "NCCL%s%s: per device, the first RoCE v2 %s GID%s%s", ver,
+			 e->version ? "" : " 2.21 or later", family_name(e->family),
 			 e->family_set ? " (NCCL_IB_ADDR_FAMILY)" : "",
 			 e->have_range ? " in NCCL_IB_ADDR_RANGE" : "");
 }
 
 /* The fix that gives @link an address of @fam. */
-static void addr_fix(const struct facts *f, const struct netdev *link, int fam,
-		     char *buf, size_t size)
+static void addr_fix(const struct facts *f, const struct netdev *link, int fam, char *buf,
+		     size_t size)
 {
 	if (!link) {
 		snprintf(buf, size, "give the port's netdev an %s address (it has none listed)",
@@ -247,10 +254,10 @@ static void addr_fix(const struct facts *f, const struct netdev *link, int fam,
 
 /* What every RoCE port offers NCCL, for the node-wide fixes. */
 struct gid_node {
-	bool all_v6_only;   /* every port: an IPv6 RoCE v2 GID and no IPv4 one */
-	bool all_v4_only;   /* every port: an IPv4 RoCE v2 GID and no IPv6 one */
+	bool all_v6_only; /* every port: an IPv6 RoCE v2 GID and no IPv4 one */
+	bool all_v4_only; /* every port: an IPv4 RoCE v2 GID and no IPv6 one */
 	int64_t same_index; /* the index of the wanted family's first GID on every port, -1 none */
-	char names[256];    /* the ports */
+	char names[256]; /* the ports */
 };
 
 /* The index of the first routable RoCE v2 GID of @fam on every port, -1 when they differ. */
@@ -344,21 +351,24 @@ static int gid_one_index(const struct check_ctx *ctx, const struct roce_target *
 		if (nccl_gid_usable(t->port, d, dyn.family)) {
 			snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (%s)",
 				 setting_source(f, "NCCL_IB_GID_INDEX"));
-			return finding_item(out, subj, ST_FAIL, fix,
-					    "NCCL_IB_GID_INDEX=%lld is one index for every device, and here it is %s; without it NCCL picks index %lld on this port, its RoCE v2 %s GID",
-					    (long long)idx, what, (long long)d, family_name(dyn.family));
+			return finding_item(
+				out, subj, ST_FAIL, fix,
+				"NCCL_IB_GID_INDEX=%lld is one index for every device, and here it is %s; without it NCCL picks index %lld on this port, its RoCE v2 %s GID",
+				(long long)idx, what, (long long)d, family_name(dyn.family));
 		}
 		return 1; /* unsetting does not help here: the address is missing */
 	}
 	/* NCCL before 2.21: one index on every device, whatever the setting. */
 	if (node->same_index >= 0)
-		snprintf(fix, sizeof(fix),
-			 "NCCL_IB_GID_INDEX=%lld (the index of the routable RoCE v2 GID on every RoCE device: %s), or NCCL 2.21.5 or later, which picks per device",
-			 (long long)node->same_index, node->names);
+		snprintf(
+			fix, sizeof(fix),
+			"NCCL_IB_GID_INDEX=%lld (the index of the routable RoCE v2 GID on every RoCE device: %s), or NCCL 2.21.5 or later, which picks per device",
+			(long long)node->same_index, node->names);
 	else
-		snprintf(fix, sizeof(fix),
-			 "NCCL 2.21.5 or later, which picks the GID per device%s: no single NCCL_IB_GID_INDEX is a routable RoCE v2 GID on every RoCE device (%s)",
-			 env->gid_index_set ? ", and unset NCCL_IB_GID_INDEX" : "", node->names);
+		snprintf(
+			fix, sizeof(fix),
+			"NCCL 2.21.5 or later, which picks the GID per device%s: no single NCCL_IB_GID_INDEX is a routable RoCE v2 GID on every RoCE device (%s)",
+			env->gid_index_set ? ", and unset NCCL_IB_GID_INDEX" : "", node->names);
 	return finding_item(out, subj, env->gid_index_set ? ST_FAIL : ST_WARN, fix,
 			    "%s uses index %lld on every device, and here it is %s",
 			    env->gid_index_set ? "NCCL_IB_GID_INDEX" : "NCCL before 2.21",
@@ -411,15 +421,17 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 				 v2 ? "present" : "missing");
 	if (nccl_gid_usable(p, idx, want))
 		return finding_item(out, subj, ST_PASS, NULL,
-				    "NCCL uses GID %lld (%s, RoCE v2, %s%s%s)",
-				    (long long)idx, g->gid, family_name(nccl_gid_family(b)),
+				    "NCCL uses GID %lld (%s, RoCE v2, %s%s%s)", (long long)idx,
+				    g->gid, family_name(nccl_gid_family(b)),
 				    fact_str_ok(&g->ndev) ? ", " : "",
 				    fact_str_ok(&g->ndev) ? g->ndev.v : "");
 	/* What the GID NCCL takes is, where it will not do. */
 	if (!g || !nccl_gid_valid(b))
-		snprintf(what, sizeof(what), "%s", !g ? "empty" : "link-local (fe80::, one L2 segment)");
+		snprintf(what, sizeof(what), "%s",
+			 !g ? "empty" : "link-local (fe80::, one L2 segment)");
 	else if (!fact_str_is(&g->type, "RoCE v2"))
-		snprintf(what, sizeof(what), "%s, not RoCE v2", fact_str_ok(&g->type) ? g->type.v : "of no known type");
+		snprintf(what, sizeof(what), "%s, not RoCE v2",
+			 fact_str_ok(&g->type) ? g->type.v : "of no known type");
 	else
 		snprintf(what, sizeof(what), "an %s GID", family_name(nccl_gid_family(b)));
 	if (env->gid_index_set || !per_device) {
@@ -445,24 +457,28 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 	if (per_device && other >= 0 && first_usable(p, env->family) < 0) {
 		/* NCCL_IB_ADDR_FAMILY is one setting for every device: only a fabric of one family takes it. */
 		if (env->family == AF_INET && node->all_v6_only)
-			snprintf(fix, sizeof(fix), "NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: %s)",
-				 node->names);
+			snprintf(
+				fix, sizeof(fix),
+				"NCCL_IB_ADDR_FAMILY=AF_INET6 (every RoCE port's address is IPv6: %s)",
+				node->names);
 		else if (env->family == AF_INET6 && node->all_v4_only)
-			snprintf(fix, sizeof(fix), "unset NCCL_IB_ADDR_FAMILY (%s): every RoCE port's address is IPv4 (%s)",
-				 setting_source(f, "NCCL_IB_ADDR_FAMILY"), node->names);
+			snprintf(
+				fix, sizeof(fix),
+				"unset NCCL_IB_ADDR_FAMILY (%s): every RoCE port's address is IPv4 (%s)",
+				setting_source(f, "NCCL_IB_ADDR_FAMILY"), node->names);
 		else
 			addr_fix(f, il, env->family, fix, sizeof(fix));
-		return finding_item(out, subj, ST_WARN, fix,
-				    "no %s address on %s: NCCL looks for an %s GID (%s) and stays on GID %lld, %s; the port's RoCE v2 GID %lld is %s",
-				    family_name(env->family), il ? il->name : "the port's netdev",
-				    family_name(env->family),
-				    env->family_set ? "NCCL_IB_ADDR_FAMILY" : "its default, AF_INET",
-				    (long long)idx, what, (long long)other,
-				    family_name(env->family == AF_INET6 ? AF_INET : AF_INET6));
+		return finding_item(
+			out, subj, ST_WARN, fix,
+			"no %s address on %s: NCCL looks for an %s GID (%s) and stays on GID %lld, %s; the port's RoCE v2 GID %lld is %s",
+			family_name(env->family), il ? il->name : "the port's netdev",
+			family_name(env->family),
+			env->family_set ? "NCCL_IB_ADDR_FAMILY" : "its default, AF_INET",
+			(long long)idx, what, (long long)other,
+			family_name(env->family == AF_INET6 ? AF_INET : AF_INET6));
 	}
 	addr_fix(f, il, per_device ? env->family : AF_INET, fix, sizeof(fix));
-	return finding_item(out, subj, ST_WARN, fix,
-			    "no %s address on %s: NCCL uses GID %lld, %s",
+	return finding_item(out, subj, ST_WARN, fix, "no %s address on %s: NCCL uses GID %lld, %s",
 			    per_device ? family_name(env->family) : "IP",
 			    il ? il->name : "the port's netdev", (long long)idx, what);
 }
@@ -490,10 +506,14 @@ static int gid_older(const struct check_ctx *ctx, const struct roce_target *t, s
 	if (!nbad)
 		return 0;
 	if (node->same_index >= 0)
-		snprintf(tail, sizeof(tail), "; for such an NCCL, NCCL_IB_GID_INDEX=%lld is the RoCE v2 GID on every RoCE device",
-			 (long long)node->same_index);
-	return finding_evidence(out, "NCCL before 2.21 (NCCL_IB_GID_INDEX default 0, one index on every device; no NCCL_IB_ADDR_FAMILY or _RANGE) would use index %lld, not a routable RoCE v2 GID on %s%s; --nccl-version judges the NCCL the workload runs",
-				 (long long)old.gid_index, bad, tail);
+		snprintf(
+			tail, sizeof(tail),
+			"; for such an NCCL, NCCL_IB_GID_INDEX=%lld is the RoCE v2 GID on every RoCE device",
+			(long long)node->same_index);
+	return finding_evidence(
+		out,
+		"NCCL before 2.21 (NCCL_IB_GID_INDEX default 0, one index on every device; no NCCL_IB_ADDR_FAMILY or _RANGE) would use index %lld, not a routable RoCE v2 GID on %s%s; --nccl-version judges the NCCL the workload runs",
+		(long long)old.gid_index, bad, tail);
 }
 
 /*
@@ -517,14 +537,15 @@ static int gid_pin_verdict(const struct facts *f, const struct nccl_gid_env *env
 			lg += (size_t)snprintf(good + lg, sizeof(good) - lg, "%s%.*s",
 					       lg ? ", " : "", (int)dev, it->subject);
 		else if (it->fix && strcmp(it->fix, fix) == 0 && lb < sizeof(bad))
-			lb += (size_t)snprintf(bad + lb, sizeof(bad) - lb, "%s%.*s",
-					       lb ? ", " : "", (int)dev, it->subject);
+			lb += (size_t)snprintf(bad + lb, sizeof(bad) - lb, "%s%.*s", lb ? ", " : "",
+					       (int)dev, it->subject);
 	}
 	if (!pin || !lb || !nccl_gid_per_device(env))
 		return 0;
-	TRY(finding_set(out, out->status,
-			"NCCL_IB_GID_INDEX=%s (%s) is one index for every RoCE device: %s%s%s not on %s, where NCCL picks a routable RoCE v2 GID of its own once it is unset",
-			pin->value, pin->source, lg ? "right on " : "", good, lg ? ";" : "", bad));
+	TRY(finding_set(
+		out, out->status,
+		"NCCL_IB_GID_INDEX=%s (%s) is one index for every RoCE device: %s%s%s not on %s, where NCCL picks a routable RoCE v2 GID of its own once it is unset",
+		pin->value, pin->source, lg ? "right on " : "", good, lg ? ";" : "", bad));
 	return finding_fix(out, "%s", fix);
 }
 
@@ -556,6 +577,7 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 const struct check check_roce_gid = {
 	.id = "roce.gid",
 	.gate = GATE_RDMA,
-	.summary = "the GID NCCL picks (by its version's rule) is a routable RoCE v2 GID of the fabric's family on every device",
+	.summary =
+		"the GID NCCL picks (by its version's rule) is a routable RoCE v2 GID of the fabric's family on every device",
 	.run = run_gid,
 };

@@ -138,8 +138,7 @@ void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
  * `ip addr add` gives a device NetworkManager manages is gone at its next
  * activation), netplan.
  */
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf,
-		      size_t size);
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size);
 /* Set bonding option @opt ("lacp_rate=fast") on @bond for good. */
 void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
 		     size_t size);
@@ -172,8 +171,7 @@ void nic_subject(const struct rdma_dev *n, char *buf, size_t size);
  * parameters on its PCI function (what that resets said with it), or, where
  * the NIC runs iWARP only, to leave it out of NCCL.
  */
-void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf,
-	       size_t size);
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size);
 /* "absent", "unreadable (Permission denied)", ... for a fact that is not OK. */
 const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
 /* Whether a fact could not be read for lack of privilege. */
@@ -209,10 +207,9 @@ size_t rdma_capable_netfns(const struct facts *f);
 extern const struct check check_gpu_present, check_gpu_driver,
 	check_gpu_kmod_flavor, check_gpu_arch, check_gpu_devnodes,
 	check_gpu_bar1, check_gpu_cuda_driver;
-extern const struct check check_nic_present, check_nic_driver, check_nic_ddp,
-	check_nic_firmware, check_nic_speed,
-	check_rdma_device, check_rdma_protocol, check_rdma_port, check_rdma_userspace,
-	check_rdma_devnodes, check_rdma_ofed_conflicts;
+extern const struct check check_nic_present, check_nic_driver, check_nic_ddp, check_nic_firmware,
+	check_nic_speed, check_rdma_device, check_rdma_protocol, check_rdma_port,
+	check_rdma_userspace, check_rdma_devnodes, check_rdma_ofed_conflicts;
 extern const struct check check_direct_path, check_direct_gpu_gdr,
 	check_direct_acs, check_direct_iommu, check_direct_link,
 	check_direct_regpath, check_direct_nccl_env, check_direct_gdrcopy,

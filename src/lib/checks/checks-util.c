@@ -451,27 +451,30 @@ void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 	}
 }
 
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf,
-		      size_t size)
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size)
 {
-	const char *fam = ipv6 ? "ipv6" : "ipv4", *what = ipv6 ? "<IPv6 address>/<len>" :
-								 "<IPv4 address>/<len>";
+	const char *fam = ipv6 ? "ipv6" : "ipv4",
+		   *what = ipv6 ? "<IPv6 address>/<len>" : "<IPv4 address>/<len>";
 	char conn[128];
 
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
 		/* NetworkManager drops an address it did not set at the next activation. */
 		nm_conn_word(ifname, conn, sizeof(conn));
-		snprintf(buf, size, "nmcli connection modify %s +%s.addresses %s %s.method manual && nmcli connection up %s",
-			 conn, fam, what, fam, conn);
+		snprintf(
+			buf, size,
+			"nmcli connection modify %s +%s.addresses %s %s.method manual && nmcli connection up %s",
+			conn, fam, what, fam, conn);
 		break;
 	case DISTRO_DEBIAN:
-		snprintf(buf, size, "add %s to the addresses of %s in /etc/netplan/*.yaml, then netplan apply",
+		snprintf(buf, size,
+			 "add %s to the addresses of %s in /etc/netplan/*.yaml, then netplan apply",
 			 what, ifname);
 		break;
 	default:
-		snprintf(buf, size, "ip addr add %s dev %s, and the same in the network configuration",
-			 what, ifname);
+		snprintf(buf, size,
+			 "ip addr add %s dev %s, and the same in the network configuration", what,
+			 ifname);
 		break;
 	}
 }
@@ -484,16 +487,22 @@ void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, c
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
 		nm_conn_word(bond, conn, sizeof(conn));
-		snprintf(buf, size, "nmcli connection modify %s +bond.options %s && nmcli connection up %s (a link flap of every port of %s)",
-			 conn, opt, conn, bond);
+		snprintf(
+			buf, size,
+			"nmcli connection modify %s +bond.options %s && nmcli connection up %s (a link flap of every port of %s)",
+			conn, opt, conn, bond);
 		break;
 	case DISTRO_DEBIAN:
-		snprintf(buf, size, "set %s in the parameters of %s in /etc/netplan/*.yaml, then netplan apply (a link flap of every port of %s)",
-			 opt, bond, bond);
+		snprintf(
+			buf, size,
+			"set %s in the parameters of %s in /etc/netplan/*.yaml, then netplan apply (a link flap of every port of %s)",
+			opt, bond, bond);
 		break;
 	default:
-		snprintf(buf, size, "set %s where %s is configured and bring it up again (a link flap of every port of %s)",
-			 opt, bond, bond);
+		snprintf(
+			buf, size,
+			"set %s where %s is configured and bring it up again (a link flap of every port of %s)",
+			opt, bond, bond);
 		break;
 	}
 }
@@ -534,8 +543,7 @@ void uncordon_cmd(const struct facts *f, char *buf, size_t size)
 }
 
 /* This node's address on NIC @n (its port's netdev, a bond's for a LAG), without the prefix. */
-static void nic_address(const struct facts *f, const struct rdma_dev *n, char *buf,
-			size_t size)
+static void nic_address(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size)
 {
 	const struct rdma_port *p = n->n_ports ? &n->ports[0] : NULL;
 	const struct netdev *l = NULL;
@@ -543,7 +551,8 @@ static void nic_address(const struct facts *f, const struct rdma_dev *n, char *b
 	*buf = '\0';
 	if (p) {
 		struct roce_target t = {
-			.dev = n, .port = p,
+			.dev = n,
+			.port = p,
 			.ndev = facts_link(f, p->netdev),
 		};
 
@@ -579,10 +588,12 @@ void perftest_cmds(const struct facts *f, int gpu, size_t nic, char *buf, size_t
 		snprintf(cuda, sizeof(cuda), " --use_cuda=%d%s", gpu,
 			 host_peer_client(&f->host) ? "" : " --use_cuda_dmabuf");
 	nic_address(f, n, addr, sizeof(addr));
-	snprintf(buf, size, "%sib_write_bw -d %s -i %u%s%s --report_gbits here, then %sib_write_bw -d %s -i %u%s%s --report_gbits %s on a peer set up alike",
-		 gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
-		 gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
-		 addr);
+	snprintf(
+		buf, size,
+		"%sib_write_bw -d %s -i %u%s%s --report_gbits here, then %sib_write_bw -d %s -i %u%s%s --report_gbits %s on a peer set up alike",
+		gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
+		gpu >= 0 ? "CUDA_DEVICE_ORDER=PCI_BUS_ID " : "", n->name, p ? p->num : 1, gid, cuda,
+		addr);
 }
 
 void gpu_subject(const struct facts *f, size_t i, char *buf, size_t size)
@@ -677,16 +688,17 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 	return n;
 }
 
-void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf,
-	       size_t size)
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size)
 {
 	const struct pci_dev *p = facts_pci(f, n->pci);
 	char renamed[RDMA_DEV_NAME_LEN + 8];
 
 	if (!p || !fact_str_is(&p->driver, "ice") || !n->bdf[0]) {
 		/* X722 (i40e), Chelsio, siw: iWARP is all they run. */
-		snprintf(buf, size, "use a RoCE or InfiniBand NIC for NCCL: %s runs iWARP only, whose connections NCCL's IB transport cannot bring up; meanwhile leave it out (NCCL_IB_HCA=^%s)",
-			 n->name, n->name);
+		snprintf(
+			buf, size,
+			"use a RoCE or InfiniBand NIC for NCCL: %s runs iWARP only, whose connections NCCL's IB transport cannot bring up; meanwhile leave it out (NCCL_IB_HCA=^%s)",
+			n->name, n->name);
 		return;
 	}
 	/* udev's rdma_rename names a device <protocol>p<bus>s<slot>f<fn>: iw... becomes roce... */
@@ -700,6 +712,8 @@ void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf,
 	 * (ice_unplug_aux_dev/ice_plug_aux_dev), so irdma removes the iWARP
 	 * device with everything open on it and registers a new RoCE v2 one.
 	 */
-	snprintf(buf, size, "devlink dev param set pci/%s name enable_iwarp value false cmode runtime && devlink dev param set pci/%s name enable_roce value true cmode runtime (stop what uses %s first: ice removes the RDMA device with every QP and memory region on it and registers a RoCE v2 device, which udev names %s; update NCCL_IB_HCA and the RDMA device plugin's selectors that name %s; ice probes in RoCE v2, so remove whatever sets enable_iwarp at boot)",
-		 n->bdf, n->bdf, n->name, renamed, n->name);
+	snprintf(
+		buf, size,
+		"devlink dev param set pci/%s name enable_iwarp value false cmode runtime && devlink dev param set pci/%s name enable_roce value true cmode runtime (stop what uses %s first: ice removes the RDMA device with every QP and memory region on it and registers a RoCE v2 device, which udev names %s; update NCCL_IB_HCA and the RDMA device plugin's selectors that name %s; ice probes in RoCE v2, so remove whatever sets enable_iwarp at boot)",
+		n->bdf, n->bdf, n->name, renamed, n->name);
 }

@@ -123,9 +123,19 @@ static bool shown(const struct report *rep, enum gate g)
 static bool fix_disruptive(const char *fix)
 {
 	static const char *const words[] = {
-		"reboot", "drain the node", "kubectl drain", "nomaster", "link flap", "netplan apply",
-		"nmcli connection up", "modprobe -r", "rmmod", "slot",
-		"move a NIC", "in the BIOS", "driver reload",
+		"reboot",
+		"drain the node",
+		"kubectl drain",
+		"nomaster",
+		"link flap",
+		"netplan apply",
+		"nmcli connection up",
+		"modprobe -r",
+		"rmmod",
+		"slot",
+		"move a NIC",
+		"in the BIOS",
+		"driver reload",
 		/* ice's devlink enable_iwarp/enable_roce re-plug the RDMA device. */
 		"removes the RDMA device",
 	};

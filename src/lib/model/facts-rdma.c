@@ -166,8 +166,10 @@ enum rdma_proto rdma_dev_protocol(const struct rdma_dev *d)
 const char *rdma_proto_name(enum rdma_proto p)
 {
 	static const char *const names[] = {
-		[RDMA_PROTO_UNKNOWN] = "unknown", [RDMA_PROTO_IB] = "InfiniBand",
-		[RDMA_PROTO_ROCE] = "RoCE", [RDMA_PROTO_IWARP] = "iWARP",
+		[RDMA_PROTO_UNKNOWN] = "unknown",
+		[RDMA_PROTO_IB] = "InfiniBand",
+		[RDMA_PROTO_ROCE] = "RoCE",
+		[RDMA_PROTO_IWARP] = "iWARP",
 		[RDMA_PROTO_OTHER] = "another RDMA protocol",
 	};
 

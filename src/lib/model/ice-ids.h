@@ -11,7 +11,7 @@
 struct ice_part {
 	uint16_t device;
 	const char *name; /* "E810-C for QSFP": the comment ice_devids.h gives it */
-	bool e810;        /* an E810 controller (not E822/E823/E825/E830) */
+	bool e810; /* an E810 controller (not E822/E823/E825/E830) */
 	/*
 	 * The fastest a port of the part runs, in Mb/s; 0 where the part's
 	 * name does not fix it. XXV is the 25 GbE controller; an E810-C runs

@@ -433,13 +433,15 @@ static int bw_text_body(FILE *out, const struct bw_report *r)
 		else
 			fprintf(out, "  perftest: %s\n", p->perftest);
 	}
-	fprintf(out, "\nperftest: run the command without its last word (the server) on the server node\n"
-		     "first, with that node's own -d and -x. It reports Gb/sec (--report_gbits); the\n"
-		     "columns above are BW in %s (%s),\npayload bytes only%s.\n"
-		     "Distributions build perftest without CUDA (no --use_cuda* options in ib_write_bw --help):\n"
-		     "the GPU line needs linux-rdma/perftest built with ./configure CUDA_H_PATH=<cuda>/include/cuda.h.\n",
-		bw_report_unit(r), r->report_gbits ? "10^9 bits per second" :
-		"2^20 bytes per second; perftest before 24.07 heads it MB/sec",
+	fprintf(out,
+		"\nperftest: run the command without its last word (the server) on the server node\n"
+		"first, with that node's own -d and -x. It reports Gb/sec (--report_gbits); the\n"
+		"columns above are BW in %s (%s),\npayload bytes only%s.\n"
+		"Distributions build perftest without CUDA (no --use_cuda* options in ib_write_bw --help):\n"
+		"the GPU line needs linux-rdma/perftest built with ./configure CUDA_H_PATH=<cuda>/include/cuda.h.\n",
+		bw_report_unit(r),
+		r->report_gbits ? "10^9 bits per second" :
+				  "2^20 bytes per second; perftest before 24.07 heads it MB/sec",
 		o->bidir ? "; -b prints only the sum row" : "");
 	return ferror(out) ? -EIO : 0;
 }

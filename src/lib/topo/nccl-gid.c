@@ -43,8 +43,7 @@ int nccl_version_parse(const char *s)
 	return NCCL_VERSION_CODE((int)a, (int)b, (int)c);
 }
 
-void nccl_gid_env_from_facts(const struct facts *f, int version,
-			     struct nccl_gid_env *e)
+void nccl_gid_env_from_facts(const struct facts *f, int version, struct nccl_gid_env *e)
 {
 	const struct nccl_setting *fam = facts_nccl_get(f, "NCCL_IB_ADDR_FAMILY");
 	const struct nccl_setting *range = facts_nccl_get(f, "NCCL_IB_ADDR_RANGE");
@@ -54,10 +53,9 @@ void nccl_gid_env_from_facts(const struct facts *f, int version,
 	e->version = version > 0 ? version : 0;
 	per_device = nccl_gid_per_device(e);
 	/* NCCL_PARAM(IbGidIndex, "IB_GID_INDEX", 0) up to 2.20, -1 since 2.21. */
-	e->gid_index = nccl_setting_long(f, "NCCL_IB_GID_INDEX", per_device ? -1 : 0,
-					 &e->gid_index_set);
-	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2,
-					    &e->roce_version_set);
+	e->gid_index =
+		nccl_setting_long(f, "NCCL_IB_GID_INDEX", per_device ? -1 : 0, &e->gid_index_set);
+	e->roce_version = nccl_setting_long(f, "NCCL_IB_ROCE_VERSION_NUM", 2, &e->roce_version_set);
 	e->family = AF_INET;
 	/* envIbAddrFamily: "AF_INET" or "AF_INET6"; anything else keeps AF_INET. */
 	if (fam && fam->value && strcmp(fam->value, "AF_INET6") == 0)
@@ -208,6 +206,5 @@ bool nccl_gid_usable(const struct rdma_port *p, int64_t idx, int family)
 	if (!found)
 		return false;
 	gid_at(p, idx, &g);
-	return nccl_gid_valid(g.b) && g.ver == 2 &&
-	       (!family || nccl_gid_family(g.b) == family);
+	return nccl_gid_valid(g.b) && g.ver == 2 && (!family || nccl_gid_family(g.b) == family);
 }

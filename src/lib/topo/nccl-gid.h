@@ -15,7 +15,7 @@
  */
 
 /* NCCL versions as major * 10000 + minor * 100 + patch (2.21.5: 22105). */
-#define NCCL_VERSION_CODE(a, b, c) ((a) * 10000 + (b) * 100 + (c))
+#define NCCL_VERSION_CODE(a, b, c) ((a)*10000 + (b)*100 + (c))
 /* The first NCCL that picks a GID per device (tag v2.21.5-1). */
 #define NCCL_GID_PER_DEVICE NCCL_VERSION_CODE(2, 21, 0)
 
@@ -27,11 +27,11 @@ int nccl_version_parse(const char *s);
 
 /* NCCL's RoCE GID settings, from the facts, for one NCCL version. */
 struct nccl_gid_env {
-	int version;          /* NCCL version code; 0 = not known: the current rules */
-	int64_t gid_index;    /* NCCL_IB_GID_INDEX as NCCL reads it, -1 = pick per device */
-	bool gid_index_set;   /* NCCL_IB_GID_INDEX is set (pinned) */
+	int version; /* NCCL version code; 0 = not known: the current rules */
+	int64_t gid_index; /* NCCL_IB_GID_INDEX as NCCL reads it, -1 = pick per device */
+	bool gid_index_set; /* NCCL_IB_GID_INDEX is set (pinned) */
 	int family;           /* NCCL_IB_ADDR_FAMILY: AF_INET (default) or AF_INET6 */
-	bool family_set;      /* NCCL_IB_ADDR_FAMILY is set to a family NCCL reads */
+	bool family_set; /* NCCL_IB_ADDR_FAMILY is set to a family NCCL reads */
 	bool have_range;      /* NCCL_IB_ADDR_RANGE parsed */
 	uint8_t range[16];    /* its address (IPv4 in the first 4 bytes) */
 	int range_len;        /* its prefix length */
@@ -40,8 +40,7 @@ struct nccl_gid_env {
 };
 
 /* @version: a version code, 0 when not known (judged by the current rules). */
-void nccl_gid_env_from_facts(const struct facts *f, int version,
-			     struct nccl_gid_env *e);
+void nccl_gid_env_from_facts(const struct facts *f, int version, struct nccl_gid_env *e);
 
 /* Whether NCCL of @e's version picks per device (2.21 and later, or unknown). */
 bool nccl_gid_per_device(const struct nccl_gid_env *e);

@@ -23,8 +23,8 @@ static int rank_of(int path)
 }
 
 /* Add (@g, @n) in GPU-then-NIC order, or mark the pair it already is. */
-static size_t active_add(struct topo_active_pair *out, size_t n, size_t max,
-		       size_t g, size_t nic, int path, int route, bool unrouted)
+static size_t active_add(struct topo_active_pair *out, size_t n, size_t max, size_t g, size_t nic,
+			 int path, int route, bool unrouted)
 {
 	size_t at = n;
 
@@ -41,7 +41,9 @@ static size_t active_add(struct topo_active_pair *out, size_t n, size_t max,
 		for (size_t i = n; i > at; i--)
 			out[i] = out[i - 1];
 		out[at] = (struct topo_active_pair){
-			.gpu = g, .nic = nic, .path = path,
+			.gpu = g,
+			.nic = nic,
+			.path = path,
 			.routes = route >= 0 && route < 64 ? 1ull << route : 0,
 			.unrouted = unrouted,
 		};
@@ -63,14 +65,15 @@ size_t topo_active_pairs(const struct facts *f, const struct topo_report *t,
 			continue;
 		p = topo_pair_of(t, g, (size_t)rt->nic);
 		if (p && p->nccl_pci != PATH_UNKNOWN) {
-			n = active_add(out, n, max, g, (size_t)rt->nic, p->nccl_pci,
-				     (int)rt->gpu, false);
+			n = active_add(out, n, max, g, (size_t)rt->nic, p->nccl_pci, (int)rt->gpu,
+				       false);
 			continue;
 		}
 		/* No path known (a tree without the PCI parents): every NIC NCCL takes is as near. */
 		for (size_t k = 0; k < f->n_nics && k < t->n_nics; k++)
 			if (!t->nic_support[k].excluded)
-				n = active_add(out, n, max, g, k, PATH_UNKNOWN, (int)rt->gpu, false);
+				n = active_add(out, n, max, g, k, PATH_UNKNOWN, (int)rt->gpu,
+					       false);
 	}
 	/* NCCL spreads channels over every NIC it takes: cover the others too. */
 	for (size_t k = 0; k < f->n_nics && k < t->n_nics; k++) {
@@ -95,7 +98,7 @@ size_t topo_active_pairs(const struct facts *f, const struct topo_report *t,
 		}
 		if (best >= 0)
 			n = active_add(out, n, max, (size_t)best, k,
-				     topo_pair_of(t, (size_t)best, k)->nccl_pci, -1, true);
+				       topo_pair_of(t, (size_t)best, k)->nccl_pci, -1, true);
 	}
 	return n;
 }

@@ -233,9 +233,9 @@ void topo_report_release(struct topo_report *r);
 struct topo_active_pair {
 	size_t gpu;
 	size_t nic;
-	int path;        /* NCCL's PCI path type between them */
+	int path; /* NCCL's PCI path type between them */
 	uint64_t routes; /* bit g: GPU g's route runs over this pair (g < 64) */
-	bool unrouted;   /* a NIC NCCL takes that no route names, with its local GPU */
+	bool unrouted; /* a NIC NCCL takes that no route names, with its local GPU */
 };
 
 /*
