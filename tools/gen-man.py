@@ -23,7 +23,7 @@ import re
 import subprocess
 import sys
 
-ENTRY = re.compile(r"^( {2}| {4}| {6})([-a-z\[].*?)(?: {2,}(\S.*))?$")
+ENTRY = re.compile(r"^( {2}| {4}| {6})([-a-zA-Z\[].*?)(?: {2,}(\S.*))?$")
 HEADER = re.compile(r"^[A-Z][A-Za-z ()]*:$")
 
 

@@ -8,7 +8,8 @@
  *
  *   gen-netlink DIR     writes DIR/seed2, DIR/seed2-bad, DIR/malformed, DIR/nordma,
  *                       DIR/seed2-fixture, DIR/seed2-fixture-bad, DIR/seed2-fixture-untuned
- *                       and the other seed2-fixture-* sets (one per fixture), DIR/mlx5-pause
+ *                       and the other seed2-fixture-* sets (one per fixture), DIR/mlx5-pause,
+ *                       and DIR/fleet-* (the nodes of tests/fleet, built by its test)
  *
  * The files are committed: the first four under tests/data/netlink/, the
  * seed2-fixture sets as tests/fixtures/seed2-b300-e810/netlink/,
@@ -250,6 +251,7 @@ struct dcb_spec {
 	 */
 	bool noncontig;
 	bool ice; /* the ice driver's DSCP-mode read-back */
+	unsigned char dscp; /* the DSCP mapped to priority 3; 0: 24 */
 	/* XOFF frames sent/received on priority 3 (0: 1200/3400). */
 	uint64_t req3, ind3;
 };
@@ -318,7 +320,7 @@ static void dcb(const char *ifname, const struct dcb_spec *s)
 	if (s->dscp24) {
 		struct dcb_app a = { .selector = IEEE_8021QAZ_APP_SEL_DSCP,
 				     .priority = 3,
-				     .protocol = 24 };
+				     .protocol = s->dscp ? s->dscp : 24 };
 
 		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
 	}
@@ -760,8 +762,31 @@ static void pause_sample(const char *set, const char *const *nets,
 	close_file();
 }
 
+/*
+ * One node of a fleet built from the seed's: its addresses (10.10.0.H on
+ * bond1, 10.10.N.H on ens6f0np0, 10.10.2.H on ens6f1np1), the MTU of
+ * ens6f1np1, the DSCP it maps to priority 3. The fixtures' sets use the
+ * seed node's own (H 11, N 1, MTU 9000, DSCP 24).
+ */
+struct seed2_node {
+	unsigned host, net2, mtu_port4, dscp;
+	const char *const *bus; /* the ports' PCI functions; NULL: the seed node's */
+};
+
+static const struct seed2_node seed2_node01 = { 11, 1, 0, 24, NULL };
+
+static void seed2_fixture_node(const char *set, enum seed2_variant var,
+			       const struct seed2_node *node);
+
 static void seed2_fixture(const char *set, enum seed2_variant var)
 {
+	seed2_fixture_node(set, var, &seed2_node01);
+}
+
+static void seed2_fixture_node(const char *set, enum seed2_variant var,
+			       const struct seed2_node *node)
+{
+	char a0[32], a1[32], a2[32];
 	bool bad = var == SEED2_BAD, untuned = var == SEED2_UNTUNED;
 	bool cross = var == SEED2_CROSS_CARD, baseline = var == SEED2_BASELINE;
 	bool safe = var == SEED2_SAFE_MODE;
@@ -771,22 +796,26 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 			       "irdma3" };
 	static const char *const nets[] = { "ens5f0np0", "ens5f1np1", "ens6f0np0",
 					    "ens6f1np1" };
-	static const char *const bus[] = { "0000:19:00.0", "0000:19:00.1",
-					   "0000:9b:00.0", "0000:9b:00.1" };
+	static const char *const seed_bus[] = { "0000:19:00.0", "0000:19:00.1", "0000:9b:00.0",
+						"0000:9b:00.1" };
+	const char *const *bus = node->bus ? node->bus : seed_bus;
 	const struct devlink_spec *dl = seed2_devlink(var);
 	struct drv_spec ice_oot = { "ice", "1.16.3", "4.80 0x8001f6c4 1.3755.0", 5 };
 	char fw[64];
 	static const struct drv_spec bonding = { "bonding", "6.12.0-124.8.1.el10_1.x86_64",
 						 "2", 0 };
 	struct dcb_spec d = {
-		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE
-			    : DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
-		.pfc_en = baseline ? 0 : bad ? 0x01 : 0x08,
+		.dcbx = bad ? DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE :
+			      DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE,
+		.pfc_en = baseline ? 0 :
+			  bad	   ? 0x01 :
+				     0x08,
 		.dscp24 = !bad && !baseline && var != SEED2_NONCONTIG,
 		.peer_pfc = !bad && !baseline,
 		.ets_default = untuned || baseline || var == SEED2_DSCP_DEFAULT,
 		.noncontig = var == SEED2_NONCONTIG,
 		.ice = true,
+		.dscp = (unsigned char)node->dscp,
 	};
 	/* ifindex: lo 1, the four ports 2..5, bond1 6 */
 	struct link_spec links[] = {
@@ -796,7 +825,8 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		{ 3, "ens5f1np1", var == SEED2_SLAVE_MTU ? 1500 : mtu, 6, cross ? 0 : 6, false,
 		  !cross, 0, cross ? 0 : 1 },
 		{ 4, "ens6f0np0", mtu, 6, cross ? 6 : 0, false, cross, 0, cross ? 1 : 0 },
-		{ 5, "ens6f1np1", mtu, 6, 0, false, false, 0, 0 },
+		{ 5, "ens6f1np1", node->mtu_port4 ? node->mtu_port4 : mtu, 6, 0, false, false, 0,
+		  0 },
 		{ 6, "bond1", mtu, 6, 0, true, false, 0, 1 },
 	};
 	/* The secondary port of the RDMA LAG has no RDMA device. */
@@ -834,6 +864,9 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		rtnl_link(&links[i]);
 	done();
 	close_file();
+	snprintf(a0, sizeof(a0), "10.10.0.%u", node->host);
+	snprintf(a1, sizeof(a1), "10.10.%u.%u", node->net2, node->host);
+	snprintf(a2, sizeof(a2), "10.10.2.%u", node->host);
 	open_file(set, "rtnl-addr.nl");
 	rtnl_addr(AF_INET, 1, "127.0.0.1", 8);
 	if (var == SEED2_IPV6) {
@@ -843,10 +876,10 @@ static void seed2_fixture(const char *set, enum seed2_variant var)
 		rtnl_addr(AF_INET6, 6, "2001:db8:10::11", 64);
 	} else {
 		if (!untuned) {
-			rtnl_addr(AF_INET, cross ? 3 : 4, "10.10.1.11", 24);
-			rtnl_addr(AF_INET, 5, "10.10.2.11", 24);
+			rtnl_addr(AF_INET, cross ? 3 : 4, a1, 24);
+			rtnl_addr(AF_INET, 5, a2, 24);
 		}
-		rtnl_addr(AF_INET, 6, "10.10.0.11", 24);
+		rtnl_addr(AF_INET, 6, a0, 24);
 	}
 	/* bond1 took a SLAAC address before its IPv4 one: irdma0's GID 1 is IPv6. */
 	if (var == SEED2_GID_PINNED)
@@ -1040,6 +1073,35 @@ static void malformed(void)
 	close_file();
 }
 
+/*
+ * The fixture fleet of tests/fleet (docs/fleet.md): six B300 nodes and a
+ * storage peer on the seed's fabric, one difference planted per node:
+ * gpu-node-04 runs ens6f1np1 at MTU 1500, gpu-node-05 maps DSCP 26 (not 24)
+ * to priority 3, gpu-node-06 has ens6f0np0 in 10.10.9.0/24, which no other
+ * node shares. The storage peer answers on .100 of every subnet; without the
+ * GPUs its E810 functions sit one bus number lower.
+ */
+static void fleet(void)
+{
+	static const char *const storage_bus[] = { "0000:18:00.0", "0000:18:00.1", "0000:9a:00.0",
+						   "0000:9a:00.1" };
+	static const struct {
+		const char *set;
+		struct seed2_node node;
+	} nodes[] = {
+		{ "fleet-gpu-node-01", { 11, 1, 0, 24, NULL } },
+		{ "fleet-gpu-node-02", { 12, 1, 0, 24, NULL } },
+		{ "fleet-gpu-node-03", { 13, 1, 0, 24, NULL } },
+		{ "fleet-gpu-node-04", { 14, 1, 1500, 24, NULL } },
+		{ "fleet-gpu-node-05", { 15, 1, 0, 26, NULL } },
+		{ "fleet-gpu-node-06", { 16, 9, 0, 24, NULL } },
+		{ "fleet-storage-01", { 100, 1, 0, 24, storage_bus } },
+	};
+
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		seed2_fixture_node(nodes[i].set, SEED2_GOOD, &nodes[i].node);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1068,5 +1130,6 @@ int main(int argc, char **argv)
 	seed2_fixture("seed2-fixture-slave-mtu", SEED2_SLAVE_MTU);
 	malformed();
 	mlx5_pause();
+	fleet();
 	return 0;
 }

@@ -21,6 +21,8 @@ libpci-dev libhwloc-dev libxml2-dev libcmocka-dev libibverbs-dev python3
 zlib1g-dev libyaml-dev"
 # labels --listen: libmicrohttpd's header (the library is loaded with dlopen).
 pkgs="$pkgs libmicrohttpd-dev"
+# fleet --http: libcurl's header (the library is loaded with dlopen).
+pkgs="$pkgs libcurl4-openssl-dev"
 
 if [ "$what" = test ]; then
 	# The suite's own tools: valgrind, ip, /usr/bin/time.

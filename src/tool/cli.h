@@ -12,11 +12,13 @@
 
 /* Exit codes (DESIGN.md): the contract scripts rely on. */
 enum {
-	EXIT_CLEAN = 0,    /* no finding at or above --fail-on */
+	EXIT_CLEAN = 0, /* no finding at or above --fail-on */
 	EXIT_FINDINGS = 1, /* findings at or above --fail-on */
 	EXIT_USAGE = 2,
-	EXIT_INPUT = 3,    /* input unreadable or invalid */
+	EXIT_INPUT = 3, /* input unreadable or invalid */
+	/* 4 and above: a command's own, each documented by its command. */
 	EXIT_CANNOT_TELL = 4, /* nccl-log: the input does not show the answer */
+	EXIT_NODE_FAILS = 4, /* fleet: a gate fails on some node (docs/fleet.md) */
 };
 
 /* Where the facts come from: the node (under --root) or a file. */
@@ -124,6 +126,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * the error; returns 0 or -errno.
  */
 int cli_write_file(const char *path, const void *data, size_t len, mode_t mode);
+/*
+ * A facts document exactly as 'gdrcheck collect' writes it (schema
+ * gdrcheck.facts/2, pretty, a final newline) into *@ret (free it). 0, or
+ * -errno from building or printing it.
+ */
+int cli_facts_document(const struct facts *f, char **ret, size_t *len);
 /* The text of the last cli_error() message ("" if none). */
 const char *cli_last_error(void);
 /* "gdrcheck: <msg>" and "Try 'gdrcheck CMD --help'." on stderr; EXIT_USAGE. */
@@ -189,6 +197,7 @@ int cmd_nccl_log(int argc, char **argv, unsigned needs);
 int cmd_labels(int argc, char **argv, unsigned needs);
 int cmd_k8s(int argc, char **argv, unsigned needs);
 int cmd_pod(int argc, char **argv, unsigned needs);
+int cmd_fleet(int argc, char **argv, unsigned needs);
 
 struct probe_opts;
 struct collect_libs;

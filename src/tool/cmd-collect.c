@@ -40,25 +40,21 @@ static void collect_help(FILE *out)
 }
 
 /* A regular file is replaced in one rename: a reader never sees half a file. */
-static int write_output(const char *path, json_object *doc)
+static int write_output(const char *path, const struct facts *f)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
 	mode_t mask;
-	int r;
+	int r = cli_facts_document(f, &buf, &len);
 
-	if (!out)
-		return -ENOMEM;
-	r = render_json_print(out, doc);
-	if (fclose(out) != 0 && r >= 0)
-		r = -ENOMEM;
-	if (r < 0)
+	if (r < 0) {
+		cli_error("cannot build the facts document: %s", strerror(-r));
 		return r;
+	}
 	/* The mode a plain create would give. */
 	mask = umask(0);
 	umask(mask);
-	return cli_write_file(path, buf, len, 0666 & ~mask);
+	return cli_write_file(path ? path : "-", buf, len, 0666 & ~mask);
 }
 
 int cmd_collect(int argc, char **argv, unsigned needs)
@@ -74,7 +70,6 @@ int cmd_collect(int argc, char **argv, unsigned needs)
 	};
 	struct cli_input in = { .needs = needs };
 	const char *output = NULL;
-	json_object *doc = NULL;
 	struct facts f;
 	int c, rc, r;
 
@@ -109,20 +104,8 @@ int cmd_collect(int argc, char **argv, unsigned needs)
 	rc = cli_load_facts(&in, &f);
 	if (rc)
 		return rc;
-	r = facts_to_json(&f, &doc);
+	r = write_output(output, &f);
 	facts_release(&f);
-	if (r < 0) {
-		cli_error("cannot build the facts document: %s", strerror(-r));
-		return EXIT_INPUT;
-	}
-	if (!output) {
-		r = render_json_print(stdout, doc);
-		if (r < 0)
-			cli_error("cannot write to stdout: %s", strerror(-r));
-	} else {
-		r = write_output(output, doc);
-	}
-	json_object_put(doc);
 	if (r < 0)
 		return EXIT_INPUT;
 	return EXIT_CLEAN;

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/collect/collect.h"
+#include "../lib/fleet/fleet.h"
 #include "../lib/http/metrics-server.h"
 #include "../lib/k8s/k8s-fit.h"
 #include "../lib/render/render-k8s.h"
@@ -80,14 +82,16 @@ static void labels_help(FILE *out)
 		"                        expiry time of three intervals (plus two minutes).\n"
 		"                        Each run logs one line on stderr; when the loop\n"
 		"                        stops it removes the files it wrote\n"
-		"      --listen ADDR:PORT  serve GET/HEAD /metrics (Prometheus text) and\n"
+		"      --listen ADDR:PORT  serve GET/HEAD /metrics (Prometheus text),\n"
 		"                        /healthz (503 once the last run is older than three\n"
-		"                        intervals) on ADDR:PORT (\":9402\", \"10.0.0.5:9402\",\n"
-		"                        \"[::1]:9402\"); read-only and bounded (16\n"
-		"                        connections, 4 per client, a request head of 16 KiB\n"
-		"                        within 5 s; when all are taken a new client closes\n"
-		"                        the oldest one still sending its head). Runs the\n"
-		"                        loop (every 5m without --interval)\n"
+		"                        intervals) and /facts (the facts of the last run as\n"
+		"                        'collect' writes them, gzip'd when the client accepts\n"
+		"                        it; for 'gdrcheck fleet --http') on ADDR:PORT (\":9402\",\n"
+		"                        \"10.0.0.5:9402\", \"[::1]:9402\"); read-only and bounded\n"
+		"                        (16 connections, 4 per client, a request head of 16\n"
+		"                        KiB within 5 s; when all are taken a new client closes\n"
+		"                        the oldest one still sending its head). Runs the loop\n"
+		"                        (every 5m without --interval)\n"
 		"      --node-feature FILE  write the labels as an NFD NodeFeature object\n"
 		"                        (nfd.k8s-sigs.io/v1alpha1) for 'kubectl apply -f', for\n"
 		"                        nodes without the DaemonSet (the node name is the\n"
@@ -227,6 +231,24 @@ static int serve(struct labels_opts *o, const struct labels_run *run)
 	return r;
 }
 
+/*
+ * /facts: the document 'collect' writes of the facts this run read, or the
+ * run's error (503) when it could not read the node: never an older run's.
+ */
+static int serve_facts(struct labels_opts *o, const struct labels_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r = run->f ? cli_facts_document(run->f, &buf, &len) : 0;
+
+	if (r >= 0)
+		r = metrics_server_publish_facts(o->server, buf, len, run->error);
+	free(buf);
+	if (r < 0)
+		cli_error("cannot publish the facts: %s", strerror(-r));
+	return r;
+}
+
 /* One line per run on stderr: what kubectl logs shows of the DaemonSet. */
 static void log_run(const struct labels_opts *o, const struct labels_run *run, int rc)
 {
@@ -273,6 +295,7 @@ static int print_labels(const struct labels_opts *o, const struct labels_run *ru
 static int run_once(struct labels_opts *o)
 {
 	struct labels_run run = { .version = GDRCHECK_VERSION };
+	struct fleet_reading fleet = { 0 };
 	struct cli_analysis an;
 	struct timespec t0;
 	int rc;
@@ -290,6 +313,13 @@ static int run_once(struct labels_opts *o)
 		run.sum = &an.sum;
 		run.topo = &an.topo;
 		run.f = &an.f;
+		/* The values gdrcheck fleet compares, for gdrcheck_node_info. */
+		if (fleet_read(&an.ctx, &an.rep, &an.sum, NULL, "labels", &fleet) < 0) {
+			cli_error("out of memory");
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		run.fleet = &fleet;
 	}
 	if (o->interval_ms)
 		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
@@ -311,12 +341,13 @@ static int run_once(struct labels_opts *o)
 		else
 			o->wrote_prom = true;
 	}
-	if (o->server && serve(o, &run) < 0)
+	if (o->server && (serve(o, &run) < 0 || serve_facts(o, &run) < 0))
 		rc = EXIT_INPUT;
 	log_run(o, &run, rc == EXIT_INPUT && run.sum ? 1 : 0);
 	if (!rc && o->fail_on && report_has(&an.rep, (enum check_status)o->fail_on))
 		rc = EXIT_FINDINGS;
 out:
+	fleet_reading_release(&fleet);
 	cli_analysis_release(&an);
 	return rc;
 }
@@ -367,7 +398,8 @@ static int run_loop(struct labels_opts *o)
 			cli_error("cannot serve on '%s': %s", o->listen, why);
 			return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
 		}
-		fprintf(stderr, "gdrcheck labels: serving /metrics and /healthz on port %u\n",
+		fprintf(stderr,
+			"gdrcheck labels: serving /metrics, /healthz and /facts on port %u\n",
 			metrics_server_port(o->server));
 	}
 	while (!stop_requested) {
@@ -454,6 +486,9 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		return cli_usage("labels", "--fail-on is the exit status of a single run: it does not go with --interval or --listen");
 	if (o.listen && !o.interval_ms)
 		o.interval_ms = LISTEN_DEFAULT_INTERVAL_MS;
+	/* /facts is what 'collect' writes: the pod networks too. */
+	if (o.listen)
+		o.in.needs |= COLLECT_CNI;
 	if (o.interval_ms && !o.nfd && !o.prom && !o.listen) {
 		cli_error("--interval needs --nfd, --prom or --listen: a loop that prints would never end");
 		return EXIT_USAGE;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -354,9 +355,11 @@ static int load_facts(const struct cli_input *in, struct facts *f)
 		 * not given) next to a pod gate that passed.
 		 */
 		if (!r && !(in->needs & COLLECT_POD) && in->node_verdict &&
-		    f->pod.collected.state != FACT_UNSET) {
-			cli_error("'%s' holds a container's view (collect --pod), not a node's: judge it with 'gdrcheck pod --facts %s'; a node's facts come from 'gdrcheck collect' on the node",
-				  in->facts, in->facts);
+		    pod_facts_collected(&f->pod)) {
+			char why[PATH_MAX + 256];
+
+			pod_facts_refusal(why, sizeof(why), in->facts);
+			cli_error("%s", why);
 			return EXIT_INPUT;
 		}
 		return r;

@@ -32,18 +32,30 @@ struct command {
  */
 static const struct command commands[] = {
 	/* What a report reads depends on its gates and format: check_needs(). */
-	{ "check", cmd_check, 0, "node readiness report, gate by gate, with the fix for every finding (default)" },
-	{ "topo", cmd_topo, NEEDS_TOPO, "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
-	{ "collect", cmd_collect, COLLECT_NODE | COLLECT_CNI, "save this node's facts as JSON, for --facts elsewhere" },
+	{ "check", cmd_check, 0,
+	  "node readiness report, gate by gate, with the fix for every finding (default)" },
+	{ "topo", cmd_topo, NEEDS_TOPO,
+	  "GPU x NIC matrix and NCCL's GPUDirect RDMA verdict per pair" },
+	{ "collect", cmd_collect, COLLECT_NODE | COLLECT_CNI,
+	  "save this node's facts as JSON, for --facts elsewhere" },
 	/* check --gate pod: the container against the node around it. */
-	{ "pod", cmd_pod, 0, "inside a container: what it can do with the GPU and NIC it was given" },
-	{ "probe", cmd_probe, COLLECT_NODE, "register GPU memory on the NICs for real: dma-buf and peermem" },
-	{ "bw", cmd_bw, COLLECT_NODE, "move bytes between GPUs of two nodes over RDMA and judge the rate" },
+	{ "pod", cmd_pod, 0,
+	  "inside a container: what it can do with the GPU and NIC it was given" },
+	{ "probe", cmd_probe, COLLECT_NODE,
+	  "register GPU memory on the NICs for real: dma-buf and peermem" },
+	{ "bw", cmd_bw, COLLECT_NODE,
+	  "move bytes between GPUs of two nodes over RDMA and judge the rate" },
 	/* The log against the node's topology verdicts and hostname. */
-	{ "nccl-log", cmd_nccl_log, NEEDS_TOPO, "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
+	{ "nccl-log", cmd_nccl_log, NEEDS_TOPO,
+	  "did the job use GPUDirect RDMA? read its NCCL log and say why not" },
 	/* Both run every gate. */
-	{ "k8s", cmd_k8s, COLLECT_NODE | COLLECT_CNI, "Kubernetes manifests and operator values fitted to this node" },
-	{ "labels", cmd_labels, COLLECT_NODE, "write NFD node labels and a Prometheus textfile, once or every interval" },
+	{ "k8s", cmd_k8s, COLLECT_NODE | COLLECT_CNI,
+	  "Kubernetes manifests and operator values fitted to this node" },
+	{ "labels", cmd_labels, COLLECT_NODE,
+	  "write NFD node labels and a Prometheus textfile, once or every interval" },
+	/* Facts files or the cluster's nodes, never this machine. */
+	{ "fleet", cmd_fleet, 0,
+	  "judge many nodes together: drift, links between them, the bw test plan" },
 };
 
 static void main_help(FILE *out)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 """What every command gets for every kind of input: one row per command and
 input, and each row is either a verdict (exit 0 or 1, or nccl-log's 4 "cannot
-tell", the command's output on stdout, nothing on stderr) or a refusal (exit 2 or 3, exactly one line on
-stderr that matches the row, nothing on stdout; labels still publishes
-collect=error). A wrong input never gets a confident answer.
+tell", fleet's 4 "a gate fails somewhere", the command's output on stdout, nothing on stderr) or a
+refusal (exit 2 or 3, exactly one line on stderr that matches the row, nothing on stdout; labels
+still publishes collect=error, fleet its report listing each input it could not read). A wrong
+input never gets a confident answer.
 
 The inputs: a node root (a fixture's built tree), the same tree as a host
 root, its netlink recordings, a facts file (node and pod), an NCCL and an
@@ -13,10 +14,13 @@ instead of its root/, the root's sys/ instead of the root, an empty
 directory, a file where a directory belongs, a path that does not exist, a directory where a file belongs, an empty file,
 and each file given as another kind (XML as facts, facts as XML, a report as
 facts, a log as facts, hwloc as NCCL and back), a replay without its root,
-two inputs at once.
+two inputs at once. fleet's own: facts files of schemas 1, 2 and 3, a directory of
+them, gzip, standard input, and what it must not judge (a pod's facts, a node root,
+a log, an XML, an empty or missing file).
 
 usage: inputs-table.py GDRCHECK FIXTURES_DIR DATA_DIR
 """
+import gzip
 import os
 import re
 import subprocess
@@ -25,6 +29,7 @@ import tempfile
 
 V = "verdict"
 CANNOT_TELL = "cannot tell"  # nccl-log's verdict (exit 4) on a file without NCCL lines
+FLEET_V = "fleet verdict"  # 0, 1, or 4: a gate fails on some node
 
 
 def main():
@@ -42,10 +47,10 @@ def main():
             if k in os.environ:
                 env[k] = os.environ[k]
 
-        def run(args, cwd=None, extra_env=None):
+        def run(args, cwd=None, extra_env=None, stdin=None):
             e = dict(env, **(extra_env or {}))
             return subprocess.run([gdrcheck] + args, capture_output=True, text=True, timeout=120,
-                                  cwd=cwd, env=e)
+                                  cwd=cwd, env=e, stdin=stdin)
 
         # The inputs.
         I = {
@@ -65,6 +70,10 @@ def main():
             "REPORT": path("report.json"),
             "CROOT": os.path.join(pod_fx, "root"),
             "CROOT_NOSYS": os.path.join(fixtures, "pod-no-sys", "root"),
+            "FACTS1": os.path.join(data, "facts-v1", "seed2-b300-e810-nvml.json"),
+            "FACTS2": os.path.join(data, "facts-v2", "seed2-b300-e810--nvml-facts.json"),
+            "FACTSDIR": path("facts-dir"),
+            "FACTSGZ": path("node.json.gz"),
         }
         os.mkdir(I["EMPTYDIR"])
         open(I["FILE"], "w").write("not a directory\n")
@@ -77,6 +86,12 @@ def main():
         p = run(["check", "--json", "--root", I["ROOT"], "--netlink-replay", I["REPLAY"]])
         assert p.returncode in (0, 1), p.stderr
         open(I["REPORT"], "w").write(p.stdout)
+        os.mkdir(I["FACTSDIR"])
+        with open(I["FACTS"], "rb") as f:
+            node = f.read()
+        open(os.path.join(I["FACTSDIR"], "node.json"), "wb").write(node)
+        with gzip.open(I["FACTSGZ"], "wb") as f:
+            f.write(node)
 
         # Each input kind, as every node command gets it: (arguments, expected,
         # the exit status of a refusal and what its line says).
@@ -173,18 +188,51 @@ def main():
             (["bw", "client", "127.0.0.1:9", "--root", "FIXDIR"], (3, r"did you mean")),
         ]
 
+        # Many nodes: fleet reads facts documents (files, directories, gzip, standard
+        # input); what is not one is listed as not read, and none read is exit 3.
+        none_read = r"fleet: no node could be read: "
+        table += [
+            (["fleet", "FACTS"], FLEET_V),
+            (["fleet", "FACTS1"], FLEET_V),
+            (["fleet", "FACTS2"], FLEET_V),
+            (["fleet", "FACTS", "FACTS1", "FACTS2"], FLEET_V),
+            (["fleet", "FACTSDIR"], FLEET_V),
+            (["fleet", "FACTSGZ"], FLEET_V),
+            (["fleet", "-"], FLEET_V),  # standard input: the facts file
+            (["fleet", "FACTS", "PODFACTS"], FLEET_V),  # the pod's facts listed as not read
+            (["fleet", "FACTS", "MISSING"], FLEET_V),
+            (["fleet", "PODFACTS"], (3, none_read + r"'.*pod\.json' holds a container's view \(collect --pod\), not a node's")),
+            (["fleet", "ROOT"], (3, none_read + r".*/root: a node's root, not facts: fleet reads what 'gdrcheck collect --root .*/root -o FILE' writes$")),
+            (["fleet", "EMPTY"], (3, none_read + r".*empty: no facts document in it \(empty\)$")),
+            (["fleet", "EMPTYDIR"], (3, none_read + r".*empty-dir: no \*\.json or \*\.json\.gz file in it$")),
+            (["fleet", "MISSING"], (3, none_read + r".*does-not-exist: cannot open: No such file or directory$")),
+            (["fleet", "LOG"], (3, none_read + r".*pr-36\.log: not a facts document: it does not start with a JSON object$")),
+            (["fleet", "NCCLXML"], (3, none_read + r".*ndv4-topo\.xml: not a facts document: it does not start with a JSON object$")),
+            (["fleet", "REPORT"], (3, none_read + r".*report\.json.*gdrcheck\.facts")),
+            (["fleet", "--root", "ROOT"], (2, r"unknown option '--root'")),
+            (["fleet", "--facts", "FACTS"], (2, r"unknown option '--facts'")),
+        ]
+
         for argv, want in table:
             args = [I.get(a, a) for a in argv]
             if argv[0] == "collect":
                 args += ["-o", "-"]
-            p = run(args, extra_env={"KUBERNETES_SERVICE_HOST": "10.96.0.1"} if argv[0] == "pod" else None)
+            stdin = open(I["FACTS"]) if argv[0] == "fleet" and "-" in argv else subprocess.DEVNULL
+            p = run(args, extra_env={"KUBERNETES_SERVICE_HOST": "10.96.0.1"} if argv[0] == "pod" else None,
+                    stdin=stdin)
+            if stdin is not subprocess.DEVNULL:
+                stdin.close()
             rows += 1
             label = " ".join(argv)
             err = p.stderr.splitlines()
-            if want in (V, CANNOT_TELL):
-                if p.returncode not in ((0, 1) if want == V else (4,)) or not p.stdout or p.stderr:
+            if want in (V, CANNOT_TELL, FLEET_V):
+                ok = {V: (0, 1), CANNOT_TELL: (4,), FLEET_V: (0, 1, 4)}[want]
+                if p.returncode not in ok or not p.stdout or p.stderr:
                     failures.append("%s: want a verdict, got exit %d, %d bytes out, stderr %r"
                                     % (label, p.returncode, len(p.stdout), p.stderr[-300:]))
+                elif want == FLEET_V and ("Not read (1)" in p.stdout) != (len(argv) == 3 and argv[1] == "FACTS"):
+                    failures.append("%s: the inputs not read are not the pod's facts or the missing file alone: %r"
+                                    % (label, p.stdout[:400]))
                 continue
             rc, pattern = want
             why = None
@@ -197,6 +245,9 @@ def main():
             elif argv[0] == "labels" and rc == 3:
                 if p.stdout.splitlines()[1:] != ["gdrcheck.feature.node.kubernetes.io/collect=error"]:
                     why = "labels published %r, want collect=error alone" % p.stdout
+            elif argv[0] == "fleet" and rc == 3:
+                if "Not read (" not in p.stdout:
+                    why = "fleet's report does not list what it could not read: %r" % p.stdout[:300]
             elif p.stdout:
                 why = "%d bytes on stdout" % len(p.stdout)
             if why:

@@ -26,7 +26,7 @@ def help_words(gdrcheck, args):
     words = text.split()
     # Layout the page has in its own form: "Usage:", section titles, "Exit status:".
     drop = {"Usage:", "Options:", "Commands:", "Exit", "status:", "Input", "(one", "of):", "Both", "ends:",
-            "Server:", "Client:"}
+            "Server:", "Client:", "mix):", "Output:"}
     return collections.Counter(w for w in words if w not in drop)
 
 

@@ -24,6 +24,12 @@ SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? \S+$')
 LABEL_NAMES = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="')
 # Labels Prometheus adds at scrape time.
 TARGET_LABELS = {"instance", "job"}
+# Metrics of other exporters a rule may join with, and their labels:
+# kube-state-metrics internal/store/node.go (kube_node_status_capacity: node,
+# resource as sanitizeLabelName makes it, "nvidia.com/gpu" -> "nvidia_com_gpu",
+# and unit).
+FOREIGN = {"kube_node_status_capacity": {"node", "resource", "unit"}}
+FOREIGN_SERIES = re.compile(r"\b(" + "|".join(FOREIGN) + r")\b(\{([^}]*)\})?")
 
 
 def written_metrics(gdrcheck, fixtures, tmp):
@@ -55,6 +61,11 @@ def expr_errors(where, expr, written):
             if label not in written[name] | TARGET_LABELS:
                 errs.append(f"{where}: {name} has no label {label}")
         used_labels |= written[name]
+    for name, _, matchers in FOREIGN_SERIES.findall(expr):
+        for label, _ in MATCHER.findall(matchers):
+            if label not in FOREIGN[name]:
+                errs.append(f"{where}: {name} has no label {label}")
+        used_labels |= FOREIGN[name]
     for group in BY.findall(expr):
         for label in (x.strip() for x in group.split(",")):
             if label and label not in used_labels | TARGET_LABELS:
@@ -73,15 +84,25 @@ def main():
         rules_file = os.path.join(tmp, "gdrcheck-rules.yaml")
         with open(rules_file, "w") as f:
             yaml.safe_dump(rule["spec"], f)
-        shutil.copy(os.path.join(os.path.dirname(__file__), "rules-test.yaml"), tmp)
+        tests = ["rules-test.yaml", "rules-drift-test.yaml"]
+        for t in tests:
+            shutil.copy(os.path.join(os.path.dirname(__file__), t), tmp)
         for argv in ([promtool, "check", "rules", rules_file],
-                     [promtool, "test", "rules", os.path.join(tmp, "rules-test.yaml")]):
+                     [promtool, "test", "rules"] + [os.path.join(tmp, t) for t in tests]):
             p = k8slib.run(argv)
             print(p.stdout.strip())
             if p.returncode != 0:
                 errors.append(f"{' '.join(argv[1:3])}: {p.stdout}{p.stderr}")
         alerts = [r for g in rule["spec"]["groups"] for r in g["rules"]]
-        tested = set(re.findall(r"alertname: (\w+)", open(os.path.join(tmp, "rules-test.yaml")).read()))
+        # One drift rule per key gdrcheck_node_info carries beside the node's verdict.
+        verdict = {"regpath", "best_path", "nccl_gdr", "rdma_netns", "roce_qos", "probe", "kind"}
+        drift_keys = {r["labels"]["key"] for r in alerts if r["alert"] == "GdrcheckDrift"}
+        node_keys = written.get("gdrcheck_node_info", set()) - verdict
+        if drift_keys != node_keys:
+            errors.append(f"GdrcheckDrift keys {sorted(drift_keys)} are not gdrcheck_node_info's {sorted(node_keys)}")
+        tested = set()
+        for t in tests:
+            tested |= set(re.findall(r"alertname: (\w+)", open(os.path.join(tmp, t)).read()))
         for r in alerts:
             errors += expr_errors(f"alert {r['alert']}", r["expr"], written)
             if r["alert"] not in tested:

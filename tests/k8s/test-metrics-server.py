@@ -9,6 +9,7 @@ removes the files it wrote.
 
 Usage: test-metrics-server.py GDRCHECK FIXTURES
 """
+import gzip
 import os
 import re
 import shutil
@@ -123,6 +124,31 @@ def main():
         r = get(port, method="HEAD")
         expect(f"HEAD /metrics: {r[:40]!r}", status(r) == 200 and r.endswith(b"\r\n\r\n"))
         expect("GET /healthz", status(get(port, "/healthz")) == 200)
+        # /facts: what 'collect' writes of the same node, byte for byte; gzip'd only when asked.
+        r = get(port, "/facts")
+        head, _, body = r.partition(b"\r\n\r\n")
+        want = subprocess.run([gdrcheck, "collect"] + args, cwd=d, capture_output=True).stdout
+        expect(f"GET /facts: {head[:80]!r}", status(r) == 200 and b"Content-Type: application/json" in head
+               and b"Content-Encoding" not in head and b"Vary: Accept-Encoding" in head)
+        expect("GET /facts is not the document collect writes", body == want)
+        for accept, zipped in [(b"gzip", True), (b"gzip, deflate, br", True), (b"*", True),
+                               (b"gzip;q=0", False), (b"identity", False), (b"br", False)]:
+            r = get(port, "/facts", extra=b"Accept-Encoding: " + accept + b"\r\n")
+            head, _, body = r.partition(b"\r\n\r\n")
+            got = (b"Content-Encoding: gzip" in head)
+            expect(f"GET /facts, Accept-Encoding {accept!r}: gzip {got}", got == zipped and status(r) == 200)
+            expect(f"GET /facts, Accept-Encoding {accept!r}: another document",
+                   (gzip.decompress(body) if got else body) == want)
+        r = get(port, "/facts", method="HEAD")
+        expect(f"HEAD /facts: {r[:40]!r}", status(r) == 200 and r.endswith(b"\r\n\r\n"))
+        for m in ["POST", "PUT", "DELETE"]:
+            st = status(get(port, "/facts", method=m))
+            expect(f"{m} /facts answered {st}", st in (405, 400, 501))
+        r = request(port, b"PUT /facts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+        expect(f"PUT /facts with a body answered {status(r)}", status(r) == 413)
+        for path in ["/facts/", "/facts/../metrics", "/factsx", "/facts?x=1"]:
+            st = status(get(port, path))
+            expect(f"GET {path} answered {st}", st in (404, 400) or (path == "/facts?x=1" and st == 200))
 
         # Nothing else.
         for m in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "BREW"]:

@@ -41,8 +41,9 @@ import k8slib
 from imagelib import build_image, private_containerd, skip
 
 # Loaded with dlopen (docs/architecture.md): never Required, always Recommended.
-DLOPEN_PACKAGES = {"libibverbs", "rdma-core", "hwloc-libs", "libxml2", "libmicrohttpd"}
-DLOPEN_SONAMES = ("libibverbs", "libhwloc", "libxml2", "libmicrohttpd", "libcuda", "libnvidia-ml")
+DLOPEN_PACKAGES = {"libibverbs", "rdma-core", "hwloc-libs", "libxml2", "libmicrohttpd", "libcurl"}
+DLOPEN_SONAMES = ("libibverbs", "libhwloc", "libxml2", "libmicrohttpd", "libcurl", "libcuda",
+                  "libnvidia-ml")
 
 
 def run(argv, **kw):

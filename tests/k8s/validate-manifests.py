@@ -328,6 +328,14 @@ def main():
                     validate(schemas, doc, f"kubectl kustomize {os.path.relpath(dirpath, src)}", errors)
                     counted += 1
 
+    # gdrcheck fleet --bw-jobs: the test plan's Jobs, as the fixture fleet's golden
+    # holds them (tests/fleet compares what fleet writes with it).
+    path = os.path.join(src, "tests", "fleet", "expected", "bw-jobs.yaml")
+    with open(path) as f:
+        for doc in load_all(f.read()):
+            validate(schemas, doc, os.path.relpath(path, src), errors)
+            counted += 1
+
     if k8slib.run([gdrcheck, "k8s", "--help"]).returncode == 0:
         errors += example_errors(src, fixtures, gdrcheck)
         jobs = [(name, d, args, ["--mode", m, "--install", i])

@@ -11,7 +11,9 @@ the fixtures carried before schema 2; their twin is
 real node's collect, kept as it was recorded).
 gdrcheck.facts/2 files: tests/data/facts-v2/<fixture>--<file>.json (the
 files the fixtures carried before schema 3, one interface in five records;
-their twin is <fixtures>/<fixture>/<file>.json).
+their twin is <fixtures>/<fixture>/<file>.json). A /2 file whose
+InfiniBand ports carry a LID (as a /2 writer that read ports/<p>/lid wrote
+it) keeps the LIDs when rewritten.
 """
 import glob
 import json
@@ -110,6 +112,32 @@ def check_file(gdrcheck, tests, fixtures, path, version):
     return fails
 
 
+def check_v2_lid(gdrcheck, tests):
+    """The LID of a /2 file's InfiniBand ports survives the upgrade."""
+    path = os.path.join(tests, "data", "facts-v2", "phb-only--probed-facts.json")
+    with open(path) as f:
+        doc = json.load(f)
+    want = {}
+    for nic in doc.get("nics", []):
+        for port in nic.get("ports", []):
+            if port.get("link_layer") == "InfiniBand":
+                port["lid"] = 0x10 + len(want)
+                want[(nic["name"], port["num"])] = port["lid"]
+    if not want:
+        return ["%s: no InfiniBand port to give a LID" % os.path.relpath(path, tests)]
+    with tempfile.TemporaryDirectory() as tmp:
+        old, out = os.path.join(tmp, "lid-v2.json"), os.path.join(tmp, "again.json")
+        with open(old, "w") as f:
+            json.dump(doc, f)
+        run(gdrcheck, "collect", "--facts", old, "-o", out)
+        with open(out) as f:
+            again = json.load(f)
+    got = {(nic["name"], port["num"]): port.get("lid")
+           for nic in again.get("nics", []) for port in nic.get("ports", [])
+           if (nic["name"], port["num"]) in want}
+    return [] if got == want else ["a /2 file's LIDs %s were rewritten as %s" % (want, got)]
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__.strip(), file=sys.stderr)
@@ -127,6 +155,9 @@ def main():
         for msg in check_file(gdrcheck, tests, fixtures, path, version):
             print("FAIL " + msg)
             failed += 1
+    for msg in check_v2_lid(gdrcheck, tests):
+        print("FAIL " + msg)
+        failed += 1
     print("%d older facts files loaded, rewritten as %s and compared; %d failures"
           % (len(files), CURRENT, failed))
     return 1 if failed else 0

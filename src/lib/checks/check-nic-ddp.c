@@ -41,9 +41,7 @@ bool ice_safe_mode(const struct facts *f, const char *bdf)
 	return l && l->dcb.st.state == FACT_UNSUPPORTED;
 }
 
-/* The package @bdf's device runs ("ICE OS Default Package 1.3.43.0"). */
-static bool ddp_running(const struct facts *f, const char *bdf, char *buf,
-			size_t size)
+bool nic_running_ddp(const struct facts *f, const char *bdf, char *buf, size_t size)
 {
 	const char *name = roce_devlink_running(&f->roce, bdf, "fw.app.name");
 	const char *ver = roce_devlink_running(&f->roce, bdf, "fw.app");
@@ -109,7 +107,7 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 		st = l ? l->dcb.st.state : FACT_UNSET;
 		snprintf(subj, sizeof(subj), "%s%s%s%s", p->bdf, l ? " (" : "",
 			 l ? l->name : "", l ? ")" : "");
-		if (st != FACT_UNSUPPORTED && ddp_running(f, p->bdf, pkg, sizeof(pkg))) {
+		if (st != FACT_UNSUPPORTED && nic_running_ddp(f, p->bdf, pkg, sizeof(pkg))) {
 			char dsn[40];
 
 			n_running++;

@@ -91,9 +91,8 @@ static int nvm_number(const char *s, size_t len)
 	       (digits == 2 ? end[2] - '0' : 0);
 }
 
-/* The running NVM of @bdf into @buf and where it was read; false if none. */
-static bool running_nvm(const struct facts *f, const char *bdf, char *buf,
-			size_t size, const char **src)
+bool nic_running_nvm(const struct facts *f, const char *bdf, char *buf, size_t size,
+		     const char **src)
 {
 	const char *v = roce_devlink_running(&f->roce, bdf, "fw.psid.api");
 	const struct netdev *l;
@@ -123,7 +122,7 @@ static int judge_port(const struct facts *f, const struct pci_dev *p,
 	char nvm[64], fix[640], need[16];
 	int have, want, staged;
 
-	if (!running_nvm(f, p->bdf, nvm, sizeof(nvm), &src))
+	if (!nic_running_nvm(f, p->bdf, nvm, sizeof(nvm), &src))
 		return finding_item(out, p->bdf, ST_INFO, NULL,
 				    "NVM version not collected (no devlink or ethtool answer): read it with devlink dev info (fw.psid.api) and compare with %s",
 				    where);

@@ -87,6 +87,15 @@ bool ice_safe_mode(const struct facts *f, const char *bdf);
 /* The ice port ethtool says sits on PCI function @bdf (its bus_info), or NULL. */
 const struct netdev *ice_port_link(const struct facts *f, const char *bdf);
 /*
+ * The E810 NVM PCI function @bdf runs (devlink fw.psid.api, else ethtool's
+ * firmware-version) into @buf and where it was read (*@src); false when
+ * neither answered (check-nic-firmware.c).
+ */
+bool nic_running_nvm(const struct facts *f, const char *bdf, char *buf, size_t size,
+		     const char **src);
+/* The DDP package @bdf's device runs ("ICE OS Default Package 1.3.43.0"). */
+bool nic_running_ddp(const struct facts *f, const char *bdf, char *buf, size_t size);
+/*
  * The fix for an RDMA driver module that is not loaded, into @fix, and why
  * (@why, may be empty). Returns 1 when ice is Intel's out-of-tree build and
  * @module is irdma: the distribution's irdma cannot load against it, so the

@@ -128,6 +128,9 @@ static int collect_port(const struct gc_root *root, struct rdma_dev *d,
 	PORT_FILE("phys_state", read_numbered_fact, phys_state);
 	PORT_FILE("link_layer", read_str_fact, link_layer);
 	PORT_FILE("rate", read_str_fact, rate);
+	/* A LID is InfiniBand's address; RoCE ports carry 0 there. */
+	if (fact_str_is(&p->link_layer, "InfiniBand"))
+		PORT_FILE("lid", read_int_fact, lid);
 #undef PORT_FILE
 	parse_rate(p);
 	snprintf(path, sizeof(path),

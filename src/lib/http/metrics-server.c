@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "../sys/mhd.h"
+#include "facts-route.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 
@@ -53,6 +54,7 @@ struct metrics_server {
 	char *text; /* the last publication */
 	size_t len;
 	time_t deadline;
+	struct server_facts facts; /* /facts (facts-route.c) */
 	/* One spare: libmicrohttpd accepts MAX_CONNECTIONS + 1, one is evicted. */
 	struct conn_slot conns[MAX_CONNECTIONS + 1];
 	unsigned n_conns;
@@ -153,8 +155,16 @@ static void *watch(void *arg)
 	return NULL;
 }
 
+/* The headers some answers add; NULL members are left out. */
+struct reply_headers {
+	const char *allow;    /* 405 */
+	const char *encoding; /* Content-Encoding of the body (/facts gzip'd) */
+	const char *vary;     /* the body depends on these request headers */
+};
+
 static enum MHD_Result reply(struct metrics_server *s, struct MHD_Connection *c, unsigned status,
-			     const char *type, const char *body, size_t len, const char *allow)
+			     const char *type, const char *body, size_t len,
+			     const struct reply_headers *h)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -169,8 +179,12 @@ static enum MHD_Result reply(struct metrics_server *s, struct MHD_Connection *c,
 	s->mhd->MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	/* One request per connection: a slot is never held idle between scrapes. */
 	s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	if (allow)
-		s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (h && h->allow)
+		s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, h->allow);
+	if (h && h->encoding)
+		s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, h->encoding);
+	if (h && h->vary)
+		s->mhd->MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, h->vary);
 	ret = s->mhd->MHD_queue_response(c, status, r);
 	s->mhd->MHD_destroy_response(r);
 	return ret;
@@ -200,6 +214,25 @@ static enum MHD_Result answer_healthz(struct metrics_server *s, struct MHD_Conne
 		  : reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, MSG("stale\n"), NULL);
 }
 
+/*
+ * The facts of the last run (facts-route.c), gzip'd when the client accepts
+ * it; 503 with the run's error when it could not read the node.
+ */
+static enum MHD_Result answer_facts(struct metrics_server *s, struct MHD_Connection *c)
+{
+	const char *accept =
+		s->mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	struct facts_body b;
+	enum MHD_Result r;
+
+	pthread_mutex_lock(&s->lock);
+	facts_route_body(&s->facts, accept, &b);
+	r = reply(s, c, b.status, b.type, b.data, b.len,
+		  &(struct reply_headers){ .encoding = b.gzip ? "gzip" : NULL, .vary = "Accept-Encoding" });
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
 /* What the server answers: one row per path (GET and HEAD). */
 static const struct route {
 	const char *path;
@@ -207,6 +240,7 @@ static const struct route {
 } routes[] = {
 	{ "/metrics", answer_metrics },
 	{ "/healthz", answer_healthz },
+	{ "/facts", answer_facts },
 };
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -237,11 +271,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	     strcmp(cl, "0") != 0))
 		return reply(s, c, MHD_HTTP_CONTENT_TOO_LARGE, NULL, MSG("no request body\n"), NULL);
 	if (!get && !head)
-		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, MSG("GET or HEAD\n"), "GET, HEAD");
+		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, MSG("GET or HEAD\n"),
+			     &(struct reply_headers){ .allow = "GET, HEAD" });
 	for (size_t i = 0; i < ARRAY_SIZE(routes); i++)
 		if (strcmp(url, routes[i].path) == 0)
 			return routes[i].answer(s, c);
-	return reply(s, c, MHD_HTTP_NOT_FOUND, NULL, MSG("/metrics or /healthz\n"), NULL);
+	return reply(s, c, MHD_HTTP_NOT_FOUND, NULL, MSG("/metrics, /healthz or /facts\n"), NULL);
 }
 
 int metrics_server_parse_addr(const char *addr, struct sockaddr_storage *ss, size_t *len)
@@ -292,6 +327,7 @@ static void server_free(struct metrics_server *s)
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	free(s->text);
+	facts_route_release(&s->facts);
 	free(s);
 }
 
@@ -377,6 +413,21 @@ int metrics_server_publish(struct metrics_server *s, const char *text, size_t le
 	s->len = len;
 	s->deadline = deadline;
 	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+int metrics_server_publish_facts(struct metrics_server *s, const char *json, size_t len,
+				 const char *error)
+{
+	struct server_facts next = { 0 };
+	int r = facts_route_make(&next, json, len, error);
+
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&s->lock);
+	facts_route_swap(&s->facts, &next);
+	pthread_mutex_unlock(&s->lock);
+	facts_route_release(&next);
 	return 0;
 }
 

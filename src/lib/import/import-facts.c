@@ -34,6 +34,24 @@ static void json_putp(json_object **o)
 	json_object_put(*o);
 }
 
+/* Called on every byte of a facts file: no strchr. */
+static inline bool json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* A value (or key) starts after one of these... */
+static inline bool json_before_value(char c)
+{
+	return c == ',' || c == ':' || c == '[' || c == '{';
+}
+
+/* ...unless the next byte is one of these. */
+static inline bool json_not_value(char c)
+{
+	return c == ',' || c == ':' || c == ']' || c == '}';
+}
+
 /*
  * Count on the bytes, before json-c allocates a tree (about 15 times the
  * text): entries per array or object, and values in all. Depth beyond
@@ -60,10 +78,10 @@ static int json_prescan(const char *buf, size_t len, const char *name,
 				in_str = false;
 			continue;
 		}
-		if (strchr(" \t\r\n", ch))
+		if (json_space(ch))
 			continue;
 		/* A value (or key) starts after a separator or an opening. */
-		if (strchr(",:[{", prev) && !strchr(",:]}", ch) &&
+		if (json_before_value(prev) && !json_not_value(ch) &&
 		    ++values > FACTS_JSON_MAX_VALUES)
 			return import_fail(err, errsz, -E2BIG, name, line_at(buf, i),
 					   "more than %d JSON values; not a facts file",
@@ -127,7 +145,7 @@ int import_facts_json_buffer(const char *buf, size_t len, const char *name,
 				   "invalid JSON: %s", json_tokener_error_desc(jerr));
 	/* One document only: anything but whitespace after it is garbage. */
 	for (; off < len; off++)
-		if (!strchr(" \t\r\n", buf[off]))
+		if (!json_space(buf[off]))
 			return import_fail(err, errsz, -EINVAL, name,
 					   line_at(buf, off),
 					   "invalid JSON: data after the document");

@@ -1128,25 +1128,60 @@ static void helm_values(struct fit *fit, const struct report *rep)
 	}
 }
 
+enum k8s_mode k8s_mode_pick(const struct facts *f, const struct node_summary *sum, const char **why)
+{
+	const char *w;
+	enum k8s_mode m;
+
+	if (strcmp(sum->rdma_netns, "exclusive") == 0) {
+		m = K8S_MODE_SRIOV;
+		w = "RDMA netns mode is exclusive: SR-IOV VFs with rdma-cni";
+	} else if (cni_multus(&f->cni) == 0 && !fact_ok(&f->cni.nv_ipam_d.listed)) {
+		m = K8S_MODE_HOSTNETWORK;
+		w = "no Multus on this node (/etc/cni/net.d) and no Network Operator: hostNetwork pods with the shared device plugin need neither (--mode shared adds a macvlan network once Multus and whereabouts are installed)";
+	} else {
+		m = K8S_MODE_SHARED;
+		w = "RDMA netns mode is shared (or unknown): the shared device plugin";
+	}
+	if (why)
+		*why = w;
+	return m;
+}
+
+const char *k8s_mode_resource(enum k8s_mode m)
+{
+	switch (m) {
+	case K8S_MODE_HOSTDEV:
+		return RESOURCE_PREFIX "/" HOSTDEV_RESOURCE;
+	case K8S_MODE_SRIOV:
+		return RESOURCE_PREFIX "/" SRIOV_RESOURCE;
+	default:
+		return SHARED_PREFIX "/" SHARED_RESOURCE;
+	}
+}
+
+const char *k8s_mode_network(enum k8s_mode m)
+{
+	switch (m) {
+	case K8S_MODE_SHARED:
+		return "gdrcheck-macvlan";
+	case K8S_MODE_HOSTDEV:
+		return "gdrcheck-hostdev";
+	case K8S_MODE_SRIOV:
+		return "gdrcheck-sriov-rdma";
+	default:
+		return NULL;
+	}
+}
+
 static void pick_mode(const struct fit *fit, const struct node_summary *sum, int mode,
 		      struct k8s_plan *p)
 {
-	bool exclusive = strcmp(sum->rdma_netns, "exclusive") == 0;
-
 	if (mode >= 0) {
 		p->mode = (enum k8s_mode)mode;
 		return;
 	}
-	if (exclusive) {
-		p->mode = K8S_MODE_SRIOV;
-		p->mode_why = "RDMA netns mode is exclusive: SR-IOV VFs with rdma-cni";
-	} else if (cni_multus(&fit->f->cni) == 0 && !fact_ok(&fit->f->cni.nv_ipam_d.listed)) {
-		p->mode = K8S_MODE_HOSTNETWORK;
-		p->mode_why = "no Multus on this node (/etc/cni/net.d) and no Network Operator: hostNetwork pods with the shared device plugin need neither (--mode shared adds a macvlan network once Multus and whereabouts are installed)";
-	} else {
-		p->mode = K8S_MODE_SHARED;
-		p->mode_why = "RDMA netns mode is shared (or unknown): the shared device plugin";
-	}
+	p->mode = k8s_mode_pick(fit->f, sum, &p->mode_why);
 }
 
 /* The Network Operator leaves nv-ipam's directory on the node; a standalone set does not. */

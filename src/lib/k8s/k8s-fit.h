@@ -100,6 +100,17 @@ struct k8s_plan {
  */
 int k8s_node_name(const struct facts *f, char *buf, size_t size);
 
+/*
+ * The mode k8s_plan_build() picks when none is asked (the node's RDMA netns
+ * mode, then whether it runs Multus or the Network Operator), and why.
+ */
+enum k8s_mode k8s_mode_pick(const struct facts *f, const struct node_summary *sum,
+			    const char **why);
+/* The RDMA resource a pod of @mode requests ("rdma/rdma_shared_device_a"). */
+const char *k8s_mode_resource(enum k8s_mode m);
+/* The secondary network a pod of @mode names (k8s.v1.cni.cncf.io/networks); NULL: none. */
+const char *k8s_mode_network(enum k8s_mode m);
+
 /* Returns 0 or -ENOMEM; @ret is always safe to release. */
 int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 		   const struct node_summary *sum, const struct k8s_opts *o,

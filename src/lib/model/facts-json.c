@@ -143,6 +143,7 @@ static const struct json_field port_fields[] = {
 	JFS("rate", P, rate),
 	JFI("rate_gbps", P, rate_gbps),
 	JFI("gid_tbl_len", P, gid_tbl_len),
+	JFI("lid", P, lid),
 	JARR("gids", P, gids, n_gids, &gid_desc, .flags = JF_OMIT_EMPTY),
 	/* RDMA netlink PORT_GET */
 	JFI("nl_state", P, nl_state),

@@ -90,5 +90,15 @@ struct pod_facts {
 };
 
 void pod_facts_release(struct pod_facts *p);
+
+/*
+ * Whether @p was collected inside a container ('collect --pod'): the facts
+ * hold the container's /dev, device cgroup and network namespace, never a
+ * node's, and judged as a node they fail gates with fixes that cannot help
+ * there. pod_facts_refusal() writes the one line that refuses such a file
+ * (@input names it) where a node is judged; snprintf's return.
+ */
+bool pod_facts_collected(const struct pod_facts *p);
+int pod_facts_refusal(char *buf, size_t size, const char *input);
 const struct pod_devnode *pod_devnode_find(const struct pod_facts *p,
 					   const char *name);

@@ -35,6 +35,8 @@ struct rdma_port {
 	struct fact_str rate;       /* "400 Gb/sec (4X NDR)" */
 	struct fact_int rate_gbps;
 	struct fact_int gid_tbl_len; /* entries under gids/ */
+	/* InfiniBand only: the port's LID (ports/<p>/lid, "0x%x"); unset on Ethernet. */
+	struct fact_int lid;
 	struct roce_gid *gids;
 	size_t n_gids;
 	/* RDMA netlink PORT_GET. */

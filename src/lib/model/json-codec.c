@@ -388,19 +388,35 @@ struct mark {
 	size_t path, place;
 };
 
+/* @a then @b after @buf's @at bytes, cut where @size ends it (as snprintf cuts). */
+static void append(char *buf, size_t size, size_t at, const char *a, const char *b)
+{
+	for (const char *s = a; at + 1 < size && *s; s++)
+		buf[at++] = *s;
+	for (const char *s = b; at + 1 < size && *s; s++)
+		buf[at++] = *s;
+	if (at < size)
+		buf[at] = '\0';
+}
+
+/* Every field of every facts file comes through here: no printf. */
 static struct mark enter(struct json_codec *c, const char *key, size_t idx)
 {
 	struct mark m = { strlen(c->path), strlen(c->place) };
+	char num[24], *p = num + sizeof(num);
 
 	if (key) {
-		snprintf(c->path + m.path, sizeof(c->path) - m.path, "%s%s",
-			 m.path ? "." : "", key);
-		snprintf(c->place + m.place, sizeof(c->place) - m.place, "%s%s",
-			 m.place ? "." : "", key);
-	} else {
-		snprintf(c->path + m.path, sizeof(c->path) - m.path, "[%zu]", idx);
-		snprintf(c->place + m.place, sizeof(c->place) - m.place, "[]");
+		append(c->path, sizeof(c->path), m.path, m.path ? "." : "", key);
+		append(c->place, sizeof(c->place), m.place, m.place ? "." : "", key);
+		return m;
 	}
+	*--p = '\0';
+	*--p = ']';
+	do
+		*--p = (char)('0' + idx % 10);
+	while ((idx /= 10));
+	append(c->path, sizeof(c->path), m.path, "[", p);
+	append(c->place, sizeof(c->place), m.place, "[]", "");
 	return m;
 }
 
@@ -414,10 +430,21 @@ static void leave(struct json_codec *c, struct mark m)
 static int note_unknown(struct json_codec *c, const struct json_desc *d,
 			json_object *o)
 {
+	size_t next = 0;
+
 	json_object_object_foreach(o, key, val) {
 		char where[320], note[448];
 
 		(void)val;
+		size_t j = next;
+
+		/* The writer puts the fields in table order: search on from the last one. */
+		while (j < d->n && (!d->fields[j].key || strcmp(d->fields[j].key, key) != 0))
+			j++;
+		if (j < d->n) {
+			next = j + 1;
+			continue;
+		}
 		if (field_find(d, key))
 			continue;
 		snprintf(where, sizeof(where), "%.250s%s%.64s", c->place,

@@ -2,6 +2,7 @@
 #include "render.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../util/cleanup.h"
@@ -33,6 +34,70 @@ int render_json_print(FILE *out, json_object *doc)
 	if (fprintf(out, "%s\n", s) < 0)
 		return -EIO;
 	return 0;
+}
+
+int render_json_element(FILE *out, json_object *x, bool first)
+{
+	const char *s = json_object_to_json_string_ext(x, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE |
+								  JSON_C_TO_STRING_SPACED);
+	int r = s ? 0 : -ENOMEM;
+
+	fputs(first ? "\n    " : ",\n    ", out);
+	for (const char *nl; s && (nl = strchr(s, '\n')); s = nl + 1) {
+		fwrite(s, 1, (size_t)(nl + 1 - s), out);
+		fputs("    ", out);
+	}
+	if (s)
+		fputs(s, out);
+	json_object_put(x);
+	return r;
+}
+
+json_object *render_json_stream_mark(const char *key)
+{
+	char mark[96];
+
+	snprintf(mark, sizeof(mark), RENDER_STREAM_MARK "%s", key);
+	return json_object_new_string(mark);
+}
+
+int render_json_streamed(FILE *out, json_object *doc, const struct render_stream *arrays, size_t n,
+			 void *ctx)
+{
+	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_NOSLASHESCAPE |
+								    JSON_C_TO_STRING_SPACED);
+	int r = s ? 0 : -ENOMEM;
+
+	for (size_t a = 0; a < n && r >= 0; a++) {
+		char pair[128];
+		const char *at;
+
+		/* Only the key/marker pairs can read so: values are escaped. */
+		snprintf(pair, sizeof(pair), "\"%s\": \"" RENDER_STREAM_MARK "%s\"", arrays[a].key,
+			 arrays[a].key);
+		at = strstr(s, pair);
+		if (!at) {
+			r = -EINVAL;
+			break;
+		}
+		fwrite(s, 1, (size_t)(at - s) + strlen(arrays[a].key) + 4, out);
+		fputc('[', out);
+		for (size_t i = 0; i < arrays[a].n && r >= 0; i++) {
+			json_object *x = arrays[a].elem(ctx, i);
+
+			r = x ? render_json_element(out, x, i == 0) : -ENOMEM;
+		}
+		fputs(arrays[a].n ? "\n  ]" : " ]", out);
+		s = at + strlen(pair);
+	}
+	if (r >= 0) {
+		fputs(s, out);
+		fputc('\n', out);
+	}
+	json_object_put(doc);
+	return r < 0 ? r : ferror(out) ? -EIO : 0;
 }
 
 json_object *render_tristate(int v)

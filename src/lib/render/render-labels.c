@@ -118,8 +118,7 @@ json_object *render_labels_json(const struct labels_run *run)
 	return doc;
 }
 
-/* A label value in the exposition format: backslash, quote and newline escaped. */
-static void prom_value(FILE *out, const char *s)
+void render_prom_value(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -179,33 +178,37 @@ static void prom_pairs(FILE *out, const struct facts *f,
 		const char *smi = smi_label_name(p->smi);
 
 		fprintf(out, "gdrcheck_pair_info{gpu=\"%zu\",nic=", p->gpu);
-		prom_value(out, f->nics[p->nic].name);
+		render_prom_value(out, f->nics[p->nic].name);
 		fprintf(out, ",smi=\"%s\",nccl=\"%s\",gdr=\"%s\"} 1\n",
 			smi ? smi : "unknown", nccl_path_name(p->nccl),
 			tristate(p->gdr.enabled));
 	}
 }
 
-static void prom_summary(FILE *out, const struct node_summary *s)
+static void prom_summary(FILE *out, const struct node_summary *s, const struct fleet_reading *fleet)
 {
 	prom_head(out, "gdrcheck_pairs", "GPU x NIC pairs on the node.");
 	fprintf(out, "gdrcheck_pairs %zu\n", s->n_pairs);
 	prom_head(out, "gdrcheck_gdr_pairs",
 		  "GPU x NIC pairs over which NCCL uses GPUDirect RDMA.");
 	fprintf(out, "gdrcheck_gdr_pairs %zu\n", s->n_gdr_pairs);
-	prom_head(out, "gdrcheck_node_info",
-		  "Always 1; the node's verdict as labels (the same values as its NFD labels).");
-	fprintf(out, "gdrcheck_node_info{regpath=\"%s\",best_path=\"%s\",nccl_gdr=\"%s\",rdma_netns=\"%s\",roce_qos=\"%s\",probe=\"%s\"} 1\n",
-		regpath_value(s->regpath), best_path_value(s->best_path),
-		s->nccl_gdr, s->rdma_netns, check_status_name(s->roce_qos),
+	prom_head(
+		out, "gdrcheck_node_info",
+		"Always 1; the node's verdict as labels (the same values as its NFD labels) and what must agree across GPU nodes of one kind (gdrcheck fleet's keys).");
+	fprintf(out,
+		"gdrcheck_node_info{regpath=\"%s\",best_path=\"%s\",nccl_gdr=\"%s\",rdma_netns=\"%s\",roce_qos=\"%s\",probe=\"%s\"",
+		regpath_value(s->regpath), best_path_value(s->best_path), s->nccl_gdr,
+		s->rdma_netns, check_status_name(s->roce_qos),
 		s->probe ? probe_value(s->probe) : "not-run");
+	render_prom_drift_labels(out, fleet);
+	fputs("} 1\n", out);
 }
 
 static int prom_metrics_body(FILE *out, const struct labels_run *run)
 {
 	prom_head(out, "gdrcheck_build_info", "Always 1; the gdrcheck version.");
 	fprintf(out, "gdrcheck_build_info{version=");
-	prom_value(out, run->version);
+	render_prom_value(out, run->version);
 	fprintf(out, "} 1\n");
 	prom_head(out, "gdrcheck_collect_success",
 		  "1 when the last run read the node's facts, 0 when it could not.");
@@ -214,7 +217,7 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 		prom_head(out, "gdrcheck_collect_error_info",
 			  "Always 1; why the last run could not read the node.");
 		fprintf(out, "gdrcheck_collect_error_info{error=");
-		prom_value(out, run->error);
+		render_prom_value(out, run->error);
 		fprintf(out, "} 1\n");
 	}
 	prom_head(out, "gdrcheck_last_run_timestamp_seconds",
@@ -227,7 +230,7 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 	if (run->rep) {
 		prom_checks(out, run->rep);
 		prom_pairs(out, run->f, run->topo);
-		prom_summary(out, run->sum);
+		prom_summary(out, run->sum, run->fleet);
 	}
 	return ferror(out) ? -EIO : 0;
 }

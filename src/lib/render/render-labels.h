@@ -7,6 +7,8 @@
 
 #include "../checks/node-summary.h"
 
+struct fleet_reading;
+
 /*
  * What cluster tools read from a node: an NFD feature file (features.d) and
  * a Prometheus textfile for node_exporter. Both print a node summary and the
@@ -22,6 +24,8 @@ struct labels_run {
 	const struct node_summary *sum;  /* NULL when collection failed */
 	const struct topo_report *topo;  /* NULL when collection failed */
 	const struct facts *f;           /* NULL when collection failed */
+	/* What gdrcheck fleet compares of the node (its drift keys); NULL when collection failed. */
+	const struct fleet_reading *fleet;
 	const char *error;  /* why the facts could not be had, else NULL */
 	time_t started;     /* wall clock at the start of the run */
 	double duration_s;  /* seconds the run took */
@@ -35,3 +39,11 @@ int render_nfd_labels(FILE *out, const struct labels_run *run);
 json_object *render_labels_json(const struct labels_run *run);
 /* Prometheus text exposition format 0.0.4. */
 int render_prom_metrics(FILE *out, const struct labels_run *run);
+/* A label value in the exposition format: quoted, backslash, quote and newline escaped. */
+void render_prom_value(FILE *out, const char *s);
+/*
+ * ",kind=\"...\",os=\"...\",kernel=..." : the fleet keys of the node as
+ * labels of gdrcheck_node_info (render-node-info.c); a long value as a short
+ * hash, an unknown one as "".
+ */
+void render_prom_drift_labels(FILE *out, const struct fleet_reading *r);

@@ -237,7 +237,6 @@ static json_object *node_json(const struct nccllog *log, const struct nccllog_no
  * without them, holding a marker string in their place, and each element is
  * built, printed and freed in turn, so the JSON tree never holds them all.
  */
-#define STREAM_MARK "@gdrcheck-stream@"
 
 static json_object *gate_json(const struct render_nccllog_gate *rg)
 {
@@ -292,8 +291,8 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	json_object_object_add(o, "dmabuf", render_tristate(log->dmabuf));
 	json_object_object_add(o, "reasons", findings_json(log, log->reasons, log->n_reasons, false));
 	json_object_object_add(o, "errors", findings_json(log, log->errors, log->n_errors, true));
-	json_object_object_add(o, "hosts", json_object_new_string(STREAM_MARK "hosts"));
-	json_object_object_add(o, "ranks", json_object_new_string(STREAM_MARK "ranks"));
+	json_object_object_add(o, "hosts", render_json_stream_mark("hosts"));
+	json_object_object_add(o, "ranks", render_json_stream_mark("ranks"));
 	json_object_object_add(o, "node", node ? node_json(log, node) : NULL);
 	json_object_object_add(o, "notes", strv_json(log->notes));
 	json_object_object_add(o, "no_nccl_lines", json_object_new_boolean(log->no_nccl_lines));
@@ -302,57 +301,27 @@ static json_object *doc_json(const struct nccllog *log, const struct nccllog_nod
 	return o;
 }
 
-/* One array element, indented to sit under a top-level key. */
-static void print_element(FILE *out, json_object *x, bool first)
+static json_object *host_elem(void *ctx, size_t i)
 {
-	const char *s = json_object_to_json_string_ext(
-		x, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_SPACED);
-
-	fputs(first ? "\n    " : ",\n    ", out);
-	for (const char *nl; s && (nl = strchr(s, '\n')); s = nl + 1) {
-		fwrite(s, 1, (size_t)(nl + 1 - s), out);
-		fputs("    ", out);
-	}
-	if (s)
-		fputs(s, out);
-	json_object_put(x);
+	return host_json(ctx, i);
 }
 
-static void print_array(FILE *out, const struct nccllog *log, bool ranks)
+static json_object *rank_elem(void *ctx, size_t i)
 {
-	size_t n = ranks ? log->n_ranks : log->n_hosts;
+	const struct nccllog *log = ctx;
 
-	fputc('[', out);
-	for (size_t i = 0; i < n; i++)
-		print_element(out, ranks ? rank_json(log, &log->ranks[i]) : host_json(log, i), i == 0);
-	fputs(n ? "\n  ]" : " ]", out);
+	return rank_json(log, &log->ranks[i]);
 }
 
 static int nccllog_json_body(FILE *out, const struct nccllog *log,
 			     const struct nccllog_node *node, const struct render_nccllog_gate *gate)
 {
-	json_object *doc = doc_json(log, node, gate);
-	const char *s = json_object_to_json_string_ext(
-		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_SPACED);
-	const char *h, *r;
+	const struct render_stream arrays[] = {
+		{ "hosts", log->n_hosts, host_elem },
+		{ "ranks", log->n_ranks, rank_elem },
+	};
 
-	/* Only these two key/marker pairs can read so: values are escaped. */
-	h = s ? strstr(s, "\"hosts\": \"" STREAM_MARK "hosts\"") : NULL;
-	r = h ? strstr(h, "\"ranks\": \"" STREAM_MARK "ranks\"") : NULL;
-	if (!r) {
-		json_object_put(doc);
-		return -ENOMEM;
-	}
-	fwrite(s, 1, (size_t)(h - s) + strlen("\"hosts\": "), out);
-	print_array(out, log, false);
-	h += strlen("\"hosts\": \"" STREAM_MARK "hosts\"");
-	fwrite(h, 1, (size_t)(r - h) + strlen("\"ranks\": "), out);
-	print_array(out, log, true);
-	r += strlen("\"ranks\": \"" STREAM_MARK "ranks\"");
-	fputs(r, out);
-	fputc('\n', out);
-	json_object_put(doc);
-	return ferror(out) ? -EIO : 0;
+	return render_json_streamed(out, doc_json(log, node, gate), arrays, 2, (void *)log);
 }
 
 /* File names and log lines are bytes; JSON is UTF-8 (RFC 8259 section 8.1). */

@@ -16,6 +16,32 @@
 
 /* Print one JSON document (pretty, no slash escaping) and a newline. */
 int render_json_print(FILE *out, json_object *doc);
+/*
+ * A document too large to hold is printed a piece at a time: its long
+ * arrays stand as marker strings, and each element is built, printed here
+ * (indented under a top-level key, after a comma unless @first) and freed
+ * (@x is put). 0, or -ENOMEM when json-c could not print it.
+ */
+int render_json_element(FILE *out, json_object *x, bool first);
+
+/* One long array of a streamed document: @n elements, each built by @elem. */
+struct render_stream {
+	const char *key;
+	size_t n;
+	json_object *(*elem)(void *ctx, size_t i);
+};
+
+#define RENDER_STREAM_MARK "@gdrcheck-stream@"
+/* The value a streamed array's key holds in the document until it is printed. */
+json_object *render_json_stream_mark(const char *key);
+/*
+ * Print @doc (then put), whose top-level keys @arrays[].key (in the
+ * document's order) hold render_json_stream_mark(key): each such array is
+ * printed element by element, so the tree never holds them. 0, -ENOMEM, or
+ * -EIO.
+ */
+int render_json_streamed(FILE *out, json_object *doc, const struct render_stream *arrays, size_t n,
+			 void *ctx);
 
 /*
  * A stream over @raw that shows control characters of what is written as
