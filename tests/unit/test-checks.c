@@ -723,7 +723,7 @@ static void test_active_tests_last(void **state)
 	for (size_t i = 0; i < run.f.n_netdevs; i++)
 		if (fact_ok(&run.f.netdevs[i].link.mtu) && run.f.netdevs[i].link.mtu.v == 9000)
 			fact_int_set(&run.f.netdevs[i].link.mtu, 1500);
-	/* No NCCL_IB_TC: roce.tos, a QoS step (rank 2), has a fix too. */
+	/* No NCCL_IB_TC: roce.tos, a QoS step (STAGE_QOS), has a fix too. */
 	for (size_t i = 0; i < run.f.n_nccl; i++) {
 		free(run.f.nccl[i].name);
 		free(run.f.nccl[i].value);
@@ -1027,6 +1027,53 @@ static void test_helm_keys(void **state)
 	free(yaml);
 }
 
+/*
+ * Every fix has a typed kind: each check declares the POC phase of its
+ * fixes (a fix of another kind says so where it is made), pod-gate fixes are
+ * pod spec changes unless marked for the node; and the plan's stages follow
+ * from the kinds alone.
+ */
+static void test_fix_kinds(void **state)
+{
+	static const struct fix_kind hw = { .phase = POC_RDMA_DRIVER, .action = FIX_HARDWARE };
+	static const struct fix_kind sw = { .phase = POC_PFC, .action = FIX_SWITCH };
+	static const struct fix_kind trust = { .phase = POC_DSCP, .classifies = true };
+	static const struct fix_kind pfc = { .phase = POC_PFC };
+	static const struct fix_kind nccl = { .phase = POC_GPUDIRECT, .effect = FIX_REBOOT };
+	static const struct fix_kind look = { .phase = POC_PFC, .action = FIX_LOOK };
+	static const struct fix_kind test = { .phase = POC_GPUDIRECT, .action = FIX_TEST };
+	size_t n;
+	const struct check *const *t = checks_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i]->fix.phase == POC_UNSET)
+			fail_msg("%s declares no POC phase for its fixes", t[i]->id);
+		if ((t[i]->gate == GATE_POD) != (t[i]->fix.action == FIX_POD_SPEC))
+			fail_msg("%s: pod-gate fixes are pod spec changes, others not", t[i]->id);
+	}
+	assert_int_equal(fix_stage(&hw), STAGE_HARDWARE);
+	assert_int_equal(fix_stage(&sw), STAGE_SWITCH);
+	assert_int_equal(fix_stage(&trust), STAGE_QOS_CLASSIFY);
+	assert_int_equal(fix_stage(&pfc), STAGE_QOS);
+	assert_int_equal(fix_stage(&nccl), STAGE_NODE);
+	/* A diagnosis depends on nothing, whatever its phase. */
+	assert_int_equal(fix_stage(&look), STAGE_NODE);
+	assert_true(fix_disruptive(&nccl));
+	assert_false(fix_disruptive(&pfc));
+	/* One step made of two fixes: the later stage, classification before QoS. */
+	assert_int_equal(plan_stage_merge(STAGE_QOS, STAGE_QOS_CLASSIFY), STAGE_QOS_CLASSIFY);
+	assert_int_equal(plan_stage_merge(STAGE_NODE, STAGE_QOS), STAGE_QOS);
+	assert_int_equal(plan_stage_merge(STAGE_SWITCH, STAGE_HARDWARE), STAGE_HARDWARE);
+	assert_int_equal(plan_stage_merge(STAGE_NODE, STAGE_NODE), STAGE_NODE);
+	/* A test of the active path is last, unless the step also changes something. */
+	assert_int_equal(fix_stage(&test), STAGE_ACTIVE_TEST);
+	assert_false(fix_disruptive(&test));
+	assert_int_equal(plan_stage_merge(STAGE_ACTIVE_TEST, STAGE_ACTIVE_TEST), STAGE_ACTIVE_TEST);
+	assert_int_equal(plan_stage_merge(STAGE_ACTIVE_TEST, STAGE_NODE), STAGE_NODE);
+	assert_int_equal(plan_stage_merge(STAGE_HARDWARE, STAGE_ACTIVE_TEST), STAGE_HARDWARE);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1055,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_gate_filter),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_helm_keys),
+		cmocka_unit_test(test_fix_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

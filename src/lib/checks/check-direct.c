@@ -82,7 +82,12 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 	const struct topo_support *ns = &ctx->topo->nic_support[rt->nic];
 	const struct topo_support *gs = &ctx->topo->gpu_support[rt->gpu];
 	const char *across = rt->path == PATH_SYS ? "inter-socket link" : "CPU's root complex";
+	/* A NIC moved or added: the machine is opened. */
+	static const struct fix_kind move_nic = { .phase = POC_GPUDIRECT, .action = FIX_HARDWARE,
+						  .effect = FIX_POWER_OFF };
+	struct fix_kind kind = move_nic;
 	char fix[1024];
+	int r;
 
 	if (rt->gdr == 0 && (ns->supported == 0 || gs->supported == 0))
 		/* Registration comes first: a move cannot help until it works. */
@@ -99,12 +104,13 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 				    "NCCL uses %s: the path crosses the %s and no NVLink peer near a NIC can relay it; the GPUs and NICs of an SXM/HGX board have fixed places (no slot to move to)",
 				    nic, across);
 	}
-	if (rt->path == PATH_SYS)
+	if (rt->path == PATH_SYS) {
 		snprintf(fix, sizeof(fix), "use a NIC on the GPU's own CPU socket, ideally under the GPU's PCIe switch (move a NIC to such a slot or add one); GDR across the socket link is not supported");
-	else if (flat_pair(f, rt->gpu, (size_t)rt->nic))
+	} else if (flat_pair(f, rt->gpu, (size_t)rt->nic)) {
 		/* nccl-gdr §6: a VM's flat PCI tree hides the host's switches. */
+		kind = out->declared;
 		snprintf(fix, sizeof(fix), "the PCI tree is flat (GPU and NIC directly on the root bus, as in a virtual machine), which hides the host's switches: give NCCL the real topology with NCCL_TOPO_FILE (cloud vendors publish one; NCCL also loads /var/run/nvidia-topologyd/virtualTopology.xml)");
-	else {
+	} else {
 		char perf[512];
 
 		perftest_cmds(f, (int)rt->gpu, (size_t)rt->nic, perf, sizeof(perf));
@@ -119,9 +125,11 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 				"give the GPU a NIC under its own PCIe switch (another NIC or a different slot); or set NCCL_NET_GDR_LEVEL=PHB to let NCCL use GDR through the CPU's root complex, and measure it: %s (a perftest built with CUDA)",
 				perf);
 	}
-	return finding_item(out, subj, ST_FAIL, fix,
-			    "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
-			    tri(rt->gdr), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
+	r = finding_item(out, subj, ST_FAIL, fix,
+			 "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
+			 tri(rt->gdr), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
+	finding_item_kind(out, kind);
+	return r;
 }
 
 /* One item per GPU: its route as NCCL takes it, and why GDR is off. */
@@ -141,14 +149,17 @@ static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
 				    "the PCI path to %s is unknown (cut or missing PCI tree)",
 				    f->nics[rt->nic].name);
 	if (rdma_dev_protocol(&f->nics[rt->nic]) == RDMA_PROTO_IWARP) {
+		struct fix_kind kind = out->declared;
 		char fix[768];
 
 		/* NCCL takes the port, then cannot connect on it (rdma.protocol). */
-		iwarp_fix(f, &f->nics[rt->nic], fix, sizeof(fix));
-		return finding_item(
+		iwarp_fix(f, &f->nics[rt->nic], fix, sizeof(fix), &kind);
+		r = finding_item(
 			out, subj, ST_FAIL, fix,
 			"NCCL uses %s%s, which runs iWARP: NCCL cannot bring a connection up on it (rdma.protocol), so nothing reaches this GPU's memory over it",
 			nic, rt->via >= 0 ? " through an NVLink peer (PXN)" : "");
+		finding_item_kind(out, kind);
+		return r;
 	}
 	if (rt->causes) {
 		char moved[512] = "";
@@ -174,6 +185,7 @@ static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
 				 "nearest NIC %s, but NCCL sends through GPU%d over NVLink (PXN): GPU%d reaches %s at %s (NVLink %s)",
 				 nic, rt->via, rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
 				 nvlink_how(f, rt->nvlink));
+		finding_item_kind(out, (struct fix_kind){ .phase = POC_GPUDIRECT, .action = FIX_LOOK });
 	} else if (topo_path_near(rt->path)) {
 		const struct topo_pair *p = topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic);
 
@@ -346,6 +358,7 @@ const struct check check_direct_path = {
 	"direct.path", GATE_DIRECT, "each GPU's nearest NIC and its path class (PIX/PXB pass, PHB/NODE/SYS fail unless an NVLink peer GPU near a NIC carries it: PXN)",
 	direct_path,
 	.topology_only = true,
+	.fix = { .phase = POC_GPUDIRECT },
 };
 
 static int direct_gpu_gdr(const struct check_ctx *ctx, struct finding *out)
@@ -392,6 +405,7 @@ const struct check check_direct_gpu_gdr = {
 	"direct.gpu-gdr", GATE_DIRECT, "the GPU supports GPUDirect RDMA (not GeForce; CUDA attribute 116)",
 	direct_gpu_gdr,
 	.topology_only = true,
+	.fix = { .phase = POC_GPUDIRECT },
 };
 
 /*
@@ -547,6 +561,8 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 		if (n_root) {
 			TRY(finding_set(out, ST_UNKNOWN, "ACS of %zu bridge%s not readable without root", n_root,
 					n_root == 1 ? "" : "s"));
+			finding_fix_kind(out, (struct fix_kind){ .phase = POC_GPUDIRECT,
+								 .action = FIX_AS_ROOT });
 			return finding_fix(out, "run as root (sudo gdrcheck check): ACS is in PCIe extended config space, which only root can read");
 		}
 		return finding_set(out, ST_UNKNOWN, "ACS of some bridges could not be read");
@@ -560,6 +576,7 @@ static int direct_acs(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_acs = {
 	"direct.acs", GATE_DIRECT, "ACS Request/Completion Redirect on the GPU-NIC path (root only)",
 	direct_acs,
+	.fix = { .phase = POC_GPUDIRECT, .effect = FIX_REBOOT },
 };
 
 static bool iommu_translates(const char *type)
@@ -677,6 +694,7 @@ static int direct_iommu(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_direct_iommu = {
 	"direct.iommu", GATE_DIRECT, "IOMMU translation mode of the GPUs and NICs", direct_iommu,
+	.fix = { .phase = POC_GPUDIRECT, .effect = FIX_REBOOT },
 };
 
 static int link_item(struct finding *out, const struct pci_dev *p,
@@ -742,6 +760,7 @@ static int direct_link(const struct check_ctx *ctx, struct finding *out)
 const struct check check_direct_link = {
 	"direct.link", GATE_DIRECT, "GPU/NIC PCIe links trained below maximum speed or width",
 	direct_link,
+	.fix = { .phase = POC_GPUDIRECT, .action = FIX_HARDWARE, .effect = FIX_POWER_OFF },
 };
 
 static int direct_nccl_env(const struct check_ctx *ctx, struct finding *out)
@@ -783,6 +802,7 @@ const struct check check_direct_nccl_env = {
 	"direct.nccl-env", GATE_DIRECT, "NCCL settings that turn GDR or DMA-BUF off",
 	direct_nccl_env,
 	.topology_only = true,
+	.fix = { .phase = POC_GPUDIRECT },
 };
 
 static int info_module(struct finding *out, const struct facts *f,
@@ -809,4 +829,5 @@ static int direct_gdrcopy(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_direct_gdrcopy = {
 	"direct.gdrcopy", GATE_DIRECT, "GDRCopy (gdrdrv), informational", direct_gdrcopy,
+	.fix = { .phase = POC_WORKLOAD },
 };

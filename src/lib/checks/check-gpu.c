@@ -29,6 +29,8 @@ static int gpu_present(const struct check_ctx *ctx, struct finding *out)
 		TRY(finding_set(out, ST_FAIL, "no NVIDIA GPU on PCI (%zu PCI functions, none with vendor 0x10de and a display class)",
 				f->n_pci));
 		TRY(finding_evidence(out, "/sys/bus/pci/devices/*/vendor, class: %zu functions read", f->n_pci));
+		finding_fix_kind(out, (struct fix_kind){ .phase = POC_GPU, .action = FIX_LOOK,
+							 .effect = FIX_REBOOT });
 		return finding_fix(out, "run on a GPU node; if the GPU is installed but not listed, check that it is seated and enabled in the BIOS (lspci -d 10de:)");
 	}
 	TRY(finding_set(out, ST_PASS, "%zu NVIDIA GPU%s on PCI: %s", f->n_gpus,
@@ -48,6 +50,7 @@ static int gpu_present(const struct check_ctx *ctx, struct finding *out)
 const struct check check_gpu_present = {
 	"gpu.present", GATE_GPU, "NVIDIA GPUs on PCI", gpu_present,
 	.topology_only = true,
+	.fix = { .phase = POC_GPU, .action = FIX_LOOK },
 };
 
 static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
@@ -87,6 +90,8 @@ static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, subj, ST_FAIL,
 					 nouveau_fix,
 					 "bound to nouveau, not the NVIDIA driver"));
+			finding_item_kind(out, (struct fix_kind){ .phase = POC_GPU,
+								  .effect = FIX_REBOOT });
 		} else if (strcmp(p->driver.v, "vfio-pci") == 0) {
 			TRY(finding_item(out, subj, ST_INFO, NULL,
 					 "bound to vfio-pci (passed through to a VM; not usable on this host)"));
@@ -110,6 +115,7 @@ static int gpu_driver(const struct check_ctx *ctx, struct finding *out)
 const struct check check_gpu_driver = {
 	"gpu.driver", GATE_GPU, "nvidia kernel module loaded, its version, bound to every GPU",
 	gpu_driver,
+	.fix = { .phase = POC_GPU },
 };
 
 static bool any_arch(const struct facts *f, enum gpu_arch a)
@@ -143,6 +149,7 @@ static int gpu_kmod_flavor(const struct check_ctx *ctx, struct finding *out)
 				     f->host.nvidia_version.v));
 	if (fl == KMOD_UNKNOWN) {
 		TRY(finding_set(out, ST_UNKNOWN, "cannot tell open from proprietary: /proc/driver/nvidia/version is not readable"));
+		finding_fix_kind(out, (struct fix_kind){ .phase = POC_GPU });
 		return finding_fix(out, "load the NVIDIA driver first (gpu.driver)");
 	}
 	if (fl == KMOD_OPEN)
@@ -168,6 +175,7 @@ static int gpu_kmod_flavor(const struct check_ctx *ctx, struct finding *out)
 const struct check check_gpu_kmod_flavor = {
 	"gpu.kmod-flavor", GATE_GPU, "open vs proprietary NVIDIA kernel module",
 	gpu_kmod_flavor,
+	.fix = { .phase = POC_GPU, .effect = FIX_REBOOT },
 };
 
 static int gpu_arch(const struct check_ctx *ctx, struct finding *out)
@@ -205,6 +213,7 @@ static int gpu_arch(const struct check_ctx *ctx, struct finding *out)
 const struct check check_gpu_arch = {
 	"gpu.arch", GATE_GPU, "Turing or newer (DMA-BUF needs it)", gpu_arch,
 	.topology_only = true,
+	.fix = { .phase = POC_GPU },
 };
 
 static int gpu_devnodes(const struct check_ctx *ctx, struct finding *out)
@@ -275,6 +284,7 @@ static int gpu_devnodes(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_gpu_devnodes = {
 	"gpu.devnodes", GATE_GPU, "/dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidiaN", gpu_devnodes,
+	.fix = { .phase = POC_GPU },
 };
 
 /* "NVIDIA H100 80GB HBM3" → 80 GiB; 0 when the name does not say. */
@@ -332,6 +342,8 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 			TRY(finding_item(out, subj, ST_FAIL,
 					 "check the BIOS: enable 'Above 4G decoding' and 'Resizable BAR' (or 'MMIO high size') so BAR1 is assigned",
 					 "BAR1 is not assigned"));
+			/* Live, as the plan has always printed it, though the BIOS change needs a reboot. */
+			finding_item_kind(out, (struct fix_kind){ .phase = POC_GPU });
 		} else if (m) {
 			human_bytes(m, mem, sizeof(mem));
 			if (bar1->v >= m)
@@ -364,6 +376,7 @@ static int gpu_bar1(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_gpu_bar1 = {
 	"gpu.bar1", GATE_GPU, "BAR1 size vs GPU memory", gpu_bar1,
+	.fix = { .phase = POC_GPU, .effect = FIX_REBOOT },
 };
 
 static int gpu_cuda_driver(const struct check_ctx *ctx, struct finding *out)
@@ -405,4 +418,5 @@ static int gpu_cuda_driver(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_gpu_cuda_driver = {
 	"gpu.cuda-driver", GATE_GPU, "CUDA driver version (>= 11.7 for DMA-BUF)", gpu_cuda_driver,
+	.fix = { .phase = POC_GPU },
 };

@@ -139,9 +139,14 @@ static int check_slave(const struct facts *f, const struct netdev *b,
 		return finding_item(out, subj, ST_UNKNOWN, NULL,
 				    "link state unknown");
 	if (!up) {
+		static const struct fix_kind cable = { .phase = POC_BOND, .action = FIX_HARDWARE,
+						       .command = true };
+
 		snprintf(fix, sizeof(fix),
 			 "ip link set dev %s up; check the cable and the switch port", sl->name);
-		return finding_item(out, subj, ST_FAIL, fix, "MII status down");
+		TRY(finding_item(out, subj, ST_FAIL, fix, "MII status down"));
+		finding_item_kind(out, cable);
+		return 0;
 	}
 	/*
 	 * bonding.rst: a churned actor or partner never reached LACP
@@ -172,6 +177,9 @@ static int check_slave(const struct facts *f, const struct netdev *b,
 	return finding_item(out, subj, ST_PASS, NULL, "up");
 }
 
+/* The switch side of LACP. */
+static const struct fix_kind lacp_switch = { .phase = POC_BOND, .action = FIX_SWITCH };
+
 static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 {
 	const struct netdev_bonding *p = proc_of(b);
@@ -180,21 +188,28 @@ static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 					     ? &p->partner_mac
 					     : l ? &l->ad_partner_mac : NULL;
 	const struct fact_int *active = p ? &p->active_aggregator : NULL;
+	int r;
 
-	if (split)
-		return finding_item(out, b->name, ST_FAIL,
-				    "configure every bond port in one LACP port-channel (MLAG) on the switch",
-				    "slaves are in different 802.3ad aggregators: only the active aggregator's ports carry traffic");
+	if (split) {
+		r = finding_item(out, b->name, ST_FAIL,
+				 "configure every bond port in one LACP port-channel (MLAG) on the switch",
+				 "slaves are in different 802.3ad aggregators: only the active aggregator's ports carry traffic");
+		finding_item_kind(out, lacp_switch);
+		return r;
+	}
 	if (active && active->state == FACT_ABSENT && active->err == ENOENT &&
 	    b->n_slaves)
 		return finding_item(out, b->name, ST_FAIL,
 				    "check the switch port-channel (LACP) configuration",
 				    "bond has no active aggregator");
 	if (mac && fact_str_ok(mac) &&
-	    strcmp(mac->v, "00:00:00:00:00:00") == 0)
-		return finding_item(out, b->name, ST_WARN,
-				    "enable LACP on the switch ports of this bond",
-				    "no LACP partner (partner MAC 00:00:00:00:00:00)");
+	    strcmp(mac->v, "00:00:00:00:00:00") == 0) {
+		r = finding_item(out, b->name, ST_WARN,
+				 "enable LACP on the switch ports of this bond",
+				 "no LACP partner (partner MAC 00:00:00:00:00:00)");
+		finding_item_kind(out, lacp_switch);
+		return r;
+	}
 	return 0;
 }
 
@@ -219,21 +234,32 @@ static int check_hash_rate(const struct facts *f, const struct netdev *b, struct
 		 l->xmit_hash.v >= 0 && l->xmit_hash.v < 6)
 		snprintf(hash, sizeof(hash), "%s", hashes[l->xmit_hash.v]);
 	if (*hash && (strcmp(hash, "layer2") == 0 || strcmp(hash, "vlan+srcmac") == 0)) {
-		bond_option_cmd(f, b->name, "xmit_hash_policy=layer3+4", fix, sizeof(fix));
+		struct fix_kind kind = { .phase = POC_BOND, .effect = FIX_LINK_FLAP };
+
+		kind.command = bond_option_cmd(f, b->name, "xmit_hash_policy=layer3+4", fix,
+					       sizeof(fix));
 		TRY(finding_item(out, b->name, ST_WARN, fix,
 				 "xmit_hash_policy %s: all traffic to one peer MAC (one host, or the gateway) leaves on one port",
 				 hash));
+		finding_item_kind(out, kind);
 	} else if (*hash) {
 		TRY(finding_item(out, b->name, ST_PASS, NULL,
 				 "xmit_hash_policy %s: flows to one peer spread over the ports by address%s",
 				 hash, strstr(hash, "3+4") ? " and UDP/TCP port" : ""));
 	}
 	if (p && fact_str_is(&p->lacp_rate, "slow")) {
-		bond_option_cmd(f, b->name, "lacp_rate=fast", fix, sizeof(fix));
+		/* Both ends: the switch's side decides when it takes effect. */
+		struct fix_kind both = { .phase = POC_BOND, .action = FIX_SWITCH,
+					 .effect = FIX_LINK_FLAP };
+		int r;
+
+		both.command = bond_option_cmd(f, b->name, "lacp_rate=fast", fix, sizeof(fix));
 		snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix),
 			 ", and LACP rate fast on the switch port-channel");
-		return finding_item(out, b->name, ST_INFO, fix,
-				    "LACP rate slow: a LACPDU every 30 s, so a dead partner port is noticed only after 90 s (fast: 3 s)");
+		r = finding_item(out, b->name, ST_INFO, fix,
+				 "LACP rate slow: a LACPDU every 30 s, so a dead partner port is noticed only after 90 s (fast: 3 s)");
+		finding_item_kind(out, both);
+		return r;
 	}
 	if (p && fact_str_is(&p->lacp_rate, "fast"))
 		return finding_item(out, b->name, ST_PASS, NULL,
@@ -371,9 +397,11 @@ static int ice_lag(const struct facts *f, const struct netdev *b,
 		snprintf(fix, sizeof(fix),
 			 "bond two ports of one E810 for RoCE (drain the node, release %s from %s, enslave the other port of %s), or take RoCE off the bond: an address on each unbonded port and NCCL_IB_HCA listing each RDMA device",
 			 s[n - 1].name, b->name, s[0].card);
-		return finding_item(out, b->name, ST_FAIL, fix,
-				    "slaves on two E810 adapters (%s, %s) carry RDMA: Intel's RDMA LAG pairs two ports of one adapter, so RoCE that LACP hashes onto the other card's port is lost",
-				    s[0].card, other);
+		TRY(finding_item(out, b->name, ST_FAIL, fix,
+				 "slaves on two E810 adapters (%s, %s) carry RDMA: Intel's RDMA LAG pairs two ports of one adapter, so RoCE that LACP hashes onto the other card's port is lost",
+				 s[0].card, other));
+		finding_item_kind(out, (struct fix_kind){ .phase = POC_BOND, .effect = FIX_DRAIN });
+		return 0;
 	}
 	if (n_gid > 1)
 		return finding_item(out, b->name, ST_FAIL,
@@ -520,13 +548,16 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 				   "enslave the ports (nmcli con add type bond-slave ...)",
 				   "bond has no slaves");
 	if (ret >= 0 && roce && !is_8023ad(b)) {
+		struct fix_kind kind = { .phase = POC_BOND, .effect = FIX_LINK_FLAP };
 		char fix[400];
 
-		bond_option_cmd(f, b->name, "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
-				fix, sizeof(fix));
+		kind.command = bond_option_cmd(f, b->name,
+					       "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
+					       fix, sizeof(fix));
 		ret = finding_item(out, b->name, ST_WARN, fix,
 				   "mode %s, not 802.3ad (LACP on the switch port-channel too)",
 				   mode_text(b));
+		finding_item_kind(out, kind);
 	}
 	for (size_t i = 0; ret >= 0 && i < b->n_slaves; i++)
 		ret = check_slave(f, b, &f->netdevs[b->slaves[i]], out, &agg, &split);
@@ -582,4 +613,5 @@ const struct check check_net_bond = {
 	.gate = GATE_RDMA,
 	.summary = "bonds: 802.3ad for RoCE, every slave up, one aggregator, hash policy and LACP rate, RoCE LAG (mlx5_bond_N from both PFs of one card; E810 RDMA LAG on two ports of one adapter, out-of-tree ice only)",
 	.run = run_bond,
+	.fix = { .phase = POC_BOND },
 };

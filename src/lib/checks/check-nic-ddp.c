@@ -167,4 +167,5 @@ static int nic_ddp(const struct check_ctx *ctx, struct finding *out)
 const struct check check_nic_ddp = {
 	"nic.ddp", GATE_RDMA, "E810 DDP package loaded (without it ice runs in Safe Mode: no RDMA, no DCB)",
 	nic_ddp,
+	.fix = { .phase = POC_NIC, .effect = FIX_DRIVER_RELOAD },
 };

@@ -120,7 +120,8 @@ static int judge_port(const struct facts *f, const struct pci_dev *p,
 {
 	const char *src = NULL, *stored;
 	char nvm[64], fix[640], need[16];
-	int have, want, staged;
+	struct fix_kind kind;
+	int have, want, staged, r;
 
 	if (!nic_running_nvm(f, p->bdf, nvm, sizeof(nvm), &src))
 		return finding_item(out, p->bdf, ST_INFO, NULL,
@@ -152,6 +153,8 @@ static int judge_port(const struct facts *f, const struct pci_dev *p,
 	/* A newer NVM already flashed waits only for the power cycle. */
 	stored = roce_devlink_stored(&f->roce, p->bdf, "fw.psid.api");
 	staged = stored ? nvm_number(stored, strlen(stored)) : -1;
+	/* The update: live, as the plan has always printed it, though it ends in a power cycle. */
+	kind = staged >= want ? out->declared : (struct fix_kind){ .phase = POC_NIC };
 	if (staged >= want)
 		snprintf(fix, sizeof(fix),
 			 "NVM %s is flashed but not active: power-cycle the node (shut it down and power it off, then on); the E810 loads a new NVM only at a reboot or power cycle (ice's devlink: \"To activate firmware, a reboot or power cycle is needed\")",
@@ -160,9 +163,11 @@ static int judge_port(const struct facts *f, const struct pci_dev *p,
 		snprintf(fix, sizeof(fix),
 			 "update the E810 NVM to %s or later with Intel's NVM Update Utility for the E810 (the Intel Ethernet 800 Series NVM Update Package for Linux that carries NVM %s: nvmupdate64e -u -l -c nvmupdate.cfg, run on the node with ice loaded), then power-cycle the node (shut it down and power it off, then on): the new NVM is not active before",
 			 need, need);
-	return finding_item(out, p->bdf, ST_WARN, fix,
-			    "NVM %s (%s) is older than %s, the E810 NVM Intel's ice %s was tested with (DPDK %s matching list)",
-			    nvm, src, need, rel->ice, rel->dpdk);
+	r = finding_item(out, p->bdf, ST_WARN, fix,
+			 "NVM %s (%s) is older than %s, the E810 NVM Intel's ice %s was tested with (DPDK %s matching list)",
+			 nvm, src, need, rel->ice, rel->dpdk);
+	finding_item_kind(out, kind);
+	return r;
 }
 
 static int nic_firmware(const struct check_ctx *ctx, struct finding *out)
@@ -221,4 +226,5 @@ static int nic_firmware(const struct check_ctx *ctx, struct finding *out)
 const struct check check_nic_firmware = {
 	"nic.firmware", GATE_RDMA, "E810 NVM at least the one Intel tested with the out-of-tree ice release in use",
 	nic_firmware,
+	.fix = { .phase = POC_NIC, .effect = FIX_REBOOT },
 };

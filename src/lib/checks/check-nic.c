@@ -89,6 +89,7 @@ static int nic_present(const struct check_ctx *ctx, struct finding *out)
 const struct check check_nic_present = {
 	"nic.present", GATE_RDMA, "RDMA-capable NICs", nic_present,
 	.topology_only = true,
+	.fix = { .phase = POC_NIC, .action = FIX_HARDWARE, .effect = FIX_POWER_OFF },
 };
 
 static int nic_driver(const struct check_ctx *ctx, struct finding *out)
@@ -119,10 +120,13 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 			snprintf(rverbuf, sizeof(rverbuf), " %s", rmod->version.v);
 		if (k->rdma_module && !host_kmod_present(h, k->rdma_module) &&
 		    k->kind != NIC_RXE) {
-			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy));
+			struct fix_kind kind = out->declared;
+
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy), &kind);
 			TRY(finding_item(out, subj, ST_FAIL, fix, "%s bound, but %s is not loaded%s%s",
 					 drv ? drv : "no PCI driver", k->rdma_module,
 					 *kwhy ? "; " : "", kwhy));
+			finding_item_kind(out, kind);
 			continue;
 		}
 		TRY(finding_item(out, subj, ST_PASS, NULL, "%s%s%s + %s%s%s (%s), firmware %s",
@@ -142,10 +146,13 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 			continue;
 		netfn_subject(f, nf, subj, sizeof(subj));
 		if (!host_kmod_present(h, k->rdma_module)) {
-			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy));
+			struct fix_kind kind = out->declared;
+
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), kwhy, sizeof(kwhy), &kind);
 			TRY(finding_item(out, subj, ST_FAIL, fix,
 					 "%s bound, but its RDMA driver %s is not loaded%s%s",
 					 nf->driver.v, k->rdma_module, *kwhy ? "; " : "", kwhy));
+			finding_item_kind(out, kind);
 		} else {
 			TRY(finding_item(out, subj, ST_PASS, NULL, "%s + %s loaded (no RDMA device on this function: see rdma.device)",
 					 nf->driver.v, k->rdma_module));
@@ -162,6 +169,7 @@ static int nic_driver(const struct check_ctx *ctx, struct finding *out)
 const struct check check_nic_driver = {
 	"nic.driver", GATE_RDMA, "NIC kernel drivers (netdev + RDMA), inbox vs OFED, firmware",
 	nic_driver,
+	.fix = { .phase = POC_NIC_DRIVER },
 };
 
 static int rdma_device(const struct check_ctx *ctx, struct finding *out)
@@ -189,10 +197,13 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 		for (size_t d = 0; !lag_peer && d < nf->n_netdevs; d++)
 			lag_peer = rdma_lag_peer(f, &f->netdevs[nf->netdevs[d]], &bond);
 		if (!host_kmod_present(&f->host, k->rdma_module)) {
-			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), NULL, 0);
+			struct fix_kind kind = out->declared;
+
+			rdma_module_fix(f, k->rdma_module, fix, sizeof(fix), NULL, 0, &kind);
 			TRY(finding_item(out, subj, ST_FAIL, fix,
 					 "%s function without an RDMA device: %s is not loaded",
 					 nf->driver.v, k->rdma_module));
+			finding_item_kind(out, kind);
 		} else if (lag_peer) {
 			TRY(finding_item(out, subj, ST_PASS, NULL,
 					 "secondary port of %s's RDMA LAG: its RDMA traffic runs through %s (see net.bond)",
@@ -222,4 +233,5 @@ static int rdma_device(const struct check_ctx *ctx, struct finding *out)
 const struct check check_rdma_device = {
 	"rdma.device", GATE_RDMA, "an RDMA device on every RDMA-capable NIC (E810 needs irdma)",
 	rdma_device,
+	.fix = { .phase = POC_RDMA_DRIVER },
 };

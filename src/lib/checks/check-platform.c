@@ -335,6 +335,7 @@ const struct check check_gpu_kernel_release = {
 	"gpu.kernel-release", GATE_GPU,
 	"the running kernel belongs to the installed OS release (RHEL elN_M tag against /etc/os-release)",
 	kernel_release,
+	.fix = { .phase = POC_OS, .effect = FIX_DRAIN },
 };
 
 /* gpu.driver-build --------------------------------------------------- */
@@ -547,6 +548,7 @@ const struct check check_gpu_driver_build = {
 	"gpu.driver-build", GATE_GPU,
 	"who builds the NVIDIA driver for the running kernel: a precompiled image, the GPU Operator's driver container (kernel-devel, package and image mirrors) or the host",
 	driver_build,
+	.fix = { .phase = POC_GPU_OPERATOR },
 };
 
 /* gpu.support-matrix ------------------------------------------------- */
@@ -636,6 +638,7 @@ const struct check check_gpu_support_matrix = {
 	"gpu.support-matrix", GATE_GPU,
 	"the OS release, Kubernetes and GPU Operator versions against NVIDIA's platform support tables",
 	support_matrix,
+	.fix = { .phase = POC_GPU_OPERATOR },
 };
 
 /* direct.validated --------------------------------------------------- */
@@ -736,4 +739,5 @@ const struct check check_direct_validated = {
 	"direct.validated", GATE_DIRECT,
 	"NIC and OS against NVIDIA's validated GPUDirect RDMA matrix; outside it, gdrcheck probe and bw decide",
 	validated,
+	.fix = { .phase = POC_GPUDIRECT, .action = FIX_TEST },
 };

@@ -126,6 +126,7 @@ const struct check check_pod_devnodes = {
 	"pod.devnodes", GATE_POD,
 	"/dev/infiniband/rdma_cm and uverbsN/umadN of every RDMA device the pod has: present and openable read-write",
 	run_devnodes,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 static bool has_ipc_lock(const struct pod_facts *p)
@@ -236,6 +237,7 @@ static int run_ipc_lock(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_pod_ipc_lock = {
 	"pod.ipc-lock", GATE_POD, "CAP_IPC_LOCK in the container's effective capability set", run_ipc_lock,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 static void mib_text(int64_t v, char *buf, size_t size)
@@ -334,6 +336,7 @@ const struct check check_pod_memlock = {
 	"pod.memlock", GATE_POD,
 	"RLIMIT_MEMLOCK (and, live, an mlock of 64 MiB) lets the pod pin registration buffers",
 	run_memlock,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 /* A memory-backed emptyDir on /dev/shm: its pages count against the container's memory limit. */
@@ -383,4 +386,5 @@ static int run_shm(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_pod_shm = {
 	"pod.shm", GATE_POD, "/dev/shm is larger than the 64 MiB container default", run_shm,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };

@@ -196,6 +196,7 @@ const struct check check_pod_gpu = {
 	"pod.gpu", GATE_POD,
 	"GPU device files (/dev/nvidiaN, nvidiactl, nvidia-uvm), NVIDIA_/CUDA_VISIBLE_DEVICES, and which GPUs the pod has",
 	run_gpu,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 /* Whether the pod's GPUs sit on more than one NUMA node. */
@@ -396,4 +397,5 @@ const struct check check_pod_pairs = {
 	"pod.pairs", GATE_POD,
 	"for each GPU of the pod, its nearest NIC of the pod, the path type and NCCL's GDR verdict",
 	run_pairs,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };

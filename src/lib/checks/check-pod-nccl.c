@@ -114,4 +114,5 @@ const struct check check_pod_nccl_env = {
 	"pod.nccl-env", GATE_POD,
 	"the NCCL settings of the pod (environment and conf files) that turn GPUDirect RDMA off, with the node gate's rules, and NCCL_SOCKET_IFNAME/NCCL_IB_GID_INDEX against what the pod sees",
 	run_nccl_env,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };

@@ -99,6 +99,7 @@ const struct check check_pod_rdma_visible = {
 	"pod.rdma-visible", GATE_POD,
 	"RDMA devices this network namespace sees (RDMA netlink, sysfs) and which are the pod's",
 	run_rdma_visible,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 /* The netdevs of this netns: rtnetlink's list when it answered, else sysfs'. */
@@ -202,6 +203,7 @@ const struct check check_pod_mode = {
 	"pod.mode", GATE_POD,
 	"the NIC allocation mode the pod got (SR-IOV VF, host-device, shared + macvlan/ipvlan, hostNetwork) and whether the RDMA netns mode fits it",
 	run_mode,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 /* "0000:...:ffff:0a38:d905" -> "10.56.217.5" when IPv4-mapped. */
 static void gid_text(const char *gid, char *buf, size_t size)
@@ -378,6 +380,7 @@ const struct check check_pod_gid = {
 	"pod.gid", GATE_POD,
 	"a RoCE v2 GID for the pod interface's address, and the GID index NCCL will choose",
 	run_gid,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };
 
 static int run_foreign(const struct check_ctx *ctx, struct finding *out)
@@ -435,4 +438,5 @@ const struct check check_pod_foreign_rdma = {
 	"pod.foreign-rdma", GATE_POD,
 	"uverbs device files of NICs the pod was not given (k8s-device-plugin mofed-enabled)",
 	run_foreign,
+	.fix = { .phase = POC_POD_RDMA, .action = FIX_POD_SPEC },
 };

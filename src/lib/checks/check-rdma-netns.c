@@ -85,4 +85,5 @@ const struct check check_rdma_netns = {
 	.gate = GATE_RDMA,
 	.summary = "RDMA netns mode (shared/exclusive) fits the NIC allocation mode: shared plugin/macvlan need shared, SR-IOV + rdma-cni need exclusive",
 	.run = run_netns,
+	.fix = { .phase = POC_RDMA_PLUGIN },
 };

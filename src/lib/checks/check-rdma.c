@@ -13,6 +13,9 @@ static const char *const phys_states[] = { "?", "Sleep", "Polling", "Disabled",
 					   "PortConfigurationTraining", "LinkUp",
 					   "LinkErrorRecovery", "Phy Test" };
 
+/* A port without link: the cable, the transceiver, the peer port. */
+static const struct fix_kind port_cable = { .phase = POC_RDMA_DRIVER, .action = FIX_HARDWARE };
+
 static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
@@ -34,6 +37,7 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 			const struct rdma_port *pt = &n->ports[p];
 			const char *ll = fact_str_ok(&pt->link_layer) ? pt->link_layer.v : "?";
 			const char *rate = fact_str_ok(&pt->rate) ? pt->rate.v : "rate unknown";
+			struct fix_kind kind;
 
 			total++;
 			snprintf(subj, sizeof(subj), "%s port %u", n->name, pt->num);
@@ -48,21 +52,26 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 						 ll, rate));
 				continue;
 			}
-			if (pt->phys_state.v == 5 && pt->state.v == 2)
+			kind = port_cable;
+			if (pt->phys_state.v == 5 && pt->state.v == 2) {
 				/* Link trained, logical INIT: nobody configured the port. */
+				kind = out->declared;
 				snprintf(fix, sizeof(fix), "the link is up but no subnet manager has configured the port (INIT): run opensm on one node of the fabric or enable the switch's subnet manager; ip link set up does not help");
-			else if (pt->phys_state.v == 2)
+			} else if (pt->phys_state.v == 2) {
 				snprintf(fix, sizeof(fix), "no link (Polling): check the cable or transceiver and the peer port (switch port enabled, same speed and type)%s",
 					 fact_str_is(&pt->link_layer, "InfiniBand") ? "; ip link set up does not help" : "");
-			else if (n->n_netdevs)
+			} else if (n->n_netdevs) {
+				kind.command = true;
 				snprintf(fix, sizeof(fix), "ip link set %s up; check the cable and the switch port (ethtool %s)",
 					 f->netdevs[n->netdevs[0]].name, f->netdevs[n->netdevs[0]].name);
-			else
+			} else {
 				snprintf(fix, sizeof(fix), "check the cable, the switch port and (InfiniBand) that a subnet manager runs");
+			}
 			TRY(finding_item(out, subj, ST_FAIL, fix, "%s, %s, %s",
 					 pt->state.v >= 0 && pt->state.v <= 5 ? port_states[pt->state.v] : "state ?",
 					 pt->phys_state.v >= 0 && pt->phys_state.v <= 7 ? phys_states[pt->phys_state.v] : "phys_state ?",
 					 ll));
+			finding_item_kind(out, kind);
 		}
 	}
 	TRY(finding_evidence(out, "/sys/class/infiniband/*/ports/*/{state,phys_state,link_layer,rate}"));
@@ -74,6 +83,7 @@ static int rdma_port(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_rdma_port = {
 	"rdma.port", GATE_RDMA, "ports ACTIVE and LinkUp, link layer, rate", rdma_port,
+	.fix = { .phase = POC_RDMA_DRIVER },
 };
 
 /*
@@ -104,12 +114,15 @@ static int rdma_protocol(const struct check_ctx *ctx, struct finding *out)
 		n++;
 		nic_subject(d, subj, sizeof(subj));
 		if (p == RDMA_PROTO_IWARP) {
-			iwarp_fix(f, d, fix, sizeof(fix));
+			struct fix_kind kind = out->declared;
+
+			iwarp_fix(f, d, fix, sizeof(fix), &kind);
 			TRY(finding_item(
 				out, subj, ST_FAIL, fix,
 				"runs iWARP (%s %s): NCCL takes the port (its link layer is Ethernet) but cannot bring a connection up on it (an iWARP QP reaches RTS only through iw_cm; irdma_modify_qp refuses it otherwise), so no NCCL traffic and no GPUDirect RDMA goes over %s, and no RoCE check applies to it",
 				src, fact_str_ok(&d->protocol) ? d->protocol.v : d->node_type.v,
 				d->name));
+			finding_item_kind(out, kind);
 		} else if (p == RDMA_PROTO_ROCE || p == RDMA_PROTO_IB) {
 			TRY(finding_item(
 				out, subj, ST_PASS, NULL, "%s (%s %s)", rdma_proto_name(p), src,
@@ -139,6 +152,7 @@ const struct check check_rdma_protocol = {
 	GATE_RDMA,
 	"every RDMA device runs RoCE or InfiniBand (iWARP: NCCL cannot connect over it)",
 	rdma_protocol,
+	.fix = { .phase = POC_RDMA_DRIVER },
 };
 
 static const char *install_cmd(const struct facts *f)
@@ -221,14 +235,18 @@ static int rdma_userspace(const struct check_ctx *ctx, struct finding *out)
 const struct check check_rdma_userspace = {
 	"rdma.userspace", GATE_RDMA, "rdma-core: libibverbs.so.1 and a provider per device",
 	rdma_userspace,
+	.fix = { .phase = POC_RDMA_CORE },
 };
 
 static int rdma_devnodes(const struct check_ctx *ctx, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct host_facts *h = &f->host;
+	/* udevadm is no command line the plan loops: it names its subsystem. */
+	static const struct fix_kind udev = { .phase = POC_RDMA_CORE };
 	char subj[96], path[96], why[96];
 	const char *fix = NULL;
+	bool fix_udev = false;
 
 	if (!f->n_nics)
 		return finding_set(out, ST_SKIP, "no RDMA device");
@@ -263,11 +281,14 @@ static int rdma_devnodes(const struct check_ctx *ctx, struct finding *out)
 		}
 		if (!name_list_has(&h->dev_infiniband, uv->name)) {
 			snprintf(path, sizeof(path), "/dev/infiniband/%s", uv->name);
-			if (!fix)
+			if (!fix) {
 				fix = "udevadm trigger --subsystem-match=infiniband_verbs (or reload ib_uverbs)";
+				fix_udev = true;
+			}
 			TRY(finding_item(out, subj, ST_FAIL,
 					 "udevadm trigger --subsystem-match=infiniband_verbs (or reload ib_uverbs)",
 					 "%s missing: libibverbs silently skips this device", path));
+			finding_item_kind(out, udev);
 			continue;
 		}
 		if (umad_needed) {
@@ -293,12 +314,15 @@ static int rdma_devnodes(const struct check_ctx *ctx, struct finding *out)
 	if (out->status == ST_PASS)
 		return finding_set(out, ST_PASS, "rdma_cm and the uverbs/umad nodes of every RDMA device are present");
 	TRY(finding_set(out, out->status, "RDMA device nodes are missing"));
+	if (fix_udev)
+		finding_fix_kind(out, udev);
 	return fix ? finding_fix(out, "%s", fix) : 0;
 }
 
 const struct check check_rdma_devnodes = {
 	"rdma.devnodes", GATE_RDMA, "/dev/infiniband/uverbsN, umadN, rdma_cm per device",
 	rdma_devnodes,
+	.fix = { .phase = POC_RDMA_CORE, .command = true },
 };
 
 static int rdma_ofed_conflicts(const struct check_ctx *ctx, struct finding *out)
@@ -329,4 +353,5 @@ static int rdma_ofed_conflicts(const struct check_ctx *ctx, struct finding *out)
 const struct check check_rdma_ofed_conflicts = {
 	"rdma.ofed-conflicts", GATE_RDMA, "DOCA-OFED driver container vs the inbox nvme_rdma",
 	rdma_ofed_conflicts,
+	.fix = { .phase = POC_RDMA_CORE },
 };

@@ -196,8 +196,10 @@ static void nic_dmabuf(const struct facts *f, const struct regpath *rp,
 		    rp->gpu_why);
 		r->dmabuf_fix = rp->gpu_fix;
 	}
-	if (r->dmabuf < 0 && !r->dmabuf_fix)
+	if (r->dmabuf < 0 && !r->dmabuf_fix) {
 		r->dmabuf_fix = PROBE_FIX;
+		r->dmabuf_fix_probe = true;
+	}
 }
 
 static void nic_peermem(const struct facts *f, const struct regpath *rp,
@@ -323,6 +325,7 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 	int r, dmabuf_yes = 0, peer_zero = 0, unknown = 0, dmabuf_unknown = 0;
 	bool contradiction = false;
 	const char *fix = NULL;
+	struct fix_kind fix_kind = out->declared;
 
 	if (!f->n_gpus || !f->n_nics)
 		return finding_set(out, ST_SKIP, "needs a GPU and an RDMA NIC (%zu GPUs, %zu RDMA devices)",
@@ -332,6 +335,7 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 		const struct regpath_nic *n = &rp->nics[i];
 		enum check_status st = regpath_nic_status(n);
 		const char *item_fix = NULL;
+		struct fix_kind kind = out->declared;
 
 		nic_subject(&f->nics[i], subj, sizeof(subj));
 		dmabuf_yes += n->dmabuf == 1;
@@ -339,16 +343,25 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 		unknown += st == ST_UNKNOWN;
 		dmabuf_unknown += n->dmabuf < 0;
 		contradiction = contradiction || strncmp(n->peermem_why, "inconsistent:", 13) == 0;
-		if (st == ST_WARN)
-			item_fix = n->legacy ? "replace nv_peer_mem with nvidia-peermem (modprobe -r nv_peer_mem; modprobe nvidia-peermem)" :
-					       "modprobe nvidia-peermem (GPU Operator: driver.rdma.enabled=true)";
-		else if (st == ST_UNKNOWN || st == ST_FAIL)
+		if (st == ST_WARN && n->legacy) {
+			item_fix = "replace nv_peer_mem with nvidia-peermem (modprobe -r nv_peer_mem; modprobe nvidia-peermem)";
+			kind.effect = FIX_DRIVER_RELOAD;
+		} else if (st == ST_WARN) {
+			item_fix = "modprobe nvidia-peermem (GPU Operator: driver.rdma.enabled=true)";
+			kind.command = true;
+		} else if (st == ST_UNKNOWN || st == ST_FAIL) {
 			item_fix = n->dmabuf_fix;
-		if (item_fix && !fix)
+			if (n->dmabuf_fix_probe)
+				kind.action = FIX_TEST;
+		}
+		if (item_fix && !fix) {
 			fix = item_fix;
+			fix_kind = kind;
+		}
 		r = finding_item(out, subj, st, item_fix,
 				 "DMA-BUF %s (%s); nvidia-peermem %s (%s)",
 				 state_word(n->dmabuf), n->dmabuf_why, state_word(n->peermem), n->peermem_why);
+		finding_item_kind(out, kind);
 	}
 	if (r < 0)
 		return r;
@@ -370,19 +383,24 @@ static int direct_regpath(const struct check_ctx *ctx, struct finding *out)
 				(size_t)peer_zero == rp->n_nics ? "nvidia-peermem is impossible on this stack" : "nvidia-peermem is not usable",
 				rp->gpu_dmabuf == 1 ? "is ready on the GPU side, but" : "support",
 				unknown, unknown == 1 ? "" : "s");
-		if (r >= 0)
+		if (r >= 0) {
 			fix = PROBE_FIX;
+			fix_kind.action = FIX_TEST;
+		}
 		break;
 	default:
 		r = finding_set(out, out->status, "no way to register GPU memory with some NICs: neither DMA-BUF nor nvidia-peermem can work");
 		break;
 	}
-	if (r >= 0 && fix && out->status != ST_PASS)
+	if (r >= 0 && fix && out->status != ST_PASS) {
+		finding_fix_kind(out, fix_kind);
 		r = finding_fix(out, "%s", fix);
+	}
 	return r;
 }
 
 const struct check check_direct_regpath = {
 	"direct.regpath", GATE_DIRECT, "the memory-registration path (DMA-BUF prerequisites or nvidia-peermem)",
 	direct_regpath,
+	.fix = { .phase = POC_GPUDIRECT },
 };

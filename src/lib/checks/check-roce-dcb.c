@@ -130,7 +130,7 @@ static int per_link(const struct check_ctx *ctx, struct finding *out,
 		if (r >= 0)
 			r = bonded_ice_procedure(ctx->f, v[n], out, from);
 		for (size_t i = from; i < out->n_items; i++)
-			fixed = fixed || (out->items[i].fix && startswith(out->items[i].fix, "dcb "));
+			fixed = fixed || (out->items[i].fix && out->items[i].kind.runtime);
 	}
 	free(v);
 	if (r < 0)
@@ -234,6 +234,7 @@ const struct check check_roce_dscp_map = {
 	.gate = GATE_RDMA,
 	.summary = "the RoCE DSCP maps to the RoCE priority in the DCB APP table",
 	.run = run_dscp_map,
+	.fix = { .phase = POC_DSCP, .command = true, .classifies = true, .runtime = true },
 };
 
 /* ---------------------------------------------------------- roce.trust */
@@ -269,10 +270,17 @@ static int trust_link(const struct check_ctx *ctx, const struct netdev *l,
 					    roce_state_text(l->ethtool.privflags_st.state,
 						       l->ethtool.privflags_st.err));
 		if (lldp) {
+			/* The NIC keeps it per port: nothing to persist. */
+			static const struct fix_kind lldp_off = { .phase = POC_DSCP, .command = true,
+								  .classifies = true };
+			int r;
+
 			snprintf(fix, sizeof(fix),
 				 "ethtool --set-priv-flags %s fw-lldp-agent off", l->name);
-			return finding_item(out, l->name, ST_WARN, fix,
-					    "firmware LLDP agent on: DCB is negotiated by the E810 firmware and ice refuses DSCP app entries");
+			r = finding_item(out, l->name, ST_WARN, fix,
+					 "firmware LLDP agent on: DCB is negotiated by the E810 firmware and ice refuses DSCP app entries");
+			finding_item_kind(out, lldp_off);
+			return r;
 		}
 		if (!dcb_ok(l))
 			return dcb_unknown(l, &d->st, "DCB", out);
@@ -332,6 +340,7 @@ const struct check check_roce_trust = {
 	.gate = GATE_RDMA,
 	.summary = "the NIC classifies by DSCP (mlx5 trust dscp; ice with the firmware LLDP agent off)",
 	.run = run_trust,
+	.fix = { .phase = POC_DSCP, .command = true, .classifies = true, .runtime = true },
 };
 
 /* ------------------------------------------------------------ roce.pfc */
@@ -391,10 +400,14 @@ static int pfc_link(const struct check_ctx *ctx, const struct netdev *l,
 	}
 	if (st == ST_PASS && fact_ok(&l->dcb.peer_pfc.st) &&
 	    !(l->dcb.peer_pfc.en & (1u << prio))) {
-		return finding_item(out, l->name, ST_WARN,
-				    "enable PFC on the switch port for this priority",
-				    "PFC on priority %d here, but the switch (DCBX peer) does not advertise it",
-				    prio);
+		static const struct fix_kind switch_pfc = { .phase = POC_PFC, .action = FIX_SWITCH };
+		int r = finding_item(out, l->name, ST_WARN,
+				     "enable PFC on the switch port for this priority",
+				     "PFC on priority %d here, but the switch (DCBX peer) does not advertise it",
+				     prio);
+
+		finding_item_kind(out, switch_pfc);
+		return r;
 	}
 	return finding_item(out, l->name, st, st == ST_PASS ? NULL : fix, "%s",
 			    verdict);
@@ -414,6 +427,7 @@ const struct check check_roce_pfc = {
 	.gate = GATE_RDMA,
 	.summary = "PFC on the RoCE priority and on no priority that carries ordinary traffic",
 	.run = run_pfc,
+	.fix = { .phase = POC_PFC, .command = true, .runtime = true },
 };
 
 /* ------------------------------------------------------------ roce.ets */
@@ -580,6 +594,7 @@ const struct check check_roce_ets = {
 	.gate = GATE_RDMA,
 	.summary = "the RoCE priority has its own traffic class with bandwidth",
 	.run = run_ets,
+	.fix = { .phase = POC_DSCP, .command = true, .runtime = true },
 };
 
 /* ------------------------------------------------------------ roce.ecn */
@@ -655,6 +670,7 @@ const struct check check_roce_ecn = {
 	.gate = GATE_RDMA,
 	.summary = "ECN/DCQCN enabled for the RoCE priority where the host can see it",
 	.run = run_ecn,
+	.fix = { .phase = POC_ECN, .command = true, .runtime = true },
 };
 
 /* ------------------------------------------------------------ roce.tos */
@@ -666,6 +682,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 	int dscp = ctx->opts->roce_dscp, want = dscp << 2, ret = 0;
 	const struct nccl_setting *tc;
 	char subj[96], fix[512], dir[160];
+	struct fix_kind tc_kind;
 
 	if (n == 0)
 		return roce_no_targets(ctx, out);
@@ -710,13 +727,16 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 		return ret;
 	/* NCCL does not use RDMA-CM: it marks its QPs with NCCL_IB_TC. */
 	tc = facts_nccl_get(ctx->f, "NCCL_IB_TC");
+	/* An NCCL setting, kept in a file or the job's environment: nothing to persist. */
+	tc_kind = (struct fix_kind){ .phase = POC_DSCP, .command = true };
 	/* A pod reads its own environment and image, not the host's file. */
-	if (tc && tc->source && strcmp(tc->source, "environment") == 0)
+	if (tc && tc->source && strcmp(tc->source, "environment") == 0) {
+		tc_kind.command = false;
 		snprintf(
 			fix, sizeof(fix),
 			"export NCCL_IB_TC=%d where the job starts (the environment wins over /etc/nccl.conf; pods: NCCL_IB_TC=%d in the container's env)",
 			want, want);
-	else if (tc && tc->source && tc->source[0] == '/')
+	} else if (tc && tc->source && tc->source[0] == '/')
 		snprintf(
 			fix, sizeof(fix),
 			"sed -i 's/^NCCL_IB_TC=.*/NCCL_IB_TC=%d/' %s (host jobs; pods: NCCL_IB_TC=%d in the container's env)",
@@ -737,6 +757,7 @@ static int run_tos(const struct check_ctx *ctx, struct finding *out)
 	else
 		ret = finding_item(out, "NCCL", ST_PASS, NULL, "NCCL_IB_TC=%s (DSCP %d)",
 				   tc->value, dscp);
+	finding_item_kind(out, tc_kind);
 	if (ret < 0)
 		return ret;
 	if (out->status <= ST_INFO)
@@ -752,6 +773,7 @@ const struct check check_roce_tos = {
 	.gate = GATE_RDMA,
 	.summary = "default RoCE ToS (RDMA-CM configfs, NCCL_IB_TC) matches the DSCP: ToS = DSCP << 2",
 	.run = run_tos,
+	.fix = { .phase = POC_DSCP, .command = true, .runtime = true },
 };
 
 /* ------------------------------------------------- for roce.lag-qos */
@@ -760,30 +782,34 @@ int roce_qos_fixes(const struct check_ctx *ctx, const struct netdev *l,
 		   char ***cmds)
 {
 	static const link_fn fns[] = { trust_link, dscp_map_link, pfc_link, ets_link };
+	/* Whose fixes they are: their kinds tell the host commands. */
+	static const struct check *const of[] = { &check_roce_trust, &check_roce_dscp_map,
+						  &check_roce_pfc, &check_roce_ets };
 	int r = 0;
 
 	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]) && r >= 0; k++) {
-		struct finding tmp = { 0 };
+		struct finding tmp = { .declared = of[k]->fix };
 
 		r = fns[k](ctx, l, &tmp);
 		for (size_t i = 0; r >= 0 && i < tmp.n_items; i++) {
 			_cleanup_free_ char *copy = NULL;
 			char *save = NULL;
 
-			if (!tmp.items[i].fix || tmp.items[i].status < ST_WARN)
+			/* What is not a host command (the switch's part) stays out. */
+			if (!tmp.items[i].fix || tmp.items[i].status < ST_WARN ||
+			    tmp.items[i].kind.action != FIX_NODE || !tmp.items[i].kind.command)
 				continue;
 			copy = strdup(tmp.items[i].fix);
 			if (!copy) {
 				r = -ENOMEM;
 				break;
 			}
-			/* One command per entry; what is not a host command stays out. */
+			/* One command per entry of the command line (" && "). */
 			for (char *c = strtok_r(copy, "&", &save); c && r >= 0;
 			     c = strtok_r(NULL, "&", &save)) {
 				c = strstrip(c);
 				/* roce.trust and roce.dscp-map both add the DSCP entry. */
-				if ((startswith(c, "dcb ") || startswith(c, "ethtool ")) &&
-				    !strv_contains(*cmds, c))
+				if (*c && !strv_contains(*cmds, c))
 					r = strv_push(cmds, NULL, c);
 			}
 		}

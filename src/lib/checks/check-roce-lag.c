@@ -193,4 +193,5 @@ const struct check check_roce_lag_qos = {
 	.gate = GATE_RDMA,
 	.summary = "an E810 bond's QoS is set for all its ports at once: every port out, the same DCB on each, the RDMA primary back first, persisted before the bond forms",
 	.run = run_lag_qos,
+	.fix = { .phase = POC_DSCP, .effect = FIX_DRAIN, .classifies = true },
 };

@@ -255,4 +255,5 @@ const struct check check_roce_pause_storm = {
 	.gate = GATE_RDMA,
 	.summary = "no pause storm: no port pauses, or is paused by, the switch for a whole timed sample (--pause-sample)",
 	.run = run_pause_storm,
+	.fix = { .phase = POC_PFC, .action = FIX_LOOK },
 };

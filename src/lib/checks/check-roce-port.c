@@ -79,6 +79,8 @@ const char *roce_state_text(enum fact_state st, int err)
 static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond,
 			  struct finding *out)
 {
+	/* One command line on one port of the bond; its profile is modified, not re-activated. */
+	static const struct fix_kind port_mtu = { .phase = POC_ROCE_HOST, .command = true };
 	char subj[96], fix[400], ev[256];
 	size_t len = 0;
 	int ret = 0;
@@ -125,6 +127,7 @@ static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond
 			out, subj, ST_FAIL, fix,
 			"%s MTU %lld, below %s's %lld: bonding lets a port's MTU differ from the bond's (bond_main.c, NETDEV_CHANGEMTU), and ice sizes this port's receive buffers from its own MTU (ice_vsi_cfg_frame_size), so %s's larger frames hashed onto it are dropped",
 			s->name, (long long)s->link.mtu.v, bond->name, want, bond->name);
+		finding_item_kind(out, port_mtu);
 	}
 	if (ret >= 0 && *ev)
 		finding_evidence(out, "%s mtu %lld, its ports: %s", bond->name,
@@ -145,6 +148,7 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 		return roce_no_targets(ctx, out);
 	for (size_t i = 0; i < n && i < ROCE_MAX_TARGETS && ret >= 0; i++) {
 		const struct netdev *l = t[i].ndev;
+		struct fix_kind kind = out->declared;
 		int ib;
 
 		snprintf(subj, sizeof(subj), "%s port %u", t[i].dev->name,
@@ -164,7 +168,8 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 			char persist[200];
 
 			/* A slave takes the bond's MTU: set it on the bond. */
-			mtu_persist_cmd(ctx->f, bond ? bond->name : l->name, persist, sizeof(persist));
+			kind.command = mtu_persist_cmd(ctx->f, bond ? bond->name : l->name, persist,
+						       sizeof(persist));
 			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
 				 persist);
 		}
@@ -173,6 +178,7 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 				   "%s MTU %lld → RoCE MTU %d%s", l->name,
 				   (long long)l->link.mtu.v, ib,
 				   ib >= 4096 ? "" : " (4096 needs a netdev MTU of at least 4192)");
+		finding_item_kind(out, kind);
 		/* The bond under the port (an RDMA LAG's, or its netdev's master): every port of it. */
 		{
 			const struct netdev *bond = netdev_is_bond(l) ? l : netdev_bond(ctx->f, l);
@@ -196,6 +202,7 @@ const struct check check_roce_mtu = {
 	.gate = GATE_RDMA,
 	.summary = "RoCE active MTU (from the netdev MTU) is 4096",
 	.run = run_mtu,
+	.fix = { .phase = POC_ROCE_HOST, .effect = FIX_LINK_FLAP },
 };
 
 /* The family of a GID NCCL takes, in words. */
@@ -240,16 +247,16 @@ static void gid_rule(const struct facts *f, const struct nccl_gid_env *e, char *
 			 e->have_range ? " in NCCL_IB_ADDR_RANGE" : "");
 }
 
-/* The fix that gives @link an address of @fam. */
+/* The fix that gives @link an address of @fam, and its kind. */
 static void addr_fix(const struct facts *f, const struct netdev *link, int fam, char *buf,
-		     size_t size)
+		     size_t size, struct fix_kind *kind)
 {
 	if (!link) {
 		snprintf(buf, size, "give the port's netdev an %s address (it has none listed)",
 			 family_name(fam));
 		return;
 	}
-	addr_persist_cmd(f, link->name, fam == AF_INET6, buf, size);
+	addr_persist_cmd(f, link->name, fam == AF_INET6, buf, size, kind);
 }
 
 /* What every RoCE port offers NCCL, for the node-wide fixes. */
@@ -333,10 +340,17 @@ static const char *setting_source(const struct facts *f, const char *name)
 	return s && s->source ? s->source : "environment";
 }
 
+/* The devices whose fix is to unset a pinned NCCL_IB_GID_INDEX, for the node's verdict. */
+struct gid_unpinned {
+	char names[256];
+	size_t len;
+};
+
 /* The pinned index or old NCCL's default on a port where it is not usable. */
 static int gid_one_index(const struct check_ctx *ctx, const struct roce_target *t,
 			 const struct nccl_gid_env *env, const struct gid_node *node,
-			 const char *subj, int64_t idx, const char *what, struct finding *out)
+			 const char *subj, int64_t idx, const char *what,
+			 struct gid_unpinned *unpin, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	char fix[640];
@@ -351,6 +365,11 @@ static int gid_one_index(const struct check_ctx *ctx, const struct roce_target *
 		if (nccl_gid_usable(t->port, d, dyn.family)) {
 			snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (%s)",
 				 setting_source(f, "NCCL_IB_GID_INDEX"));
+			if (unpin->len < sizeof(unpin->names))
+				unpin->len += (size_t)snprintf(unpin->names + unpin->len,
+							       sizeof(unpin->names) - unpin->len,
+							       "%s%s", unpin->len ? ", " : "",
+							       t->dev->name);
 			return finding_item(
 				out, subj, ST_FAIL, fix,
 				"NCCL_IB_GID_INDEX=%lld is one index for every device, and here it is %s; without it NCCL picks index %lld on this port, its RoCE v2 %s GID",
@@ -377,7 +396,7 @@ static int gid_one_index(const struct check_ctx *ctx, const struct roce_target *
 
 static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 		      const struct nccl_gid_env *env, const struct gid_node *node,
-		      struct finding *out)
+		      struct gid_unpinned *unpin, struct finding *out)
 {
 	const struct facts *f = ctx->f;
 	const struct netdev *il = roce_ip_link(f, t);
@@ -387,6 +406,7 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 	bool per_device = nccl_gid_per_device(env);
 	int want = per_device ? env->family : 0;
 	char subj[96], fix[384], rule[256], what[96];
+	struct fix_kind kind = out->declared;
 	int64_t idx, other;
 	uint8_t b[16] = { 0 };
 	int r;
@@ -435,7 +455,7 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 	else
 		snprintf(what, sizeof(what), "an %s GID", family_name(nccl_gid_family(b)));
 	if (env->gid_index_set || !per_device) {
-		r = gid_one_index(ctx, t, env, node, subj, idx, what, out);
+		r = gid_one_index(ctx, t, env, node, subj, idx, what, unpin, out);
 		if (r <= 0)
 			return r;
 	}
@@ -467,8 +487,8 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 				"unset NCCL_IB_ADDR_FAMILY (%s): every RoCE port's address is IPv4 (%s)",
 				setting_source(f, "NCCL_IB_ADDR_FAMILY"), node->names);
 		else
-			addr_fix(f, il, env->family, fix, sizeof(fix));
-		return finding_item(
+			addr_fix(f, il, env->family, fix, sizeof(fix), &kind);
+		r = finding_item(
 			out, subj, ST_WARN, fix,
 			"no %s address on %s: NCCL looks for an %s GID (%s) and stays on GID %lld, %s; the port's RoCE v2 GID %lld is %s",
 			family_name(env->family), il ? il->name : "the port's netdev",
@@ -476,11 +496,15 @@ static int gid_target(const struct check_ctx *ctx, const struct roce_target *t,
 			env->family_set ? "NCCL_IB_ADDR_FAMILY" : "its default, AF_INET",
 			(long long)idx, what, (long long)other,
 			family_name(env->family == AF_INET6 ? AF_INET : AF_INET6));
+		finding_item_kind(out, kind);
+		return r;
 	}
-	addr_fix(f, il, per_device ? env->family : AF_INET, fix, sizeof(fix));
-	return finding_item(out, subj, ST_WARN, fix, "no %s address on %s: NCCL uses GID %lld, %s",
-			    per_device ? family_name(env->family) : "IP",
-			    il ? il->name : "the port's netdev", (long long)idx, what);
+	addr_fix(f, il, per_device ? env->family : AF_INET, fix, sizeof(fix), &kind);
+	r = finding_item(out, subj, ST_WARN, fix, "no %s address on %s: NCCL uses GID %lld, %s",
+			 per_device ? family_name(env->family) : "IP",
+			 il ? il->name : "the port's netdev", (long long)idx, what);
+	finding_item_kind(out, kind);
+	return r;
 }
 
 /* What NCCL before 2.21 would take on these ports, when the version is not known. */
@@ -521,14 +545,12 @@ static int gid_older(const struct check_ctx *ctx, const struct roce_target *t, s
  * and not on others, the verdict says so of the node, with its one fix.
  */
 static int gid_pin_verdict(const struct facts *f, const struct nccl_gid_env *env,
-			   struct finding *out)
+			   const struct gid_unpinned *unpin, struct finding *out)
 {
 	const struct nccl_setting *pin = facts_nccl_get(f, "NCCL_IB_GID_INDEX");
-	char good[256] = "", bad[256] = "", fix[160];
-	size_t lg = 0, lb = 0;
+	char good[256] = "";
+	size_t lg = 0;
 
-	snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX (%s)",
-		 setting_source(f, "NCCL_IB_GID_INDEX"));
 	for (size_t i = 0; i < out->n_items; i++) {
 		const struct finding_item *it = &out->items[i];
 		size_t dev = strcspn(it->subject, " ");
@@ -536,17 +558,16 @@ static int gid_pin_verdict(const struct facts *f, const struct nccl_gid_env *env
 		if (it->status == ST_PASS && lg < sizeof(good))
 			lg += (size_t)snprintf(good + lg, sizeof(good) - lg, "%s%.*s",
 					       lg ? ", " : "", (int)dev, it->subject);
-		else if (it->fix && strcmp(it->fix, fix) == 0 && lb < sizeof(bad))
-			lb += (size_t)snprintf(bad + lb, sizeof(bad) - lb, "%s%.*s", lb ? ", " : "",
-					       (int)dev, it->subject);
 	}
-	if (!pin || !lb || !nccl_gid_per_device(env))
+	if (!pin || !unpin->len || !nccl_gid_per_device(env))
 		return 0;
 	TRY(finding_set(
 		out, out->status,
 		"NCCL_IB_GID_INDEX=%s (%s) is one index for every RoCE device: %s%s%s not on %s, where NCCL picks a routable RoCE v2 GID of its own once it is unset",
-		pin->value, pin->source, lg ? "right on " : "", good, lg ? ";" : "", bad));
-	return finding_fix(out, "%s", fix);
+		pin->value, pin->source, lg ? "right on " : "", good, lg ? ";" : "", unpin->names));
+	/* A setting of NCCL's, whatever the item the verdict was taken from fixed. */
+	finding_fix_kind(out, out->declared);
+	return finding_fix(out, "unset NCCL_IB_GID_INDEX (%s)", setting_source(f, "NCCL_IB_GID_INDEX"));
 }
 
 static int run_gid(const struct check_ctx *ctx, struct finding *out)
@@ -555,6 +576,7 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 	size_t n = roce_targets(ctx->f, t, ROCE_MAX_TARGETS);
 	struct nccl_gid_env env;
 	struct gid_node node;
+	struct gid_unpinned unpin = { .len = 0 };
 	int ret = 0;
 
 	if (n == 0)
@@ -565,13 +587,13 @@ static int run_gid(const struct check_ctx *ctx, struct finding *out)
 	/* Before 2.21 NCCL has no family to ask for: any routable RoCE v2 GID. */
 	gid_node_of(t, n, nccl_gid_per_device(&env) ? env.family : 0, &node);
 	for (size_t i = 0; i < n && ret >= 0; i++)
-		ret = gid_target(ctx, &t[i], &env, &node, out);
+		ret = gid_target(ctx, &t[i], &env, &node, &unpin, out);
 	if (ret < 0)
 		return ret;
 	if (!env.version && !env.gid_index_set)
 		TRY(gid_older(ctx, t, n, out));
 	TRY(finding_conclude(out, out->n_items, "a routable RoCE v2 GID for NCCL"));
-	return env.gid_index_set ? gid_pin_verdict(ctx->f, &env, out) : 0;
+	return env.gid_index_set ? gid_pin_verdict(ctx->f, &env, &unpin, out) : 0;
 }
 
 const struct check check_roce_gid = {
@@ -580,4 +602,5 @@ const struct check check_roce_gid = {
 	.summary =
 		"the GID NCCL picks (by its version's rule) is a routable RoCE v2 GID of the fabric's family on every device",
 	.run = run_gid,
+	.fix = { .phase = POC_ROCE_HOST },
 };

@@ -114,4 +114,5 @@ const struct check check_roce_switch = {
 	.gate = GATE_RDMA,
 	.summary = "the checklist the switch must mirror (trust DSCP, DSCP to priority, PFC, ECN), with the host's QoS",
 	.run = run_switch,
+	.fix = { .phase = POC_PFC, .action = FIX_SWITCH },
 };

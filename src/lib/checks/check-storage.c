@@ -57,6 +57,7 @@ static int direct_gds(const struct check_ctx *ctx, struct finding *out)
 
 const struct check check_direct_gds = {
 	"direct.gds", GATE_DIRECT, "GPUDirect Storage (nvidia_fs), informational", direct_gds,
+	.fix = { .phase = POC_STORAGE },
 };
 
 /* direct.storage ----------------------------------------------------- */
@@ -337,4 +338,5 @@ const struct check check_direct_storage = {
 	"direct.storage", GATE_DIRECT,
 	"the storage path: does storage data reach GPU memory directly (GDS/cuFile, S3 over RDMA) or through host memory (TCP); apart from NCCL's paths",
 	direct_storage,
+	.fix = { .phase = POC_STORAGE },
 };

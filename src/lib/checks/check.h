@@ -6,6 +6,7 @@
 
 #include "../model/facts.h"
 #include "../topo/topo.h"
+#include "fix.h"
 
 /*
  * Checks are pure functions of the facts (and the topology report). Each one
@@ -45,6 +46,7 @@ struct finding_item {
 	enum check_status status;
 	char *verdict;
 	char *fix; /* NULL when nothing to do */
+	struct fix_kind kind; /* of fix: the check's declared kind unless set */
 	/* A GPU's route this item judges (direct.path, pod.pairs), for --json. */
 	bool has_route;
 	struct topo_route route;
@@ -64,6 +66,8 @@ struct finding {
 	char *verdict;
 	char **evidence; /* "read /sys/module/irdma: absent", NULL-terminated */
 	char *fix;       /* command/setting that fixes it, NULL if none */
+	struct fix_kind kind;     /* of fix */
+	struct fix_kind declared; /* the check's: what its fixes are unless they say */
 	struct finding_item *items;
 	size_t n_items;
 	struct json_object *spec_patch; /* as finding_item's, for fix */
@@ -106,6 +110,8 @@ struct check {
 	enum gate gate;
 	const char *summary; /* what it checks, for --help and docs */
 	int (*run)(const struct check_ctx *ctx, struct finding *out);
+	/* What its fixes are (fix.h); a fix of another kind says so. */
+	struct fix_kind fix;
 	/*
 	 * Decidable from a topology file alone (NCCL or hwloc XML): it reads
 	 * only the PCI tree, GPU/NIC identities and NCCL settings. Other checks
@@ -144,6 +150,9 @@ int finding_patch(struct finding *f, struct json_object *patch);
 int finding_item_patch(struct finding *f, struct json_object *patch);
 /* Set (replace) the fix of the last item; 0 or -ENOMEM. */
 int finding_item_fix(struct finding *f, const char *fix);
+/* The finding's fix, or the last item's, is of @k, not of the check's kind. */
+void finding_fix_kind(struct finding *f, struct fix_kind k);
+void finding_item_kind(struct finding *f, struct fix_kind k);
 void finding_node(struct finding *f);
 void finding_item_node(struct finding *f);
 /* The finding says what item @it says ("subject: verdict") with its fix. */

@@ -101,10 +101,11 @@ bool nic_running_ddp(const struct facts *f, const char *bdf, char *buf, size_t s
  * @module is irdma: the distribution's irdma cannot load against it, so the
  * fix is Intel's irdma of the same release (unless modules.dep already has
  * an out-of-tree one), then modprobe and an initramfs rebuild; 0 for a
- * plain "modprobe <module>".
+ * plain "modprobe <module>". @kind is the check's, with .command set when
+ * the fix is a command line.
  */
 int rdma_module_fix(const struct facts *f, const char *module, char *fix,
-		    size_t size, char *why, size_t wsize);
+		    size_t size, char *why, size_t wsize, struct fix_kind *kind);
 
 /*
  * Whether the node is a virtual machine: 1 (the CPU's hypervisor flag), 0
@@ -139,17 +140,22 @@ const char *initramfs_cmd(const struct facts *f);
  * "System <if>").
  */
 void nm_conn_word(const char *ifname, char *buf, size_t size);
-/* Set MTU 9000 on a (bond) interface for good: its NetworkManager profile, netplan. */
-void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+/*
+ * Set MTU 9000 on a (bond) interface for good: its NetworkManager profile,
+ * netplan; true when a command line.
+ */
+bool mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 		     size_t size);
 /*
  * Give @ifname an address for good: its NetworkManager profile (an address
  * `ip addr add` gives a device NetworkManager manages is gone at its next
- * activation), netplan.
+ * activation), netplan. Sets @kind's command and effect: re-activating the
+ * profile, or netplan apply, flaps the link.
  */
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size);
-/* Set bonding option @opt ("lacp_rate=fast") on @bond for good. */
-void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size,
+		      struct fix_kind *kind);
+/* Set bonding option @opt ("lacp_rate=fast") on @bond for good; true when a command line. */
+bool bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
 		     size_t size);
 /* Install the open GPU kernel module of @branch on the host. */
 void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
@@ -178,9 +184,11 @@ void nic_subject(const struct rdma_dev *n, char *buf, size_t size);
 /*
  * How to bring RDMA device @n from iWARP to RoCE v2: ice's devlink
  * parameters on its PCI function (what that resets said with it), or, where
- * the NIC runs iWARP only, to leave it out of NCCL.
+ * the NIC runs iWARP only, to leave it out of NCCL. Sets @kind's command
+ * and effect: the devlink switch removes the RDMA device and adds another.
  */
-void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size);
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size,
+	       struct fix_kind *kind);
 /* "absent", "unreadable (Permission denied)", ... for a fact that is not OK. */
 const char *fact_why(enum fact_state st, int err, char *buf, size_t size);
 /* Whether a fact could not be read for lack of privilege. */

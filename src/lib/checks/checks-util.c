@@ -284,7 +284,7 @@ static const char *module_file(const struct facts *f, const char *name)
  * ice_add_rdma_qset, EXPORT_SYMBOL_GPL), "Unknown symbol ice_add_rdma_qset".
  */
 int rdma_module_fix(const struct facts *f, const char *module, char *fix,
-		    size_t size, char *why, size_t wsize)
+		    size_t size, char *why, size_t wsize, struct fix_kind *kind)
 {
 	const struct kmod *ice = host_kmod(&f->host, "ice");
 	const char *ver = ice && fact_str_ok(&ice->version) ? ice->version.v : "installed";
@@ -294,8 +294,10 @@ int rdma_module_fix(const struct facts *f, const char *module, char *fix,
 	if (wsize)
 		*why = '\0';
 	snprintf(fix, size, "modprobe %s", module);
+	kind->command = true;
 	if (strcmp(module, "irdma") != 0 || kmod_out_of_tree(f, "ice", oot, sizeof(oot)) != 1)
 		return 0;
+	kind->command = false;
 	file = module_file(f, "irdma");
 	if (!f->host.platform.module_files) {
 		snprintf(fix, size, "run modinfo -n irdma: under /lib/modules/$(uname -r)/kernel/ it is the distribution's irdma, which cannot load against Intel's ice %s, so install Intel's irdma from the same release first; then modprobe irdma && %s",
@@ -305,6 +307,7 @@ int rdma_module_fix(const struct facts *f, const char *module, char *fix,
 		return 1;
 	}
 	if (file && !startswith(file, "kernel/")) {
+		kind->command = true;
 		snprintf(fix, size, "modprobe irdma && %s (modprobe loads %s, an out-of-tree irdma: it must be Intel's irdma from the same release as ice %s)",
 			 initramfs_cmd(f), file, ver);
 		snprintf(why, wsize, "ice is Intel's out-of-tree build (%s); modules.dep has an out-of-tree irdma (%s)",
@@ -429,7 +432,7 @@ void nm_conn_word(const char *ifname, char *buf, size_t size)
 	snprintf(buf, size, "\"$(nmcli -g GENERAL.CONNECTION device show %s)\"", ifname);
 }
 
-void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+bool mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 		     size_t size)
 {
 	char conn[128];
@@ -439,19 +442,20 @@ void mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
 		nm_conn_word(ifname, conn, sizeof(conn));
 		snprintf(buf, size, "nmcli connection modify %s mtu 9000 && nmcli connection up %s",
 			 conn, conn);
-		break;
+		return true;
 	case DISTRO_DEBIAN:
 		snprintf(buf, size, "set mtu: 9000 for %s in /etc/netplan/*.yaml, then netplan apply",
 			 ifname);
-		break;
+		return false;
 	default:
 		snprintf(buf, size, "ip link set dev %s mtu 9000, and the same in the network configuration",
 			 ifname);
-		break;
+		return true;
 	}
 }
 
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size)
+void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size,
+		      struct fix_kind *kind)
 {
 	const char *fam = ipv6 ? "ipv6" : "ipv4",
 		   *what = ipv6 ? "<IPv6 address>/<len>" : "<IPv4 address>/<len>";
@@ -465,21 +469,27 @@ void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char
 			buf, size,
 			"nmcli connection modify %s +%s.addresses %s %s.method manual && nmcli connection up %s",
 			conn, fam, what, fam, conn);
+		kind->command = true;
+		kind->effect = FIX_LINK_FLAP;
 		break;
 	case DISTRO_DEBIAN:
 		snprintf(buf, size,
 			 "add %s to the addresses of %s in /etc/netplan/*.yaml, then netplan apply",
 			 what, ifname);
+		kind->command = false;
+		kind->effect = FIX_LINK_FLAP;
 		break;
 	default:
 		snprintf(buf, size,
 			 "ip addr add %s dev %s, and the same in the network configuration", what,
 			 ifname);
+		kind->command = true;
+		kind->effect = FIX_LIVE;
 		break;
 	}
 }
 
-void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
+bool bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
 		     size_t size)
 {
 	char conn[128];
@@ -491,19 +501,19 @@ void bond_option_cmd(const struct facts *f, const char *bond, const char *opt, c
 			buf, size,
 			"nmcli connection modify %s +bond.options %s && nmcli connection up %s (a link flap of every port of %s)",
 			conn, opt, conn, bond);
-		break;
+		return true;
 	case DISTRO_DEBIAN:
 		snprintf(
 			buf, size,
 			"set %s in the parameters of %s in /etc/netplan/*.yaml, then netplan apply (a link flap of every port of %s)",
 			opt, bond, bond);
-		break;
+		return false;
 	default:
 		snprintf(
 			buf, size,
 			"set %s where %s is configured and bring it up again (a link flap of every port of %s)",
 			opt, bond, bond);
-		break;
+		return false;
 	}
 }
 
@@ -688,7 +698,8 @@ size_t pci_path_bridges(const struct facts *f, int a, int b, int *out,
 	return n;
 }
 
-void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size)
+void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_t size,
+	       struct fix_kind *kind)
 {
 	const struct pci_dev *p = facts_pci(f, n->pci);
 	char renamed[RDMA_DEV_NAME_LEN + 8];
@@ -699,6 +710,8 @@ void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_
 			buf, size,
 			"use a RoCE or InfiniBand NIC for NCCL: %s runs iWARP only, whose connections NCCL's IB transport cannot bring up; meanwhile leave it out (NCCL_IB_HCA=^%s)",
 			n->name, n->name);
+		kind->command = false;
+		kind->effect = FIX_LIVE;
 		return;
 	}
 	/* udev's rdma_rename names a device <protocol>p<bus>s<slot>f<fn>: iw... becomes roce... */
@@ -716,4 +729,6 @@ void iwarp_fix(const struct facts *f, const struct rdma_dev *n, char *buf, size_
 		buf, size,
 		"devlink dev param set pci/%s name enable_iwarp value false cmode runtime && devlink dev param set pci/%s name enable_roce value true cmode runtime (stop what uses %s first: ice removes the RDMA device with every QP and memory region on it and registers a RoCE v2 device, which udev names %s; update NCCL_IB_HCA and the RDMA device plugin's selectors that name %s; ice probes in RoCE v2, so remove whatever sets enable_iwarp at boot)",
 		n->bdf, n->bdf, n->name, renamed, n->name);
+	kind->command = true;
+	kind->effect = FIX_DRIVER_RELOAD;
 }

@@ -115,37 +115,6 @@ static bool shown(const struct report *rep, enum gate g)
 	return rep->gate_mask & GATE_BIT(g);
 }
 
-/*
- * Whether carrying out @fix interrupts the node: a reboot, a link flap
- * (bond release, MTU change, connection re-activation), a driver reload,
- * a drain, or a hardware move. Read from the words the fixes use.
- */
-static bool fix_disruptive(const char *fix)
-{
-	static const char *const words[] = {
-		"reboot",
-		"drain the node",
-		"kubectl drain",
-		"nomaster",
-		"link flap",
-		"netplan apply",
-		"nmcli connection up",
-		"modprobe -r",
-		"rmmod",
-		"slot",
-		"move a NIC",
-		"in the BIOS",
-		"driver reload",
-		/* ice's devlink enable_iwarp/enable_roce re-plug the RDMA device. */
-		"removes the RDMA device",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (strstr(fix, words[i]))
-			return true;
-	return false;
-}
-
 /* A fix's spec patch merged into its step's (pod gate). */
 static int plan_patch(struct plan_step *s, json_object *patch)
 {
@@ -156,10 +125,10 @@ static int plan_patch(struct plan_step *s, json_object *patch)
 	return pod_patch_merge(s->spec_patch, patch);
 }
 
-/* Add @fix to the plan, merging identical fixes. */
+/* Add @fix, of @kind, to the plan, merging identical fixes. */
 static int plan_add(struct report *rep, const struct finding *fd,
-		    enum check_status st, const char *fix, json_object *patch,
-		    bool node)
+		    enum check_status st, const char *fix,
+		    const struct fix_kind *kind, json_object *patch, bool node)
 {
 	struct plan_step *v;
 
@@ -169,6 +138,8 @@ static int plan_add(struct report *rep, const struct finding *fd,
 		if (strcmp(s->fix, fix) != 0 || s->node != node)
 			continue;
 		s->status = status_worst(s->status, st);
+		s->stage = plan_stage_merge(s->stage, fix_stage(kind));
+		s->disruptive = s->disruptive || fix_disruptive(kind);
 		TRY(plan_patch(s, patch));
 		if (!strv_contains(s->ids, fd->id))
 			return strv_push(&s->ids, NULL, fd->id);
@@ -182,7 +153,9 @@ static int plan_add(struct report *rep, const struct finding *fd,
 	memset(v, 0, sizeof(*v));
 	v->gate = fd->gate;
 	v->status = st;
-	v->disruptive = fix_disruptive(fix);
+	v->disruptive = fix_disruptive(kind);
+	v->stage = fix_stage(kind);
+	v->command = kind->command;
 	v->node = node;
 	v->fix = strdup(fix);
 	if (!v->fix || strv_push(&v->ids, NULL, fd->id) < 0 || plan_patch(v, patch) < 0) {
@@ -215,14 +188,14 @@ static int build_plan(struct report *rep)
 				if ((int)fd->gate != g)
 					continue;
 				if (fd->status == order[o] && fd->fix)
-					TRY(plan_add(rep, fd, fd->status, fd->fix,
+					TRY(plan_add(rep, fd, fd->status, fd->fix, &fd->kind,
 						     fd->spec_patch, fd->node));
 				for (size_t k = 0; k < fd->n_items; k++) {
 					const struct finding_item *it = &fd->items[k];
 
 					if (it->status == order[o] && it->fix &&
 					    plan_worthy(fd->status))
-						TRY(plan_add(rep, fd, it->status, it->fix,
+						TRY(plan_add(rep, fd, it->status, it->fix, &it->kind,
 							     it->spec_patch, it->node));
 				}
 			}
@@ -287,6 +260,7 @@ static int run_one(const struct check *c, const struct check_ctx *ctx,
 	fd->id = c->id;
 	fd->gate = c->gate;
 	fd->status = ST_PASS;
+	fd->declared = fd->kind = c->fix;
 	/* A topology file says nothing of drivers, modules or files. */
 	if (!c->topology_only && (ctx->f->source == SOURCE_NCCL_XML ||
 				  ctx->f->source == SOURCE_HWLOC_XML))
@@ -335,7 +309,7 @@ static int sum_up(struct report *rep)
 		if (!shown(rep, fd->gate) || fd->status != ST_UNKNOWN)
 			continue;
 		/* A check that could not read for lack of privilege says so in its fix. */
-		if (fd->fix && strstr(fd->fix, "run as root"))
+		if (fd->fix && fd->kind.action == FIX_AS_ROOT)
 			rep->needs_root = true;
 	}
 	r = build_plan(rep);

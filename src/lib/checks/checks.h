@@ -27,6 +27,8 @@ struct plan_step {
 	enum gate gate;
 	enum check_status status; /* the worst finding it fixes */
 	bool disruptive; /* reboots, flaps a link, reloads a driver or needs a drain */
+	enum plan_stage stage; /* from its fixes' kinds (fix.h): the plan's order */
+	bool command;          /* one shell command line: a loop over devices runs it */
 	char *fix;
 	char **ids; /* NULL-terminated */
 	/* Pod gate: the fixes' spec patches merged (owned, NULL: none); a node fix. */

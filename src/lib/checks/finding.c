@@ -140,6 +140,7 @@ int finding_item(struct finding *f, const char *subject, enum check_status st,
 	it->status = st;
 	it->subject = strdup(subject);
 	it->fix = fix ? strdup(fix) : NULL;
+	it->kind = f->declared;
 	va_start(ap, fmt);
 	r = vset(&it->verdict, fmt, ap);
 	va_end(ap);
@@ -199,15 +200,34 @@ int finding_item_fix(struct finding *f, const char *fix)
 	return 0;
 }
 
+void finding_fix_kind(struct finding *f, struct fix_kind k)
+{
+	f->kind = k;
+}
+
+void finding_item_kind(struct finding *f, struct fix_kind k)
+{
+	if (f->n_items)
+		f->items[f->n_items - 1].kind = k;
+}
+
+/* A pod-gate fix for the node: no pod spec change. */
 void finding_node(struct finding *f)
 {
 	f->node = true;
+	if (f->kind.action == FIX_POD_SPEC)
+		f->kind.action = FIX_NODE;
 }
 
 void finding_item_node(struct finding *f)
 {
-	if (f->n_items)
-		f->items[f->n_items - 1].node = true;
+	struct finding_item *it = f->n_items ? &f->items[f->n_items - 1] : NULL;
+
+	if (!it)
+		return;
+	it->node = true;
+	if (it->kind.action == FIX_POD_SPEC)
+		it->kind.action = FIX_NODE;
 }
 
 void finding_release(struct finding *f)
@@ -230,8 +250,10 @@ int finding_from_item(struct finding *f, const struct finding_item *it)
 {
 	int r = finding_set(f, f->status, "%s: %s", it->subject, it->verdict);
 
-	if (r >= 0 && it->fix)
+	if (r >= 0 && it->fix) {
 		r = finding_fix(f, "%s", it->fix);
+		f->kind = it->kind;
+	}
 	if (r >= 0 && it->spec_patch)
 		r = finding_patch(f, json_object_get(it->spec_patch));
 	f->node |= it->node;
@@ -241,8 +263,10 @@ int finding_from_item(struct finding *f, const struct finding_item *it)
 int finding_fix_from_items(struct finding *f, bool any_status)
 {
 	for (size_t i = 0; i < f->n_items; i++)
-		if (f->items[i].fix && (any_status || f->items[i].status == f->status))
+		if (f->items[i].fix && (any_status || f->items[i].status == f->status)) {
+			f->kind = f->items[i].kind;
 			return finding_fix(f, "%s", f->items[i].fix);
+		}
 	return 0;
 }
 

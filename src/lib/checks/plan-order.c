@@ -93,22 +93,12 @@ static char *templated(const char *fix, const char *dev, const char *var)
 	return replace_word(fix, dev, var);
 }
 
-static bool shell_command(const char *fix)
-{
-	static const char *const cmds[] = { "dcb ", "ethtool ", "ip ", "echo ",
-					    "mkdir ", "setpci ", "modprobe ", "nmcli " };
-
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (strncmp(fix, cmds[i], strlen(cmds[i])) == 0)
-			return true;
-	return false;
-}
-
 /* Merge step @t into step @s and free what @t owned. */
 static int absorb(struct plan_step *s, struct plan_step *t)
 {
 	s->status = status_worst(s->status, t->status);
 	s->disruptive = s->disruptive || t->disruptive;
+	s->stage = plan_stage_merge(s->stage, t->stage);
 	for (size_t k = 0; t->ids && t->ids[k]; k++)
 		if (!strv_contains(s->ids, t->ids[k]) && strv_push(&s->ids, NULL, t->ids[k]) < 0)
 			return -ENOMEM;
@@ -170,7 +160,7 @@ int plan_merge_loops(struct report *rep)
 		}
 		if (!tmpl)
 			continue;
-		if (shell_command(tmpl)) {
+		if (s->command) {
 			/* A closing "(note)" stays outside the loop body. */
 			char *note = strstr(tmpl, " (");
 			size_t len = strlen(tmpl);
@@ -198,61 +188,73 @@ int plan_merge_loops(struct report *rep)
 	return 0;
 }
 
-/*
- * Dependency order: configuration of the node (drivers, modules, kernel
- * parameters, NCCL settings) before the host's RoCE QoS, before what the
- * switch must match, before hardware moves. Within the QoS, classification
- * (trust, the DSCP map) comes first: ice's first DSCP entry switches the
- * port to DSCP QoS and resets its ETS (ice_dcbnl_setapp), and turning the
- * firmware LLDP agent off resets DCB to the software default, so PFC and
- * ETS set before them would be lost. The tests of the active path (GPU
- * memory registered on a NIC, bytes moved over it) come last, as the seed's
- * procedure orders them: host-to-host RoCE once the node, its bonds and QoS
- * are set, GPU memory over RDMA after it; run before, they measure a fabric
- * the steps above still change. Within a rank the gate, then
- * fail/warn/unknown order of the plan stays.
- */
-static int plan_rank(const struct plan_step *s)
+enum plan_stage fix_stage(const struct fix_kind *k)
 {
-	static const char *const class_ids[] = { "roce.dscp-map", "roce.trust",
-						 "roce.lag-qos" };
-	static const char *const qos_ids[] = { "roce.pfc", "roce.ets", "roce.ecn",
-					       "roce.tos" };
-	static const char *const active_ids[] = { "direct.validated", "direct.regpath" };
-	bool qos = false, cls = false, active = s->ids && s->ids[0];
-
-	for (size_t k = 0; s->ids && s->ids[k]; k++) {
-		bool a = false;
-
-		for (size_t q = 0; q < ARRAY_SIZE(qos_ids); q++)
-			qos = qos || strcmp(s->ids[k], qos_ids[q]) == 0;
-		for (size_t q = 0; q < ARRAY_SIZE(class_ids); q++)
-			cls = cls || strcmp(s->ids[k], class_ids[q]) == 0;
-		for (size_t q = 0; q < ARRAY_SIZE(active_ids); q++)
-			a = a || strcmp(s->ids[k], active_ids[q]) == 0;
-		/* A step that also fixes something else keeps that step's place. */
-		active = active && a;
+	switch (k->action) {
+	case FIX_HARDWARE:
+		return STAGE_HARDWARE;
+	case FIX_SWITCH:
+		return STAGE_SWITCH;
+	case FIX_TEST:
+		return STAGE_ACTIVE_TEST;
+	case FIX_NODE:
+		if (k->phase >= POC_DSCP && k->phase <= POC_ECN)
+			return k->classifies ? STAGE_QOS_CLASSIFY : STAGE_QOS;
+		return STAGE_NODE;
+	default:
+		/* A pod spec, a diagnosis, a rerun as root: no dependency on the rest. */
+		return STAGE_NODE;
 	}
-	/* Their steps that change something (a driver upgrade) stay with the others. */
-	if (active && (strstr(s->fix, "gdrcheck probe") || strstr(s->fix, "gdrcheck bw")))
-		return 5;
-	if (strstr(s->fix, "slot") || strstr(s->fix, "move a NIC") ||
-	    strstr(s->fix, "cable") || strstr(s->fix, "transceiver"))
-		return 4;
-	if (strstr(s->fix, "on the switch"))
-		return 3;
-	return cls ? 1 : qos ? 2 : 0;
 }
 
+/*
+ * The fix that belongs later in the plan decides; classification before the
+ * rest of QoS. A test of the active path decides least: a step is a test
+ * only when every fix of it is one, a step that also changes something
+ * keeps that change's place.
+ */
+enum plan_stage plan_stage_merge(enum plan_stage a, enum plan_stage b)
+{
+	static const enum plan_stage precedence[] = { STAGE_HARDWARE, STAGE_SWITCH,
+						      STAGE_QOS_CLASSIFY, STAGE_QOS };
+
+	if (a == STAGE_ACTIVE_TEST)
+		return b;
+	if (b == STAGE_ACTIVE_TEST)
+		return a;
+	for (size_t i = 0; i < ARRAY_SIZE(precedence); i++)
+		if (a == precedence[i] || b == precedence[i])
+			return precedence[i];
+	return STAGE_NODE;
+}
+
+bool fix_disruptive(const struct fix_kind *k)
+{
+	return k->effect != FIX_LIVE;
+}
+
+/*
+ * Dependency order (enum plan_stage): configuration of the node (drivers,
+ * modules, kernel parameters, NCCL settings) before the host's RoCE QoS,
+ * before what the switch must match, before hardware moves. Within the QoS,
+ * classification (trust, the DSCP map) comes first: ice's first DSCP entry
+ * switches the port to DSCP QoS and resets its ETS (ice_dcbnl_setapp), and
+ * turning the firmware LLDP agent off resets DCB to the software default, so
+ * PFC and ETS set before them would be lost. The tests of the active path
+ * (GPU memory registered on a NIC, bytes moved over it) come last, as the
+ * seed's procedure orders them: host-to-host RoCE once the node, its bonds
+ * and QoS are set, GPU memory over RDMA after it; run before, they measure a
+ * fabric the steps above still change. Within a stage the gate, then
+ * fail/warn/unknown order of the plan stays. Stable: an insertion sort, plans
+ * are short.
+ */
 void plan_order(struct report *rep)
 {
-	/* Insertion sort: stable, and plans are short. */
 	for (size_t i = 1; i < rep->n_plan; i++) {
 		struct plan_step t = rep->plan[i];
-		int r = plan_rank(&t);
 		size_t j = i;
 
-		while (j > 0 && plan_rank(&rep->plan[j - 1]) > r) {
+		while (j > 0 && rep->plan[j - 1].stage > t.stage) {
 			rep->plan[j] = rep->plan[j - 1];
 			j--;
 		}

@@ -20,6 +20,7 @@ struct regpath_nic {
 	char dmabuf_why[512];
 	char peermem_why[384];
 	const char *dmabuf_fix;
+	bool dmabuf_fix_probe; /* dmabuf_fix is the live probe: a diagnosis */
 };
 
 struct regpath {
