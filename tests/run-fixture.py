@@ -33,20 +33,6 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 import fixture_tree  # noqa: E402
 
 
-def read_ini(path):
-    keys = {}
-    if not os.path.exists(path):
-        return keys
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith(("#", ";", "[")) or "=" not in line:
-                continue
-            k, v = line.split("=", 1)
-            keys[k.strip()] = v.strip()
-    return keys
-
-
 def run(gdrcheck, fixture, args, env_extra):
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "HOME": "/nonexistent"}
@@ -71,7 +57,7 @@ def main():
         return 2
     gdrcheck = os.path.abspath(sys.argv[1])
     fixture = os.path.abspath(sys.argv[2])
-    ini = read_ini(os.path.join(fixture, "fixture.ini"))
+    ini = fixture_tree.read_ini(os.path.join(fixture, "fixture.ini"))
     runs = {k[4:]: v for k, v in ini.items() if k.startswith("run.")}
     if not runs:
         runs = {"topo-txt": "topo", "topo-json": "topo --json"}
