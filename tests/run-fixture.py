@@ -6,7 +6,8 @@ suite built from its spec, tools/fixture_tree.py) next to links to what git
 keeps in tests/fixtures/<name>/: fixture.ini, expected/<run>.out goldens,
 root.digest. The tree is checked first: it must be the one the goldens were
 made from (root.digest, the nvidia-smi rule of tools/ref_classify.py against
-its matrix). fixture.ini keys:
+its matrix), as tools/fixture_tree.py found when it built the tree (its
+stamp). fixture.ini keys:
 
   run.<name> = <gdrcheck arguments>   a run whose stdout is compared with
                                       expected/<name>.out (default runs:
@@ -64,7 +65,7 @@ def main():
     update = os.environ.get("GDRCHECK_UPDATE_GOLDEN") == "1"
     # Goldens live with the committed files, not in the build directory.
     source = os.path.dirname(os.path.realpath(os.path.join(fixture, "fixture.ini")))
-    tree_errors = fixture_tree.verify(fixture)
+    tree_errors = fixture_tree.recorded_errors(fixture)
     for e in tree_errors:
         print("tree: " + e)
     failures = len(tree_errors)

@@ -13,7 +13,8 @@ goldens, recorded netlink replies, facts files and root.digest; its tree
 Commands (tools/README-fixtures.md):
   list SRC                                  the fixtures under SRC (tests/fixtures)
   build NAME SRC OUT --stamp F --depfile D  OUT/NAME/ = root/ built + every other entry
-                                            of SRC/NAME linked (one meson target each)
+                                            of SRC/NAME linked (one meson target each);
+                                            F records what verify found (the test reports it)
   index SRC OUT LIST NAME...                fail when SRC no longer holds NAME...; drop
                                             every OUT/<dir> but NAME...; write LIST
   tree NAME SRC OUT                         only the tree of SRC/NAME, into OUT
@@ -25,16 +26,18 @@ Python 3 standard library only.
 """
 
 import hashlib
+import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
-import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SPECS = os.path.join(HERE, "specs")
+# The committed files verify compares the tree with.
+CHECKED = ("root.digest", "spec.json", "fixture.ini", "nvidia-smi-topo.txt")
 ARCHIVES = ("root.tar.xz", "root.tar.gz")
 sys.path.insert(0, HERE)
 
@@ -74,6 +77,7 @@ def recipe(name, src):
 
 def unpack(archive, out):
     """Extract a tree archive; only relative names below @out, no devices."""
+    import tarfile
     with tarfile.open(archive) as t:
         for m in t.getmembers():
             parts = m.name.split("/")
@@ -87,6 +91,8 @@ def unpack(archive, out):
 
 def pack(root, out):
     """A tree archive that depends only on the tree (names sorted, no times or owners)."""
+    import tarfile
+
     def norm(ti):
         ti.mtime = 0
         ti.uid = ti.gid = 0
@@ -142,13 +148,28 @@ def build(name, src_dir, out_dir, stamp, depfile):
         shutil.rmtree(os.path.join(dst, "root"))
     os.rename(new, os.path.join(dst, "root"))
     link_committed(src, dst)
-    # A new entry in the fixture's directory changes its mtime: link it too.
+    # Checked once per build of the tree; the fixture's test reports it.
+    errors = verify(dst)
+    # A new entry in the fixture's directory changes its mtime: link it too;
+    # the committed files verify reads, and the code that reads them.
     deps = inputs + [os.path.abspath(__file__), src]
+    deps += [p for p in (os.path.join(src, f) for f in CHECKED) if os.path.exists(p)]
+    deps += [os.path.join(HERE, f) for f in ("ref_classify.py", "smi_matrix.py", "mkfixture.py")]
     with open(depfile, "w") as f:
         f.write("%s: %s\n" % (stamp.replace(" ", "\\ "), " ".join(d.replace(" ", "\\ ") for d in deps)))
     with open(stamp, "w") as f:
-        f.write("%s %s\n" % (name, recipe(name, src)[0]))
+        json.dump({"fixture": name, "recipe": recipe(name, src)[0], "errors": errors}, f, indent=1)
+        f.write("\n")
     return 0
+
+
+def recorded_errors(fixture):
+    """What verify found when the suite built the fixture at @fixture (its stamp)."""
+    try:
+        with open(fixture.rstrip("/") + ".stamp", encoding="utf-8") as f:
+            return json.load(f)["errors"]
+    except (OSError, ValueError, KeyError) as e:
+        return ["no record of the tree's check (%s): the suite builds it (ninja -C build fixtures)" % e]
 
 
 def index(src, out, listfile, names):
