@@ -77,6 +77,15 @@ static bool has_fix(const struct finding *f, const char *s)
 	return false;
 }
 
+/* Where the item whose fix holds @s is carried out; -1 when none has it. */
+static int fix_action_of(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; i < f->n_items; i++)
+		if (f->items[i].fix && strstr(f->items[i].fix, s))
+			return (int)f->items[i].kind.action;
+	return -1;
+}
+
 static void seed2_good(void **state)
 {
 	static const struct check *const all[] = {
@@ -387,13 +396,14 @@ static void bond_cases(void **state)
 		const char *file;
 		enum check_status st;
 		const char *fix;
+		enum fix_action action; /* of that fix: the plan's stage comes from it */
 	} cases[] = {
-		{ "8023ad-healthy", ST_PASS, NULL },
-		{ "slave-down", ST_FAIL, "ip link set dev ens5f1np1 up" },
-		{ "two-aggregators", ST_FAIL, "one LACP port-channel" },
-		{ "no-partner", ST_WARN, "enable LACP" },
-		{ "no-active-aggregator", ST_FAIL, "port-channel" },
-		{ "partner-churned", ST_FAIL, "LACP port-channel" },
+		{ "8023ad-healthy", ST_PASS, NULL, FIX_NODE },
+		{ "slave-down", ST_FAIL, "ip link set dev ens5f1np1 up", FIX_HARDWARE },
+		{ "two-aggregators", ST_FAIL, "one LACP port-channel", FIX_SWITCH },
+		{ "no-partner", ST_WARN, "enable LACP", FIX_SWITCH },
+		{ "no-active-aggregator", ST_FAIL, "port-channel", FIX_SWITCH },
+		{ "partner-churned", ST_FAIL, "LACP port-channel", FIX_SWITCH },
 	};
 
 	(void)state;
@@ -409,6 +419,9 @@ static void bond_cases(void **state)
 				 check_status_name(out.status), out.verdict);
 		if (cases[i].fix && !has_fix(&out, cases[i].fix))
 			fail_msg("%s: no fix '%s'", cases[i].file, cases[i].fix);
+		if (cases[i].fix && fix_action_of(&out, cases[i].fix) != (int)cases[i].action)
+			fail_msg("%s: fix '%s' is of action %d, not %d", cases[i].file,
+				 cases[i].fix, fix_action_of(&out, cases[i].fix), cases[i].action);
 		finding_release(&out);
 		facts_release(&f);
 	}

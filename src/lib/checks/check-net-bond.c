@@ -119,6 +119,9 @@ static const struct rdma_dev *lag_dev(const struct facts *f,
 	return NULL;
 }
 
+/* The switch side of LACP. */
+static const struct fix_kind lacp_switch = { .phase = POC_BOND, .action = FIX_SWITCH };
+
 static int check_slave(const struct facts *f, const struct netdev *b,
 		       const struct netdev *sl, struct finding *out, int64_t *agg,
 		       bool *split)
@@ -158,9 +161,11 @@ static int check_slave(const struct facts *f, const struct netdev *b,
 		snprintf(fix, sizeof(fix),
 			 "check that %s's switch port is in the bond's LACP port-channel (same speed, LACP active)",
 			 sl->name);
-		return finding_item(out, subj, ST_FAIL, fix,
-				    "LACP churned (%s churn): the port never synchronised with its partner and carries nothing",
-				    fact_str_is(&ps->partner_churn, "churned") ? "partner" : "actor");
+		TRY(finding_item(out, subj, ST_FAIL, fix,
+				 "LACP churned (%s churn): the port never synchronised with its partner and carries nothing",
+				 fact_str_is(&ps->partner_churn, "churned") ? "partner" : "actor"));
+		finding_item_kind(out, lacp_switch);
+		return 0;
 	}
 	if (is_8023ad(b)) {
 		const struct fact_int *a = ps && fact_ok(&ps->aggregator_id)
@@ -176,9 +181,6 @@ static int check_slave(const struct facts *f, const struct netdev *b,
 	}
 	return finding_item(out, subj, ST_PASS, NULL, "up");
 }
-
-/* The switch side of LACP. */
-static const struct fix_kind lacp_switch = { .phase = POC_BOND, .action = FIX_SWITCH };
 
 static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 {
@@ -198,10 +200,13 @@ static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 		return r;
 	}
 	if (active && active->state == FACT_ABSENT && active->err == ENOENT &&
-	    b->n_slaves)
-		return finding_item(out, b->name, ST_FAIL,
-				    "check the switch port-channel (LACP) configuration",
-				    "bond has no active aggregator");
+	    b->n_slaves) {
+		r = finding_item(out, b->name, ST_FAIL,
+				 "check the switch port-channel (LACP) configuration",
+				 "bond has no active aggregator");
+		finding_item_kind(out, lacp_switch);
+		return r;
+	}
 	if (mac && fact_str_ok(mac) &&
 	    strcmp(mac->v, "00:00:00:00:00:00") == 0) {
 		r = finding_item(out, b->name, ST_WARN,
