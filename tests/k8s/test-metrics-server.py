@@ -94,10 +94,13 @@ def main():
         proc = subprocess.Popen([gdrcheck, "labels", "--listen", f"{HOST}:0", "--interval", "2s", "--nfd", nfd,
                                  "--prom", prom] + args, cwd=d, stderr=log, stdout=subprocess.DEVNULL)
         port = None
-        for _ in range(100):
+        # Ready when the first run's log line is out: it is written after the
+        # run is published to the server, the textfile before it.
+        for _ in range(300):
             log.seek(0)
-            m = re.search(r"port (\d+)", log.read())
-            if m and os.path.exists(prom):
+            text = log.read()
+            m = re.search(r"port (\d+)", text)
+            if m and os.path.exists(prom) and "gdrcheck labels: run 1 " in text:
                 port = int(m.group(1))
                 break
             time.sleep(0.1)
