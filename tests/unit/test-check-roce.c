@@ -468,6 +468,115 @@ static void bond_mlx5_lag(void **state)
 }
 
 /*
+ * Run @fix as printed (its closing "(note)" left off, the address
+ * placeholder filled in) against a stand-in nmcli that logs its arguments
+ * ('|' after each) and answers `device show` with @active, "" where NetworkManager has no
+ * profile active on the device; return the log.
+ */
+static char *run_nm_fix(const char *fix, const char *active)
+{
+	char *dir = tt_mkdtemp(), *note, *cmd, *log = NULL, path[512];
+	static const char nmcli[] = "#!/bin/sh\n"
+				    "printf '%s|' \"$@\" >> \"$NM_LOG\"\n"
+				    "echo >> \"$NM_LOG\"\n"
+				    "[ \"$1\" = -g ] && printf '%s\\n' \"$NM_ACTIVE\"\n"
+				    "exit 0\n";
+	FILE *fp;
+	size_t n = 0;
+
+	cmd = strdup(fix);
+	assert_non_null(cmd);
+	note = strstr(cmd, " (");
+	if (note && cmd[strlen(cmd) - 1] == ')')
+		*note = '\0';
+	tt_write(dir, "nmcli", nmcli);
+	tt_write(dir, "cut", "#!/bin/sh\necho 802.3ad\n");
+	tt_write(dir, "fix.sh", cmd);
+	free(cmd);
+	snprintf(path, sizeof(path),
+		 "cd '%s' && chmod +x nmcli cut && sed -i 's|<IPv4 address>/<len>|192.0.2.11/24|' fix.sh && "
+		 "bash -n fix.sh && PATH=\"$PWD:$PATH\" NM_LOG=\"$PWD/log\" NM_ACTIVE='%s' bash -e fix.sh",
+		 dir, active);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/log", dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_true(getdelim(&log, &n, '\0', fp) > 0);
+	fclose(fp);
+	tt_rmrf(dir);
+	return log;
+}
+
+/*
+ * RHEL network fixes go through NetworkManager (nm-settings-nmcli(5),
+ * nmcli(1)) and run as printed with a profile active on the device or none:
+ * then one bound to the interface is added, a bond port's naming its bond
+ * (or activating it would take the port out), a bond's keeping its mode.
+ */
+static void nm_fix_with_and_without_profile(void **state)
+{
+	struct facts f;
+	struct fix_kind kind = { 0 };
+	char fix[640], *log;
+
+	(void)state;
+	facts_init(&f);
+	fact_str_set(&f.host.os_id, "rhel");
+	fact_str_set(&f.host.os_version_id, "10.2");
+	mk_link(&f, "bond1", 10, "bonding");
+	mk_link(&f, "ens5f1np1", 11, "ice");
+	mk_link(&f, "ens6f0np0", 12, "ice");
+	tb_enslave(&f, "bond1", "ens5f1np1");
+	tb_done(&f);
+	fact_str_set(&link_of(&f, "bond1")->link.kind, "bond");
+
+	/* A profile active: changed by the name NetworkManager gives it. */
+	mtu_persist_cmd(&f, link_of(&f, "ens6f0np0"), 9000, fix, sizeof(fix));
+	log = run_nm_fix(fix, "Wired connection 1");
+	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|ens6f0np0|\n"
+				 "connection|modify|Wired connection 1|ethernet.mtu|9000|\n"
+				 "connection|up|Wired connection 1|\n");
+	free(log);
+	/* None: one bound to the interface first. */
+	log = run_nm_fix(fix, "");
+	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|ens6f0np0|\n"
+				 "connection|add|type|ethernet|ifname|ens6f0np0|con-name|ens6f0np0|\n"
+				 "connection|modify|ens6f0np0|ethernet.mtu|9000|\n"
+				 "connection|up|ens6f0np0|\n");
+	free(log);
+
+	/* A bond port's new profile is the bond's port. */
+	mtu_persist_cmd(&f, link_of(&f, "ens5f1np1"), 9000, fix, sizeof(fix));
+	log = run_nm_fix(fix, "");
+	assert_non_null(strstr(log, "connection|add|type|ethernet|ifname|ens5f1np1|con-name|ens5f1np1|controller|bond1|port-type|bond|\n"));
+	free(log);
+
+	/* A bond's keeps the mode the kernel runs; the address fix likewise. */
+	addr_persist_cmd(&f, link_of(&f, "bond1"), false, fix, sizeof(fix), &kind);
+	assert_true(kind.command);
+	assert_int_equal(kind.effect, FIX_LINK_FLAP);
+	log = run_nm_fix(fix, "");
+	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|bond1|\n"
+				 "connection|add|type|bond|ifname|bond1|con-name|bond1|bond.options|mode=802.3ad|\n"
+				 "connection|modify|bond1|+ipv4.addresses|192.0.2.11/24|ipv4.method|manual|\n"
+				 "connection|up|bond1|\n");
+	free(log);
+	bond_option_cmd(&f, link_of(&f, "bond1"), "lacp_rate=fast", fix, sizeof(fix));
+	assert_non_null(strstr(fix, " (a link flap of every port of bond1)"));
+	log = run_nm_fix(fix, "bond1-profile");
+	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|bond1|\n"
+				 "connection|modify|bond1-profile|+bond.options|lacp_rate=fast|\n"
+				 "connection|up|bond1-profile|\n");
+	free(log);
+
+	/* nmcli before 1.46 (RHEL 9) knows a port's bond as master/slave-type. */
+	fact_str_set(&f.host.os_version_id, "9.6");
+	mtu_persist_cmd(&f, link_of(&f, "ens5f1np1"), 9000, fix, sizeof(fix));
+	assert_non_null(strstr(fix, "master bond1 slave-type bond;"));
+	facts_release(&f);
+}
+
+/*
  * Two bonds: bond0 over both PFs of one card has mlx5_bond_0; bond1 over
  * ports of two other cards keeps per-port devices. bond0's LAG device is
  * not bond1's: bond1 warns.
@@ -1276,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(custom_dscp),		cmocka_unit_test(no_netlink_is_unknown),
 		cmocka_unit_test(empty_facts_skip),	cmocka_unit_test(mlx5_trust_and_mtu),
 		cmocka_unit_test(bond_cases),		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(nm_fix_with_and_without_profile),
 		cmocka_unit_test(bond_mlx5_other_lag),	cmocka_unit_test(bond_ice_rdma_lag),
 		cmocka_unit_test(nccl_gid_rule),	cmocka_unit_test(gid_index_override_fails),
 		cmocka_unit_test(nccl_version_strings), cmocka_unit_test(gid_pinned_one_table),

@@ -230,7 +230,7 @@ static int check_hash_rate(const struct facts *f, const struct netdev *b, struct
 					      "encap2+3", "encap3+4", "vlan+srcmac" };
 	const struct netdev_bonding *p = proc_of(b);
 	const struct netdev_bond_info *l = link_of(b);
-	char hash[32] = "", fix[400];
+	char hash[32] = "", fix[640];
 
 	if (p && fact_str_ok(&p->xmit_hash))
 		snprintf(hash, sizeof(hash), "%.*s",
@@ -241,8 +241,7 @@ static int check_hash_rate(const struct facts *f, const struct netdev *b, struct
 	if (*hash && (strcmp(hash, "layer2") == 0 || strcmp(hash, "vlan+srcmac") == 0)) {
 		struct fix_kind kind = { .phase = POC_BOND, .effect = FIX_LINK_FLAP };
 
-		kind.command = bond_option_cmd(f, b->name, "xmit_hash_policy=layer3+4", fix,
-					       sizeof(fix));
+		kind.command = bond_option_cmd(f, b, "xmit_hash_policy=layer3+4", fix, sizeof(fix));
 		TRY(finding_item(out, b->name, ST_WARN, fix,
 				 "xmit_hash_policy %s: all traffic to one peer MAC (one host, or the gateway) leaves on one port",
 				 hash));
@@ -258,7 +257,7 @@ static int check_hash_rate(const struct facts *f, const struct netdev *b, struct
 					 .effect = FIX_LINK_FLAP };
 		int r;
 
-		both.command = bond_option_cmd(f, b->name, "lacp_rate=fast", fix, sizeof(fix));
+		both.command = bond_option_cmd(f, b, "lacp_rate=fast", fix, sizeof(fix));
 		snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix),
 			 ", and LACP rate fast on the switch port-channel");
 		r = finding_item(out, b->name, ST_INFO, fix,
@@ -554,10 +553,9 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 				   "bond has no slaves");
 	if (ret >= 0 && roce && !is_8023ad(b)) {
 		struct fix_kind kind = { .phase = POC_BOND, .effect = FIX_LINK_FLAP };
-		char fix[400];
+		char fix[640];
 
-		kind.command = bond_option_cmd(f, b->name,
-					       "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
+		kind.command = bond_option_cmd(f, b, "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
 					       fix, sizeof(fix));
 		ret = finding_item(out, b->name, ST_WARN, fix,
 				   "mode %s, not 802.3ad (LACP on the switch port-channel too)",

@@ -79,9 +79,12 @@ const char *roce_state_text(enum fact_state st, int err)
 static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond,
 			  struct finding *out)
 {
-	/* One command line on one port of the bond; its profile is modified, not re-activated. */
-	static const struct fix_kind port_mtu = { .phase = POC_ROCE_HOST, .command = true };
-	char subj[96], fix[400], ev[256];
+	/*
+	 * One command line on one port of the bond: its profile modified and
+	 * re-activated on RHEL (that port's link flaps), else the ip command.
+	 */
+	struct fix_kind port_mtu = { .phase = POC_ROCE_HOST, .command = true };
+	char subj[96], fix[640], ev[256];
 	size_t len = 0;
 	int ret = 0;
 
@@ -111,13 +114,9 @@ static int mtu_bond_ports(const struct check_ctx *ctx, const struct netdev *bond
 		if (s->link.mtu.v >= bond->link.mtu.v)
 			continue;
 		if (host_distro(ctx->f) == DISTRO_RHEL) {
-			char conn[128];
-
-			nm_conn_word(s->name, conn, sizeof(conn));
-			snprintf(
-				fix, sizeof(fix),
-				"ip link set dev %s mtu %lld && nmcli connection modify %s ethernet.mtu %lld (the port's own profile may set %lld)",
-				s->name, want, conn, want, (long long)s->link.mtu.v);
+			/* The port's own profile may set the smaller MTU: set it there. */
+			mtu_persist_cmd(ctx->f, s, want, fix, sizeof(fix));
+			port_mtu.effect = FIX_LINK_FLAP;
 		} else
 			snprintf(
 				fix, sizeof(fix),
@@ -141,7 +140,7 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 	size_t n = roce_targets(ctx->f, t, ROCE_MAX_TARGETS);
 	const struct netdev *bonds[ROCE_MAX_TARGETS];
 	size_t n_bonds = 0;
-	char subj[96], fix[320];
+	char subj[96], fix[640];
 	int ret = 0;
 
 	if (n == 0)
@@ -165,10 +164,10 @@ static int run_mtu(const struct check_ctx *ctx, struct finding *out)
 				 (long long)l->link.mtu.v, ib);
 		{
 			const struct netdev *bond = netdev_bond(ctx->f, l);
-			char persist[200];
+			char persist[512];
 
 			/* A slave takes the bond's MTU: set it on the bond. */
-			kind.command = mtu_persist_cmd(ctx->f, bond ? bond->name : l->name, persist,
+			kind.command = mtu_persist_cmd(ctx->f, bond ? bond : l, 9000, persist,
 						       sizeof(persist));
 			snprintf(fix, sizeof(fix), "%s (a link flap; the switch ports need MTU 9000 too)",
 				 persist);
@@ -256,7 +255,7 @@ static void addr_fix(const struct facts *f, const struct netdev *link, int fam, 
 			 family_name(fam));
 		return;
 	}
-	addr_persist_cmd(f, link->name, fam == AF_INET6, buf, size, kind);
+	addr_persist_cmd(f, link, fam == AF_INET6, buf, size, kind);
 }
 
 /* What every RoCE port offers NCCL, for the node-wide fixes. */

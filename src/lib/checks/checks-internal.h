@@ -133,30 +133,33 @@ void kernel_arg_cmd(const struct facts *f, const char *arg, char *buf,
 /* Rebuild the initramfs: dracut -f, update-initramfs -u. */
 const char *initramfs_cmd(const struct facts *f);
 /*
- * The shell word naming @ifname's NetworkManager connection profile, asked
- * of NetworkManager on the node: "$(nmcli -g GENERAL.CONNECTION device show
- * <ifname>)". A profile's name is never the interface's by assumption (a
- * kickstart names a bond's ports bond1_slave_1, a migrated ifcfg file
- * "System <if>").
+ * Change @n's NetworkManager profile by @settings ("ethernet.mtu 9000") and
+ * re-activate it, as one shell line that runs whether the device has a
+ * profile or not: the profile NetworkManager reports active on the device
+ * ("$(nmcli -g GENERAL.CONNECTION device show <if>)", empty for none; a
+ * profile's name is never the interface's by assumption), else a new one
+ * bound to it (nmcli connection add type ethernet|bond ifname <if>, a bond
+ * port's naming its bond).
  */
-void nm_conn_word(const char *ifname, char *buf, size_t size);
+void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings,
+		    char *buf, size_t size);
 /*
- * Set MTU 9000 on a (bond) interface for good: its NetworkManager profile,
+ * Set MTU @mtu on a (bond) interface for good: its NetworkManager profile,
  * netplan; true when a command line.
  */
-bool mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+bool mtu_persist_cmd(const struct facts *f, const struct netdev *n, long long mtu, char *buf,
 		     size_t size);
 /*
- * Give @ifname an address for good: its NetworkManager profile (an address
+ * Give @n an address for good: its NetworkManager profile (an address
  * `ip addr add` gives a device NetworkManager manages is gone at its next
  * activation), netplan. Sets @kind's command and effect: re-activating the
  * profile, or netplan apply, flaps the link.
  */
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size,
-		      struct fix_kind *kind);
+void addr_persist_cmd(const struct facts *f, const struct netdev *n, bool ipv6, char *buf,
+		      size_t size, struct fix_kind *kind);
 /* Set bonding option @opt ("lacp_rate=fast") on @bond for good; true when a command line. */
-bool bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
-		     size_t size);
+bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt,
+		     char *buf, size_t size);
 /* Install the open GPU kernel module of @branch on the host. */
 void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
 /* The perftest GPU-memory flag that follows the registration path. */

@@ -427,92 +427,112 @@ const char *initramfs_cmd(const struct facts *f)
 	}
 }
 
-void nm_conn_word(const char *ifname, char *buf, size_t size)
+void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings,
+		    char *buf, size_t size)
 {
-	snprintf(buf, size, "\"$(nmcli -g GENERAL.CONNECTION device show %s)\"", ifname);
+	const struct netdev *bond = netdev_is_bond(n) ? NULL : netdev_bond(f, n);
+	char add[256];
+
+	/*
+	 * No active profile: one bound to the interface, of its kind. A bond's
+	 * keeps the mode the kernel runs (a new bond profile's default is
+	 * balance-rr); a bond port's names its bond, or activating it would
+	 * take the port out of the bond. nmcli >= 1.46 (RHEL 10) spells the
+	 * port's bond controller/port-type; older ones master/slave-type.
+	 */
+	if (netdev_is_bond(n))
+		snprintf(add, sizeof(add),
+			 "type bond ifname %s con-name %s bond.options \"mode=$(cut -d' ' -f1 /sys/class/net/%s/bonding/mode)\"",
+			 n->name, n->name, n->name);
+	else if (bond)
+		snprintf(add, sizeof(add), "type ethernet ifname %s con-name %s %s %s %s bond",
+			 n->name, n->name, host_rhel_major(f) >= 10 ? "controller" : "master", bond->name,
+			 host_rhel_major(f) >= 10 ? "port-type" : "slave-type");
+	else
+		snprintf(add, sizeof(add), "type ethernet ifname %s con-name %s", n->name, n->name);
+	snprintf(buf, size,
+		 "con=$(nmcli -g GENERAL.CONNECTION device show %s); [ -n \"$con\" ] || { con=%s && nmcli connection add %s; } && nmcli connection modify \"$con\" %s && nmcli connection up \"$con\"",
+		 n->name, n->name, add, settings);
 }
 
-bool mtu_persist_cmd(const struct facts *f, const char *ifname, char *buf,
+bool mtu_persist_cmd(const struct facts *f, const struct netdev *n, long long mtu, char *buf,
 		     size_t size)
 {
-	char conn[128];
+	char set[64];
 
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
-		nm_conn_word(ifname, conn, sizeof(conn));
-		snprintf(buf, size, "nmcli connection modify %s mtu 9000 && nmcli connection up %s",
-			 conn, conn);
+		/* ethernet.mtu: a bond's profile carries the wired setting too. */
+		snprintf(set, sizeof(set), "ethernet.mtu %lld", mtu);
+		nm_profile_cmd(f, n, set, buf, size);
 		return true;
 	case DISTRO_DEBIAN:
-		snprintf(buf, size, "set mtu: 9000 for %s in /etc/netplan/*.yaml, then netplan apply",
-			 ifname);
+		snprintf(buf, size, "set mtu: %lld for %s in /etc/netplan/*.yaml, then netplan apply",
+			 mtu, n->name);
 		return false;
 	default:
-		snprintf(buf, size, "ip link set dev %s mtu 9000, and the same in the network configuration",
-			 ifname);
+		snprintf(buf, size, "ip link set dev %s mtu %lld, and the same in the network configuration",
+			 n->name, mtu);
 		return true;
 	}
 }
 
-void addr_persist_cmd(const struct facts *f, const char *ifname, bool ipv6, char *buf, size_t size,
-		      struct fix_kind *kind)
+void addr_persist_cmd(const struct facts *f, const struct netdev *n, bool ipv6, char *buf,
+		      size_t size, struct fix_kind *kind)
 {
 	const char *fam = ipv6 ? "ipv6" : "ipv4",
 		   *what = ipv6 ? "<IPv6 address>/<len>" : "<IPv4 address>/<len>";
-	char conn[128];
+	char set[96];
 
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
 		/* NetworkManager drops an address it did not set at the next activation. */
-		nm_conn_word(ifname, conn, sizeof(conn));
-		snprintf(
-			buf, size,
-			"nmcli connection modify %s +%s.addresses %s %s.method manual && nmcli connection up %s",
-			conn, fam, what, fam, conn);
+		snprintf(set, sizeof(set), "+%s.addresses %s %s.method manual", fam, what, fam);
+		nm_profile_cmd(f, n, set, buf, size);
 		kind->command = true;
 		kind->effect = FIX_LINK_FLAP;
 		break;
 	case DISTRO_DEBIAN:
 		snprintf(buf, size,
 			 "add %s to the addresses of %s in /etc/netplan/*.yaml, then netplan apply",
-			 what, ifname);
+			 what, n->name);
 		kind->command = false;
 		kind->effect = FIX_LINK_FLAP;
 		break;
 	default:
 		snprintf(buf, size,
 			 "ip addr add %s dev %s, and the same in the network configuration", what,
-			 ifname);
+			 n->name);
 		kind->command = true;
 		kind->effect = FIX_LIVE;
 		break;
 	}
 }
 
-bool bond_option_cmd(const struct facts *f, const char *bond, const char *opt, char *buf,
-		     size_t size)
+bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt,
+		     char *buf, size_t size)
 {
-	char conn[128];
+	char set[128];
+	size_t len;
 
 	switch (host_distro(f)) {
 	case DISTRO_RHEL:
-		nm_conn_word(bond, conn, sizeof(conn));
-		snprintf(
-			buf, size,
-			"nmcli connection modify %s +bond.options %s && nmcli connection up %s (a link flap of every port of %s)",
-			conn, opt, conn, bond);
+		snprintf(set, sizeof(set), "+bond.options %s", opt);
+		nm_profile_cmd(f, bond, set, buf, size);
+		len = strlen(buf);
+		snprintf(buf + len, size - len, " (a link flap of every port of %s)", bond->name);
 		return true;
 	case DISTRO_DEBIAN:
 		snprintf(
 			buf, size,
 			"set %s in the parameters of %s in /etc/netplan/*.yaml, then netplan apply (a link flap of every port of %s)",
-			opt, bond, bond);
+			opt, bond->name, bond->name);
 		return false;
 	default:
 		snprintf(
 			buf, size,
 			"set %s where %s is configured and bring it up again (a link flap of every port of %s)",
-			opt, bond, bond);
+			opt, bond->name, bond->name);
 		return false;
 	}
 }
