@@ -808,7 +808,7 @@ class Builder:
             t.line(d + "/bonding/xmit_hash_policy", b.get("xmit_hash_policy", "layer3+4 1"))
             t.line(d + "/bonding/lacp_rate", b.get("lacp_rate", "fast 1"))
             t.line(d + "/bonding/ad_aggregator", "1")
-            t.line(d + "/bonding/ad_num_ports", str(len(slaves)))
+            t.line(d + "/bonding/ad_num_ports", str(sum(self.bond_agg(b, sl) == 1 for sl in slaves)))
         t.link("sys/class/net/" + name, d)
         for sl in slaves:
             nd = self.netdevs.get(sl)
@@ -819,9 +819,14 @@ class Builder:
             t.line(nd + "/bonding_slave/state", "active")
             t.line(nd + "/bonding_slave/mii_status", "up")
             if mode.startswith("802.3ad"):
-                t.line(nd + "/bonding_slave/ad_aggregator_id", "1")
+                t.line(nd + "/bonding_slave/ad_aggregator_id", str(self.bond_agg(b, sl)))
         if b.get("procfs", True):
             self.t.file("proc/net/bonding/" + name, self.bond_procfs(b, mode, slaves, mac))
+
+    @staticmethod
+    def bond_agg(b, slave):
+        """The 802.3ad aggregator of @slave: 1, the active one, unless slave_aggregator says."""
+        return int(b.get("slave_aggregator", {}).get(slave, 1))
 
     def bond_procfs(self, b, mode, slaves, mac):
         names = {"0": "load balancing (round-robin)", "1": "fault-tolerance (active-backup)",
@@ -842,14 +847,15 @@ class Builder:
             out += ["", "802.3ad info", "LACP active: on", "LACP rate: %s" % b.get("lacp_rate", "fast 1").split()[0],
                     "Min links: 0", "Aggregator selection policy (ad_select): stable",
                     "System priority: 65535", "System MAC address: %s" % mac,
-                    "Active Aggregator Info:", "\tAggregator ID: 1", "\tNumber of ports: %d" % len(slaves),
+                    "Active Aggregator Info:", "\tAggregator ID: 1", "\tNumber of ports: %d" % sum(self.bond_agg(b, sl) == 1 for sl in slaves),
                     "\tActor Key: 21", "\tPartner Key: 32", "\tPartner Mac Address: %s" % partner]
         for sl in slaves:
             addr = self.t.files[self.netdevs[sl] + "/address"].strip()
-            out += ["", "Slave Interface: %s" % sl, "MII Status: up", "Speed: %d Mbps" % speed, "Duplex: full",
+            out += ["", "Slave Interface: %s" % sl, "MII Status: up",
+                    "Speed: %d Mbps" % b.get("slave_speed_mbps", {}).get(sl, speed), "Duplex: full",
                     "Link Failure Count: 0", "Permanent HW addr: %s" % addr, "Slave queue ID: 0"]
             if num == "4":
-                out += ["Aggregator ID: 1", "Actor Churn State: none", "Partner Churn State: none",
+                out += ["Aggregator ID: %d" % self.bond_agg(b, sl), "Actor Churn State: none", "Partner Churn State: none",
                         "Actor Churned Count: 0", "Partner Churned Count: 0"]
         return "\n".join(out) + "\n"
 

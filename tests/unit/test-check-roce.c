@@ -67,6 +67,14 @@ static enum check_status run(const struct check *c, const struct facts *f,
 }
 
 /* Any item (or the finding itself) whose fix contains @s. */
+static bool evidence_has(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; f->evidence && f->evidence[i]; i++)
+		if (strstr(f->evidence[i], s))
+			return true;
+	return false;
+}
+
 static bool has_fix(const struct finding *f, const char *s)
 {
 	if (f->fix && strstr(f->fix, s))
@@ -467,6 +475,86 @@ static void bond_mlx5_lag(void **state)
 	facts_release(&f);
 }
 
+/* The item of @subj with status @st whose verdict holds @what, or NULL. */
+static const struct finding_item *item_with(const struct finding *f, const char *subj,
+					    enum check_status st, const char *what)
+{
+	for (size_t i = 0; i < f->n_items; i++)
+		if (strcmp(f->items[i].subject, subj) == 0 && f->items[i].status == st &&
+		    strstr(f->items[i].verdict, what))
+			return &f->items[i];
+	return NULL;
+}
+
+/* bond0 over two ports, both up, at @mbps0/@mbps1, in bonding mode @mode. */
+static void alike_bond(struct facts *f, int mode, int mbps0, int mbps1)
+{
+	facts_init(f);
+	mk_link(f, "bond0", 10, "bonding");
+	mk_link(f, "ens1f0", 11, "ice");
+	mk_link(f, "ens1f1", 12, "ice");
+	tb_enslave(f, "bond0", "ens1f0");
+	tb_enslave(f, "bond0", "ens1f1");
+	tb_done(f);
+	fact_int_set(&link_of(f, "bond0")->link.bond.mode, mode);
+	fact_int_set(&link_of(f, "ens1f0")->link.slave.mii, 0);
+	fact_int_set(&link_of(f, "ens1f1")->link.slave.mii, 0);
+	fact_int_set(&link_of(f, "ens1f0")->sysfs.speed_mbps, mbps0);
+	fact_int_set(&link_of(f, "ens1f1")->sysfs.speed_mbps, mbps1);
+	fact_str_set(&link_of(f, "ens1f0")->ethtool.fw_version, "4.80 0x8001f6c4 1.3755.0");
+	fact_str_set(&link_of(f, "ens1f1")->ethtool.fw_version, "4.80 0x8001f6c4 1.3755.0");
+}
+
+/*
+ * Speed, driver and firmware are judged per port against its siblings:
+ * 802.3ad keys a port by its speed (bond_3ad.c ad_update_actor_keys), so a
+ * slower port fails there and warns in other modes; another driver or
+ * firmware warns. Alike ports add nothing.
+ */
+static void bond_ports_alike(void **state)
+{
+	struct facts f;
+	struct finding out;
+
+	(void)state;
+	alike_bond(&f, 4, 100000, 100000);
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_PASS);
+	assert_false(evidence_has(&out, "bond0 ports"));
+	finding_release(&out);
+	facts_release(&f);
+
+	alike_bond(&f, 4, 100000, 25000);
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_FAIL);
+	assert_non_null(item_with(&out, "bond0 slave ens1f1", ST_FAIL, "below ens1f0's 100000"));
+	assert_null(item_with(&out, "bond0 slave ens1f0", ST_FAIL, ""));
+	assert_true(has_fix(&out, "bring ens1f1 to 100000 Mb/s"));
+	finding_release(&out);
+	facts_release(&f);
+
+	/* active-backup takes it: what fails over to the slower port runs at its speed. */
+	alike_bond(&f, 1, 25000, 100000);
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	assert_non_null(item_with(&out, "bond0 slave ens1f0", ST_WARN, "25000 Mb/s"));
+	finding_release(&out);
+	facts_release(&f);
+
+	alike_bond(&f, 4, 100000, 100000);
+	fact_str_set(&link_of(&f, "ens1f1")->ethtool.fw_version, "4.40 0x8001c967 1.3534.0");
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	assert_non_null(item_with(&out, "bond0 slave ens1f1", ST_WARN, "firmware 4.40"));
+	assert_true(evidence_has(&out, "bond0 ports: ens1f0 100000 Mb/s ice"));
+	finding_release(&out);
+	facts_release(&f);
+
+	alike_bond(&f, 4, 100000, 100000);
+	fact_str_set(&link_of(&f, "ens1f1")->ethtool.driver, "mlx5_core");
+	assert_int_equal(run(&check_net_bond, &f, &out), ST_WARN);
+	assert_non_null(item_with(&out, "bond0 slave ens1f1", ST_WARN,
+				  "driver mlx5_core, ens1f0's is ice"));
+	finding_release(&out);
+	facts_release(&f);
+}
+
 /*
  * Run @fix as printed (its closing "(note)" left off, the address
  * placeholder filled in) against a stand-in nmcli that logs its arguments
@@ -493,10 +581,11 @@ static char *run_nm_fix(const char *fix, const char *active)
 	tt_write(dir, "cut", "#!/bin/sh\necho 802.3ad\n");
 	tt_write(dir, "fix.sh", cmd);
 	free(cmd);
-	snprintf(path, sizeof(path),
-		 "cd '%s' && chmod +x nmcli cut && sed -i 's|<IPv4 address>/<len>|192.0.2.11/24|' fix.sh && "
-		 "bash -n fix.sh && PATH=\"$PWD:$PATH\" NM_LOG=\"$PWD/log\" NM_ACTIVE='%s' bash -e fix.sh",
-		 dir, active);
+	snprintf(
+		path, sizeof(path),
+		"cd '%s' && chmod +x nmcli cut && sed -i 's|<IPv4 address>/<len>|192.0.2.11/24|' fix.sh && "
+		"bash -n fix.sh && PATH=\"$PWD:$PATH\" NM_LOG=\"$PWD/log\" NM_ACTIVE='%s' bash -e fix.sh",
+		dir, active);
 	assert_int_equal(system(path), 0);
 	snprintf(path, sizeof(path), "%s/log", dir);
 	fp = fopen(path, "r");
@@ -539,16 +628,19 @@ static void nm_fix_with_and_without_profile(void **state)
 	free(log);
 	/* None: one bound to the interface first. */
 	log = run_nm_fix(fix, "");
-	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|ens6f0np0|\n"
-				 "connection|add|type|ethernet|ifname|ens6f0np0|con-name|ens6f0np0|\n"
-				 "connection|modify|ens6f0np0|ethernet.mtu|9000|\n"
-				 "connection|up|ens6f0np0|\n");
+	assert_string_equal(log,
+			    "-g|GENERAL.CONNECTION|device|show|ens6f0np0|\n"
+			    "connection|add|type|ethernet|ifname|ens6f0np0|con-name|ens6f0np0|\n"
+			    "connection|modify|ens6f0np0|ethernet.mtu|9000|\n"
+			    "connection|up|ens6f0np0|\n");
 	free(log);
 
 	/* A bond port's new profile is the bond's port. */
 	mtu_persist_cmd(&f, link_of(&f, "ens5f1np1"), 9000, fix, sizeof(fix));
 	log = run_nm_fix(fix, "");
-	assert_non_null(strstr(log, "connection|add|type|ethernet|ifname|ens5f1np1|con-name|ens5f1np1|controller|bond1|port-type|bond|\n"));
+	assert_non_null(strstr(
+		log,
+		"connection|add|type|ethernet|ifname|ens5f1np1|con-name|ens5f1np1|controller|bond1|port-type|bond|\n"));
 	free(log);
 
 	/* A bond's keeps the mode the kernel runs; the address fix likewise. */
@@ -556,10 +648,12 @@ static void nm_fix_with_and_without_profile(void **state)
 	assert_true(kind.command);
 	assert_int_equal(kind.effect, FIX_LINK_FLAP);
 	log = run_nm_fix(fix, "");
-	assert_string_equal(log, "-g|GENERAL.CONNECTION|device|show|bond1|\n"
-				 "connection|add|type|bond|ifname|bond1|con-name|bond1|bond.options|mode=802.3ad|\n"
-				 "connection|modify|bond1|+ipv4.addresses|192.0.2.11/24|ipv4.method|manual|\n"
-				 "connection|up|bond1|\n");
+	assert_string_equal(
+		log,
+		"-g|GENERAL.CONNECTION|device|show|bond1|\n"
+		"connection|add|type|bond|ifname|bond1|con-name|bond1|bond.options|mode=802.3ad|\n"
+		"connection|modify|bond1|+ipv4.addresses|192.0.2.11/24|ipv4.method|manual|\n"
+		"connection|up|bond1|\n");
 	free(log);
 	bond_option_cmd(&f, link_of(&f, "bond1"), "lacp_rate=fast", fix, sizeof(fix));
 	assert_non_null(strstr(fix, " (a link flap of every port of bond1)"));
@@ -866,14 +960,6 @@ static enum check_status run_nccl(const struct facts *f, int version, struct fin
 	out->gate = check_roce_gid.gate;
 	assert_int_equal(check_roce_gid.run(&ctx, out), 0);
 	return out->status;
-}
-
-static bool evidence_has(const struct finding *f, const char *s)
-{
-	for (size_t i = 0; f->evidence && f->evidence[i]; i++)
-		if (strstr(f->evidence[i], s))
-			return true;
-	return false;
 }
 
 static const struct finding_item *item_of(const struct finding *f, const char *subj)
@@ -1381,17 +1467,28 @@ static void pause_storm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(seed2_good),		cmocka_unit_test(seed2_bad),
-		cmocka_unit_test(custom_dscp),		cmocka_unit_test(no_netlink_is_unknown),
-		cmocka_unit_test(empty_facts_skip),	cmocka_unit_test(mlx5_trust_and_mtu),
-		cmocka_unit_test(bond_cases),		cmocka_unit_test(bond_mlx5_lag),
+		cmocka_unit_test(seed2_good),
+		cmocka_unit_test(seed2_bad),
+		cmocka_unit_test(custom_dscp),
+		cmocka_unit_test(no_netlink_is_unknown),
+		cmocka_unit_test(empty_facts_skip),
+		cmocka_unit_test(mlx5_trust_and_mtu),
+		cmocka_unit_test(bond_cases),
+		cmocka_unit_test(bond_mlx5_lag),
 		cmocka_unit_test(nm_fix_with_and_without_profile),
-		cmocka_unit_test(bond_mlx5_other_lag),	cmocka_unit_test(bond_ice_rdma_lag),
-		cmocka_unit_test(nccl_gid_rule),	cmocka_unit_test(gid_index_override_fails),
-		cmocka_unit_test(nccl_version_strings), cmocka_unit_test(gid_pinned_one_table),
-		cmocka_unit_test(gid_ipv6_fabric),	cmocka_unit_test(ddp_states),
-		cmocka_unit_test(ddp_running),		cmocka_unit_test(firmware_states),
-		cmocka_unit_test(switch_checklist),	cmocka_unit_test(pause_storm),
+		cmocka_unit_test(bond_ports_alike),
+		cmocka_unit_test(bond_mlx5_other_lag),
+		cmocka_unit_test(bond_ice_rdma_lag),
+		cmocka_unit_test(nccl_gid_rule),
+		cmocka_unit_test(gid_index_override_fails),
+		cmocka_unit_test(nccl_version_strings),
+		cmocka_unit_test(gid_pinned_one_table),
+		cmocka_unit_test(gid_ipv6_fabric),
+		cmocka_unit_test(ddp_states),
+		cmocka_unit_test(ddp_running),
+		cmocka_unit_test(firmware_states),
+		cmocka_unit_test(switch_checklist),
+		cmocka_unit_test(pause_storm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

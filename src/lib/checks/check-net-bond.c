@@ -121,6 +121,16 @@ static const struct rdma_dev *lag_dev(const struct facts *f,
 
 /* The switch side of LACP. */
 static const struct fix_kind lacp_switch = { .phase = POC_BOND, .action = FIX_SWITCH };
+/* A port's speed: its transceiver, cable or switch port, which flaps its link. */
+static const struct fix_kind port_speed = { .phase = POC_BOND,
+					    .action = FIX_HARDWARE,
+					    .effect = FIX_LINK_FLAP };
+/* Another card in the bond: hands on the machine. */
+static const struct fix_kind port_card = { .phase = POC_NIC,
+					   .action = FIX_HARDWARE,
+					   .effect = FIX_POWER_OFF };
+/* An adapter's NVM update takes effect at the next power cycle. */
+static const struct fix_kind port_firmware = { .phase = POC_NIC, .effect = FIX_REBOOT };
 
 static int check_slave(const struct facts *f, const struct netdev *b,
 		       const struct netdev *sl, struct finding *out, int64_t *agg,
@@ -182,7 +192,7 @@ static int check_slave(const struct facts *f, const struct netdev *b,
 	return finding_item(out, subj, ST_PASS, NULL, "up");
 }
 
-static int check_lacp(const struct netdev *b, bool split, struct finding *out)
+static int check_lacp(const struct netdev *b, bool split, bool speeds_differ, struct finding *out)
 {
 	const struct netdev_bonding *p = proc_of(b);
 	const struct netdev_bond_info *l = link_of(b);
@@ -192,11 +202,15 @@ static int check_lacp(const struct netdev *b, bool split, struct finding *out)
 	const struct fact_int *active = p ? &p->active_aggregator : NULL;
 	int r;
 
+	/* Ports of different speeds never share an aggregator: the switch cannot mend that. */
 	if (split) {
-		r = finding_item(out, b->name, ST_FAIL,
-				 "configure every bond port in one LACP port-channel (MLAG) on the switch",
-				 "slaves are in different 802.3ad aggregators: only the active aggregator's ports carry traffic");
-		finding_item_kind(out, lacp_switch);
+		r = finding_item(
+			out, b->name, ST_FAIL,
+			speeds_differ ?
+				"one link speed on every port of the bond (the slower port's item above)" :
+				"configure every bond port in one LACP port-channel (MLAG) on the switch",
+			"slaves are in different 802.3ad aggregators: only the active aggregator's ports carry traffic");
+		finding_item_kind(out, speeds_differ ? port_speed : lacp_switch);
 		return r;
 	}
 	if (active && active->state == FACT_ABSENT && active->err == ENOENT &&
@@ -464,6 +478,112 @@ static int mlx5_lag(const struct facts *f, const struct netdev *b,
 					    : "RoCE LAG not active: per-port RDMA devices under a bond (RoCE traffic will not follow the bond)");
 }
 
+/*
+ * What must be alike on every port of a bond, judged per port against its
+ * siblings. Speed: 802.3ad keys a port by its speed and duplex
+ * (bond_3ad.c, ad_update_actor_keys: bits 1-5 the speed) and puts a port
+ * only into an aggregator of its own key (ad_port_selection_logic), of which
+ * one is active (ad_agg_selection_logic): a port of another speed carries
+ * nothing (fail). Other modes take it, but a flow hashed or failed over to
+ * the slower port runs at its speed (warn). Driver and firmware: the bonding
+ * driver takes any Ethernet port, but the bond offers only the offloads
+ * every port has (bond_compute_features), and the port a failover lands on
+ * then runs other firmware, whose DCB and LLDP agent (ice: in the NVM) may
+ * act otherwise (warn).
+ */
+static int check_ports_alike(const struct facts *f, const struct netdev *b, bool *speeds_differ,
+			     struct finding *out)
+{
+	char subj[96], fix[320], ev[320];
+	const struct netdev *fast = NULL, *ref = NULL;
+	int64_t top = -1;
+	size_t len = 0;
+	bool odd = false;
+	int ret = 0;
+
+	ev[0] = '\0';
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct netdev *s = &f->netdevs[b->slaves[i]];
+		const char *src;
+		int64_t mbps = netdev_speed_mbps(s, &src);
+
+		if (mbps > top) {
+			top = mbps;
+			fast = s;
+		}
+	}
+	for (size_t i = 0; ret >= 0 && i < b->n_slaves; i++) {
+		const struct netdev *s = &f->netdevs[b->slaves[i]];
+		struct lag_slave ls, lr;
+		const char *src = "";
+		int64_t mbps = netdev_speed_mbps(s, &src);
+
+		lag_slave_of(f, s, &ls);
+		if (len < sizeof(ev))
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len, "%s%s %lld Mb/s %s %s",
+						len ? ", " : "", s->name, (long long)mbps,
+						ls.driver ? ls.driver : "?",
+						fact_str_ok(&s->ethtool.fw_version) ?
+							s->ethtool.fw_version.v :
+							"?");
+		snprintf(subj, sizeof(subj), "%s slave %s", b->name, s->name);
+		if (mbps > 0 && mbps < top) {
+			odd = *speeds_differ = true;
+			snprintf(
+				fix, sizeof(fix),
+				"bring %s to %lld Mb/s like %s: its transceiver and cable, and the switch port's speed (ethtool %s shows what it linked at)",
+				s->name, (long long)top, fast->name, s->name);
+			ret = is_8023ad(b) ?
+				      finding_item(
+					      out, subj, ST_FAIL, fix,
+					      "%lld Mb/s (%s), below %s's %lld: 802.3ad keys a port by its speed (bond_3ad.c ad_update_actor_keys), so %s sits in an aggregator of its own and only one aggregator carries traffic (ad_agg_selection_logic)",
+					      (long long)mbps, src, fast->name, (long long)top,
+					      s->name) :
+				      finding_item(
+					      out, subj, ST_WARN, fix,
+					      "%lld Mb/s (%s), below %s's %lld: what the bond sends over %s (hashed or failed over) runs at its speed",
+					      (long long)mbps, src, fast->name, (long long)top,
+					      s->name);
+			finding_item_kind(out, port_speed);
+			if (ret < 0)
+				break;
+		}
+		if (!ref) {
+			ref = s;
+			continue;
+		}
+		lag_slave_of(f, ref, &lr);
+		if (ls.driver && lr.driver && strcmp(ls.driver, lr.driver) != 0) {
+			odd = true;
+			snprintf(
+				fix, sizeof(fix),
+				"ports of one adapter model and driver in %s: replace %s or take it out of the bond",
+				b->name, s->name);
+			ret = finding_item(
+				out, subj, ST_WARN, fix,
+				"driver %s, %s's is %s: the bond offers only the offloads both have (bond_compute_features), and a failover changes how the port behaves",
+				ls.driver, ref->name, lr.driver);
+			finding_item_kind(out, port_card);
+		} else if (fact_str_ok(&s->ethtool.fw_version) &&
+			   fact_str_ok(&ref->ethtool.fw_version) &&
+			   strcmp(s->ethtool.fw_version.v, ref->ethtool.fw_version.v) != 0) {
+			odd = true;
+			snprintf(
+				fix, sizeof(fix),
+				"one firmware version on every port of %s: update the adapter of the older one (ethtool -i <port>: firmware-version)",
+				b->name);
+			ret = finding_item(
+				out, subj, ST_WARN, fix,
+				"firmware %s, %s's is %s: a failover moves the bond's traffic onto other firmware (DCB, LLDP agent, RDMA)",
+				s->ethtool.fw_version.v, ref->name, ref->ethtool.fw_version.v);
+			finding_item_kind(out, port_firmware);
+		}
+	}
+	if (ret >= 0 && odd)
+		finding_evidence(out, "%s ports: %s", b->name, ev);
+	return ret;
+}
+
 /* RoCE over a bond: what each driver family does with it. */
 static int check_roce_lag(const struct facts *f, const struct netdev *b,
 			  struct finding *out)
@@ -539,7 +659,7 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 		    struct finding *out)
 {
 	const struct facts *f = ctx->f;
-	bool roce = lag_dev(f, b) != NULL, split = false;
+	bool roce = lag_dev(f, b) != NULL, split = false, speeds_differ = false;
 	int64_t agg = -1;
 	int ret = 0;
 
@@ -555,7 +675,8 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 		struct fix_kind kind = { .phase = POC_BOND, .effect = FIX_LINK_FLAP };
 		char fix[640];
 
-		kind.command = bond_option_cmd(f, b, "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
+		kind.command = bond_option_cmd(f, b,
+					       "mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4",
 					       fix, sizeof(fix));
 		ret = finding_item(out, b->name, ST_WARN, fix,
 				   "mode %s, not 802.3ad (LACP on the switch port-channel too)",
@@ -564,8 +685,10 @@ static int one_bond(const struct check_ctx *ctx, const struct netdev *b,
 	}
 	for (size_t i = 0; ret >= 0 && i < b->n_slaves; i++)
 		ret = check_slave(f, b, &f->netdevs[b->slaves[i]], out, &agg, &split);
+	if (ret >= 0)
+		ret = check_ports_alike(f, b, &speeds_differ, out);
 	if (ret >= 0 && is_8023ad(b))
-		ret = check_lacp(b, split, out);
+		ret = check_lacp(b, split, speeds_differ, out);
 	if (ret >= 0 && is_8023ad(b) && b->n_slaves)
 		ret = check_hash_rate(f, b, out);
 	if (ret >= 0)
@@ -614,7 +737,8 @@ static int run_bond(const struct check_ctx *ctx, struct finding *out)
 const struct check check_net_bond = {
 	.id = "net.bond",
 	.gate = GATE_RDMA,
-	.summary = "bonds: 802.3ad for RoCE, every slave up, one aggregator, hash policy and LACP rate, RoCE LAG (mlx5_bond_N from both PFs of one card; E810 RDMA LAG on two ports of one adapter, out-of-tree ice only)",
+	.summary =
+		"bonds: 802.3ad for RoCE, every slave up, one aggregator, ports of one speed, driver and firmware, hash policy and LACP rate, RoCE LAG (mlx5_bond_N from both PFs of one card; E810 RDMA LAG on two ports of one adapter, out-of-tree ice only)",
 	.run = run_bond,
 	.fix = { .phase = POC_BOND },
 };

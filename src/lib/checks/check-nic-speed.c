@@ -30,14 +30,10 @@ static const struct netdev *fn_netdev(const struct facts *f, int pci)
 /* The port's speed in Mb/s and where it was read; -1 when nothing says. */
 static int64_t port_mbps(const struct facts *f, int pci, const struct netdev *nd, const char **src)
 {
-	if (nd && fact_ok(&nd->sysfs.speed_mbps) && nd->sysfs.speed_mbps.v > 0) {
-		*src = "sysfs speed";
-		return nd->sysfs.speed_mbps.v;
-	}
-	if (nd && fact_ok(&nd->bonding_slave.speed_mbps) && nd->bonding_slave.speed_mbps.v > 0) {
-		*src = "/proc/net/bonding";
-		return nd->bonding_slave.speed_mbps.v;
-	}
+	int64_t mbps = nd ? netdev_speed_mbps(nd, src) : -1;
+
+	if (mbps > 0)
+		return mbps;
 	for (size_t i = 0; i < f->n_nics; i++)
 		for (size_t p = 0; f->nics[i].pci == pci && p < f->nics[i].n_ports; p++)
 			if (fact_ok(&f->nics[i].ports[p].rate_gbps) &&

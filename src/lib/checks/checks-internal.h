@@ -141,8 +141,8 @@ const char *initramfs_cmd(const struct facts *f);
  * bound to it (nmcli connection add type ethernet|bond ifname <if>, a bond
  * port's naming its bond).
  */
-void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings,
-		    char *buf, size_t size);
+void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings, char *buf,
+		    size_t size);
 /*
  * Set MTU @mtu on a (bond) interface for good: its NetworkManager profile,
  * netplan; true when a command line.
@@ -158,8 +158,8 @@ bool mtu_persist_cmd(const struct facts *f, const struct netdev *n, long long mt
 void addr_persist_cmd(const struct facts *f, const struct netdev *n, bool ipv6, char *buf,
 		      size_t size, struct fix_kind *kind);
 /* Set bonding option @opt ("lacp_rate=fast") on @bond for good; true when a command line. */
-bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt,
-		     char *buf, size_t size);
+bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt, char *buf,
+		     size_t size);
 /* Install the open GPU kernel module of @branch on the host. */
 void open_driver_cmd(const struct facts *f, int branch, char *buf, size_t size);
 /* The perftest GPU-memory flag that follows the registration path. */

@@ -427,8 +427,8 @@ const char *initramfs_cmd(const struct facts *f)
 	}
 }
 
-void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings,
-		    char *buf, size_t size)
+void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *settings, char *buf,
+		    size_t size)
 {
 	const struct netdev *bond = netdev_is_bond(n) ? NULL : netdev_bond(f, n);
 	char add[256];
@@ -441,18 +441,20 @@ void nm_profile_cmd(const struct facts *f, const struct netdev *n, const char *s
 	 * port's bond controller/port-type; older ones master/slave-type.
 	 */
 	if (netdev_is_bond(n))
-		snprintf(add, sizeof(add),
-			 "type bond ifname %s con-name %s bond.options \"mode=$(cut -d' ' -f1 /sys/class/net/%s/bonding/mode)\"",
-			 n->name, n->name, n->name);
+		snprintf(
+			add, sizeof(add),
+			"type bond ifname %s con-name %s bond.options \"mode=$(cut -d' ' -f1 /sys/class/net/%s/bonding/mode)\"",
+			n->name, n->name, n->name);
 	else if (bond)
 		snprintf(add, sizeof(add), "type ethernet ifname %s con-name %s %s %s %s bond",
-			 n->name, n->name, host_rhel_major(f) >= 10 ? "controller" : "master", bond->name,
-			 host_rhel_major(f) >= 10 ? "port-type" : "slave-type");
+			 n->name, n->name, host_rhel_major(f) >= 10 ? "controller" : "master",
+			 bond->name, host_rhel_major(f) >= 10 ? "port-type" : "slave-type");
 	else
 		snprintf(add, sizeof(add), "type ethernet ifname %s con-name %s", n->name, n->name);
-	snprintf(buf, size,
-		 "con=$(nmcli -g GENERAL.CONNECTION device show %s); [ -n \"$con\" ] || { con=%s && nmcli connection add %s; } && nmcli connection modify \"$con\" %s && nmcli connection up \"$con\"",
-		 n->name, n->name, add, settings);
+	snprintf(
+		buf, size,
+		"con=$(nmcli -g GENERAL.CONNECTION device show %s); [ -n \"$con\" ] || { con=%s && nmcli connection add %s; } && nmcli connection modify \"$con\" %s && nmcli connection up \"$con\"",
+		n->name, n->name, add, settings);
 }
 
 bool mtu_persist_cmd(const struct facts *f, const struct netdev *n, long long mtu, char *buf,
@@ -467,11 +469,13 @@ bool mtu_persist_cmd(const struct facts *f, const struct netdev *n, long long mt
 		nm_profile_cmd(f, n, set, buf, size);
 		return true;
 	case DISTRO_DEBIAN:
-		snprintf(buf, size, "set mtu: %lld for %s in /etc/netplan/*.yaml, then netplan apply",
-			 mtu, n->name);
+		snprintf(buf, size,
+			 "set mtu: %lld for %s in /etc/netplan/*.yaml, then netplan apply", mtu,
+			 n->name);
 		return false;
 	default:
-		snprintf(buf, size, "ip link set dev %s mtu %lld, and the same in the network configuration",
+		snprintf(buf, size,
+			 "ip link set dev %s mtu %lld, and the same in the network configuration",
 			 n->name, mtu);
 		return true;
 	}
@@ -509,8 +513,8 @@ void addr_persist_cmd(const struct facts *f, const struct netdev *n, bool ipv6, 
 	}
 }
 
-bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt,
-		     char *buf, size_t size)
+bool bond_option_cmd(const struct facts *f, const struct netdev *bond, const char *opt, char *buf,
+		     size_t size)
 {
 	char set[128];
 	size_t len;

@@ -19,6 +19,19 @@ const struct fact_str *netdev_driver(const struct netdev *n)
 	return &n->sysfs.driver;
 }
 
+int64_t netdev_speed_mbps(const struct netdev *n, const char **src)
+{
+	if (fact_ok(&n->sysfs.speed_mbps) && n->sysfs.speed_mbps.v > 0) {
+		*src = "sysfs speed";
+		return n->sysfs.speed_mbps.v;
+	}
+	if (fact_ok(&n->bonding_slave.speed_mbps) && n->bonding_slave.speed_mbps.v > 0) {
+		*src = "/proc/net/bonding";
+		return n->bonding_slave.speed_mbps.v;
+	}
+	return -1;
+}
+
 int netdev_privflag(const struct netdev *n, const char *name)
 {
 	const struct netdev_ethtool *e = &n->ethtool;

@@ -238,6 +238,11 @@ static inline const struct netdev_pod *netdev_pod(const struct netdev *n)
 bool netdev_is_bond(const struct netdev *n);
 /* The driver: ethtool's, else the sysfs device/driver link. */
 const struct fact_str *netdev_driver(const struct netdev *n);
+/*
+ * The link speed in Mb/s, -1 when nothing says: sysfs speed (ethtool's, while
+ * the link is up), else the bond file's "Speed:" line; *@src names which.
+ */
+int64_t netdev_speed_mbps(const struct netdev *n, const char **src);
 /* The value of a private flag: 1 on, 0 off, -ENOENT when not listed. */
 int netdev_privflag(const struct netdev *n, const char *name);
 
