@@ -948,6 +948,29 @@ static void gid_dev(struct facts *f, const char *name, const char *netdev, int i
 	tb_done(f);
 }
 
+/*
+ * irdma0 on bond1, whose SLAAC address came before its IPv4 one (the IPv4
+ * GID is index 2), and irdma2 with one IPv4 address (index 1).
+ */
+static void gid_two_tables(struct facts *f)
+{
+	gid_dev(f, "irdma0", "bond1", 6,
+		(const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
+				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
+	gid_dev(f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
+		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+}
+
+/* irdma2 and irdma3 with one global IPv6 address each, no IPv4. */
+static void gid_ipv6_only(struct facts *f)
+{
+	gid_dev(f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "2001:db8:1::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0001:0000:0000:0000:0000:0011", NULL });
+	gid_dev(f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
+		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
+}
+
 static enum check_status run_nccl(const struct facts *f, int version, struct finding *out)
 {
 	struct check_opts opts;
@@ -985,12 +1008,7 @@ static void gid_pinned_one_table(void **state)
 
 	(void)state;
 	facts_init(&f);
-	gid_dev(&f, "irdma0", "bond1", 6,
-		(const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
-				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
-	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
-		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+	gid_two_tables(&f);
 	add_nccl(&f, "NCCL_IB_GID_INDEX", "2");
 	assert_int_equal(run_nccl(&f, 0, &out), ST_FAIL);
 	assert_int_equal(item_of(&out, "irdma0")->status, ST_PASS);
@@ -1005,12 +1023,7 @@ static void gid_pinned_one_table(void **state)
 	/* Unset: per device, index 2 on irdma0 and 1 on irdma2. */
 	facts_release(&f);
 	facts_init(&f);
-	gid_dev(&f, "irdma0", "bond1", 6,
-		(const char *const[]){ "10.10.0.11/24", "2001:db8:10::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0010:0000:0000:0000:0000:0011",
-				       "0000:0000:0000:0000:0000:ffff:0a0a:000b", NULL });
-	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "10.10.1.11/24", NULL },
-		(const char *const[]){ "0000:0000:0000:0000:0000:ffff:0a0a:010b", NULL });
+	gid_two_tables(&f);
 	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
 	finding_release(&out);
 	/* NCCL 2.20: index 0 on both, and no one index is right on both. */
@@ -1046,10 +1059,7 @@ static void gid_ipv6_fabric(void **state)
 
 	(void)state;
 	facts_init(&f);
-	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "2001:db8:1::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0001:0000:0000:0000:0000:0011", NULL });
-	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
+	gid_ipv6_only(&f);
 	add_nccl(&f, "NCCL_IB_ADDR_FAMILY", "AF_INET6");
 	assert_int_equal(run_nccl(&f, 0, &out), ST_PASS);
 	assert_non_null(strstr(item_of(&out, "irdma2")->verdict, "IPv6"));
@@ -1058,10 +1068,7 @@ static void gid_ipv6_fabric(void **state)
 
 	/* Without it NCCL looks for IPv4 and stays on the link-local GID. */
 	facts_init(&f);
-	gid_dev(&f, "irdma2", "ens6f0np0", 4, (const char *const[]){ "2001:db8:1::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0001:0000:0000:0000:0000:0011", NULL });
-	gid_dev(&f, "irdma3", "ens6f1np1", 5, (const char *const[]){ "2001:db8:2::11/64", NULL },
-		(const char *const[]){ "2001:0db8:0002:0000:0000:0000:0000:0011", NULL });
+	gid_ipv6_only(&f);
 	assert_int_equal(run_nccl(&f, 0, &out), ST_WARN);
 	assert_string_equal(
 		item_of(&out, "irdma2")->fix,
