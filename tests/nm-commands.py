@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every NetworkManager command a golden prints runs as printed.
 
-Each fix in the fixtures' JSON goldens that calls nmcli (its closing
+Each fix in the JSON goldens (fixtures, fleet) that calls nmcli (its closing
 "(note)" left off, address placeholders filled in) must pass `bash -n`, and
 must run against a stand-in nmcli on a device with no profile active: it
 then adds one bound to the interface before it modifies and activates it,
@@ -44,7 +44,14 @@ def command(fix):
     return fix
 
 
-def main(fixtures):
+def goldens(dirs):
+    for d in dirs:
+        for p in sorted(pathlib.Path(d).rglob("*")):
+            if p.is_file() and p.suffix in (".out", ".json"):
+                yield p
+
+
+def main(dirs):
     seen = bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("nmcli", "cut"):
@@ -52,7 +59,7 @@ def main(fixtures):
             p.write_text(NMCLI if name == "nmcli" else "#!/bin/sh\necho 802.3ad\n")
             p.chmod(0o755)
         env = dict(os.environ, PATH=tmp + ":" + os.environ["PATH"], NM_LOG=tmp + "/log")
-        for golden in sorted(pathlib.Path(fixtures).glob("*/expected/*.out")):
+        for golden in goldens(dirs):
             try:
                 doc = json.loads(golden.read_text())
             except ValueError:
@@ -79,4 +86,4 @@ def main(fixtures):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1:]))
