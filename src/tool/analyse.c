@@ -20,6 +20,8 @@ int cli_analysis_run(struct cli_analysis *a, unsigned gates)
 
 	a->copts.is_root = a->f.source == SOURCE_LIVE && geteuid() == 0;
 	r = a->have_topo ? 0 : topo_analyse(&a->f, &a->topo);
+	if (r >= 0 && !a->have_topo)
+		r = checks_predict_gdr(&a->f, &a->topo);
 	if (r < 0) {
 		cli_error("topology analysis failed: %s", strerror(-r));
 		return EXIT_INPUT;
@@ -72,6 +74,10 @@ int cli_prepare(struct cli_analysis *a, const struct cli_input *in,
 			rc = cli_probe_facts(&a->f, &libs, &a->topo, &po);
 		if (!rc)
 			cli_probe_said(&a->f);
+		/* The verdicts again, on what the probe read. */
+		topo_report_release(&a->topo);
+		memset(&a->topo, 0, sizeof(a->topo));
+		a->have_topo = false;
 	} else if (copy_notes(&a->f) < 0) {
 		cli_error("NVML collection failed: %s", strerror(ENOMEM));
 		rc = EXIT_INPUT;

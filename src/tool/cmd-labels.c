@@ -261,7 +261,8 @@ static void log_run(const struct labels_opts *o, const struct labels_run *run, i
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(stderr, "gdrcheck labels: run %lu at %s, %.0f ms: ", o->runs, when, run->duration_s * 1000);
 	if (run->sum) {
-		for (int g = 0; g < N_GATES; g++)
+		/* The node's gates: the pod gate is skip on a node. */
+		for (int g = 0; g < GATE_POD - 1; g++)
 			fprintf(stderr, "%sgate %s %s", g ? ", " : "", gate_key((enum gate)(g + 1)),
 				check_status_name(run->sum->gate[g]));
 		fprintf(stderr, "; regpath %s", reg_path_name(run->sum->regpath));

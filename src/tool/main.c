@@ -20,11 +20,13 @@ struct command {
 
 /*
  * The topology and NCCL's verdicts: the PCI tree, GPUs, NICs, NUMA nodes,
- * the hostname and peer-memory files (host) and the NCCL settings. The
- * picture formats add the RoCE fabric (bond names); cmd_topo asks for it.
+ * the hostname and peer-memory files (host) and the NCCL settings; the
+ * PeerDirect API (kernel) and rdma-core (userspace), from which each pair's
+ * predicted state follows as direct.regpath reads them (checks_predict_gdr).
+ * The picture formats add the RoCE fabric (bond names); cmd_topo asks for it.
  */
 #define NEEDS_TOPO (COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_NUMA | \
-		    COLLECT_HOST | COLLECT_NCCL_ENV)
+		    COLLECT_HOST | COLLECT_NCCL_ENV | COLLECT_KERNEL | COLLECT_USERSPACE)
 
 /*
  * Exact names only: a prefix that means one command today would break

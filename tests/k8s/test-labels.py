@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """gdrcheck labels on every fixture: the NFD file holds valid Kubernetes labels,
-promtool accepts the textfile, and both say what 'check --json' and 'topo --json' say."""
+promtool accepts the textfile, and both say what 'check --json' and 'topo --json' say:
+each pair's GDR state (yes, predicted, no, unknown) is topo's, each GPU's route
+in check's direct.path has topo's state, and nccl-gdr sums them up."""
 import json
 import os
 import re
@@ -40,6 +42,29 @@ def parse_prom(text):
     return samples
 
 
+def coverage(topo):
+    """nccl-gdr from topo's pair states (node-summary.c gdr_coverage)."""
+    n = len(topo["gpus"])
+    yes = on = unknown = 0
+    for g in range(n):
+        states = [p["gdr"]["state"] for p in topo["pairs"] if p["gpu"] == g]
+        y, o = "yes" in states, "yes" in states or "predicted" in states
+        yes += y
+        on += o
+        unknown += not o and "unknown" in states
+    if n and yes == n:
+        return "yes"
+    if n and on == n:
+        return "predicted"
+    if on:
+        return "partial"
+    return "unknown" if unknown else "no"
+
+
+# A state and NCCL's verdict on read facts (gdr.enabled) never disagree.
+STATE_OF_ENABLED = {True: {"yes"}, False: {"no"}, None: {"predicted", "no", "unknown"}}
+
+
 def check_labels(labels, errors, where):
     for k, v in labels.items():
         errors += [f"{where}: {e}" for e in k8slib.label_key_errors(k) + k8slib.label_value_errors(k, v)]
@@ -72,19 +97,30 @@ def main():
                 errors.append(f"{name}: gdrcheck_check_info disagrees with check --json")
             for g in report["gates"]:
                 key = PREFIX + "gate-" + g["name"].lower()
-                if labels.get(key) != g["status"]:
+                if g["gate"] == "pod":
+                    if key in labels:
+                        errors.append(f"{name}: {key} on a node, where the pod gate is always skip")
+                elif labels.get(key) != g["status"]:
                     errors.append(f"{name}: {key}={labels.get(key)} but check --json says {g['status']}")
+            routes = {it["route"]["gpu"]: it["route"]["gdr_state"] for c in report["checks"]
+                      if c["id"] == "direct.path" for it in c.get("items", []) if "route" in it}
+            if routes != {r["gpu"]: r["gdr_state"] for r in topo["routes"]} and routes:
+                errors.append(f"{name}: check's direct.path routes {routes} disagree with topo's")
+            if topo["gpus"] and labels.get(PREFIX + "nccl-gdr") != coverage(topo):
+                errors.append(f"{name}: nccl-gdr={labels.get(PREFIX + 'nccl-gdr')}, topo's pairs say {coverage(topo)}")
             pairs = [s[1] for s in samples if s[0] == "gdrcheck_pair_info"]
             if len(pairs) != len(topo["pairs"]):
                 errors.append(f"{name}: {len(pairs)} gdrcheck_pair_info series, topo has {len(topo['pairs'])} pairs")
             for got, tp in zip(pairs, topo["pairs"]):
-                gdr = {True: "yes", False: "no", None: "unknown"}[tp["gdr"]["enabled"]]
+                gdr = tp["gdr"]["state"]
+                if gdr not in STATE_OF_ENABLED[tp["gdr"]["enabled"]]:
+                    errors.append(f"{name}: topo pair {tp['gpu']}/{tp['nic']} is {gdr} with enabled {tp['gdr']['enabled']}")
                 nic = topo["nics"][tp["nic"]]["name"]
                 want_pair = {"gpu": str(tp["gpu"]), "nic": nic, "smi": tp["smi"] or "unknown",
                              "nccl": tp["nccl"], "gdr": gdr}
                 if got != want_pair:
                     errors.append(f"{name}: pair {got} != topo {want_pair}")
-            n_gdr = sum(1 for p in topo["pairs"] if p["gdr"]["enabled"] is True)
+            n_gdr = sum(1 for p in topo["pairs"] if p["gdr"]["state"] in ("yes", "predicted"))
             if ("gdrcheck_gdr_pairs", {}, str(n_gdr)) not in samples:
                 errors.append(f"{name}: gdrcheck_gdr_pairs is not {n_gdr}")
             if ("gdrcheck_collect_success", {}, "1") not in samples:

@@ -57,7 +57,7 @@ def item_routes(report, check_id):
 
 
 def svg_verdicts(svg):
-    """{gpu index: 'on'|'off'|'unknown'} of the GPU boxes of the picture."""
+    """{gpu index: 'on'|'predicted'|'off'|'unknown'} of the GPU boxes of the picture."""
     return {int(m.group(2)): m.group(1)
             for m in re.finditer(r'<g class="box gpu gdr-(\w+)" id="gpu(\d+)"', svg)}
 
@@ -71,6 +71,10 @@ def refused(gdrcheck, cwd, env, args):
     p = subprocess.run([gdrcheck] + args, cwd=cwd, env={"LC_ALL": "C", "PATH": os.environ.get("PATH", ""), **dict(
         kv.partition("=")[::2] for kv in env.split())}, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stderr.splitlines(), p.stdout
+
+
+# The picture's class for a route's gdr_state (topo's gdr column).
+PAINT = {"yes": "on", "predicted": "predicted", "no": "off", "unknown": "unknown"}
 
 
 def compare(name, gdrcheck, cwd, env, inp, fail):
@@ -104,8 +108,8 @@ def compare(name, gdrcheck, cwd, env, inp, fail):
         fail("check's direct.path and topo give different routes")
     painted = svg_verdicts(svg)
     for g, r in node_routes.items():
-        if r["nic"] is not None and g in painted and painted[g] != tri(r["gdr"]):
-            fail("the picture paints GPU%d gdr-%s, its route says GDR %s" % (g, painted[g], tri(r["gdr"])))
+        if r["nic"] is not None and g in painted and painted[g] != PAINT[r["gdr_state"]]:
+            fail("the picture paints GPU%d gdr-%s, its route says GDR %s" % (g, painted[g], r["gdr_state"]))
     pairs = {(p["gpu"], p["nic"]): p for p in topo["pairs"]}
     held = set(pod_routes)
     for g, r in sorted(pod_routes.items()):
@@ -123,9 +127,9 @@ def compare(name, gdrcheck, cwd, env, inp, fail):
         if p["via_gpu"] is None or p["via_gpu"] in held:
             if p["via_gpu"] != r["via_gpu"]:
                 fail("GPU%d/NIC%d: relay %s in the pod, %s on the node" % (g, r["nic"], r["via_gpu"], p["via_gpu"]))
-            elif p["gdr"]["enabled"] != r["gdr"]:
-                fail("GPU%d/NIC%d: GDR %s in the pod, %s on the node" % (g, r["nic"], tri(r["gdr"]),
-                                                                       tri(p["gdr"]["enabled"])))
+            elif p["gdr"]["enabled"] != r["gdr"] or p["gdr"]["state"] != r["gdr_state"]:
+                fail("GPU%d/NIC%d: GDR %s (%s) in the pod, %s (%s) on the node"
+                     % (g, r["nic"], tri(r["gdr"]), r["gdr_state"], tri(p["gdr"]["enabled"]), p["gdr"]["state"]))
         n = node_routes.get(g)
         if held == set(node_routes) and n and n["nic"] == r["nic"] and n != r:
             fail("GPU%d: the pod holds every GPU and uses NIC%d as the node does, but its route differs:\n  pod  %s\n  node %s"

@@ -11,7 +11,8 @@ void run_facts(struct run *run)
 	struct check_ctx ctx;
 
 	check_opts_init(&run->o);
-	if (topo_analyse(&run->f, &run->t) < 0)
+	/* As the CLI analyses (analyse.c): the verdicts, then their prediction. */
+	if (topo_analyse(&run->f, &run->t) < 0 || checks_predict_gdr(&run->f, &run->t) < 0)
 		abort();
 	ctx = (struct check_ctx){ .f = &run->f, .topo = &run->t, .opts = &run->o };
 	if (checks_run(&ctx, GATE_MASK_ALL, &run->r) < 0)

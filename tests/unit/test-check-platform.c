@@ -43,6 +43,7 @@ static void analyse(struct run *run, const struct opts *o)
 		run->o.storage = o->storage;
 	}
 	assert_int_equal(topo_analyse(&run->f, &run->t), 0);
+	assert_int_equal(checks_predict_gdr(&run->f, &run->t), 0);
 	ctx = (struct check_ctx){ .f = &run->f, .topo = &run->t, .opts = &run->o };
 	assert_int_equal(checks_run(&ctx, GATE_MASK_ALL, &run->r), 0);
 }

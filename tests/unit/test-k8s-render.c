@@ -155,14 +155,17 @@ static void test_yaml_hostile(void **state)
 	}
 }
 
-/* NCCL picks the closest NIC per GPU: every GPU with a GDR NIC is "yes". */
+/*
+ * NCCL picks the closest NIC per GPU: every GPU with a GDR NIC is "yes",
+ * "predicted" where the prediction decides one (gdr_state).
+ */
 static void test_summary_gdr(void **state)
 {
 	struct topo_pair pairs[4] = {
-		{ .gpu = 0, .nic = 0, .nccl_pci = PATH_PIX, .gdr = { .enabled = 1 } },
-		{ .gpu = 0, .nic = 1, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0 } },
-		{ .gpu = 1, .nic = 0, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0 } },
-		{ .gpu = 1, .nic = 1, .nccl_pci = PATH_PXB, .gdr = { .enabled = 1 } },
+		{ .gpu = 0, .nic = 0, .nccl_pci = PATH_PIX, .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
+		{ .gpu = 0, .nic = 1, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
+		{ .gpu = 1, .nic = 0, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
+		{ .gpu = 1, .nic = 1, .nccl_pci = PATH_PXB, .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
 	};
 	struct topo_report t = { .pairs = pairs, .n_pairs = 4 };
 	struct finding fd[2] = {
@@ -186,13 +189,19 @@ static void test_summary_gdr(void **state)
 	assert_int_equal(s.roce_qos, ST_WARN);
 	assert_null(s.probe);
 
-	pairs[3].gdr.enabled = -1; /* GPU1: nothing known to be yes */
+	/* GPU1's pair only predicted: every GPU has one, not all proven. */
+	pairs[3].gdr = (struct gdr_verdict){ .enabled = -1, .state = GDR_STATE_PREDICTED };
+	node_summary_build(&ctx, &rep, &s);
+	assert_string_equal(s.nccl_gdr, "predicted");
+	assert_int_equal(s.n_gdr_pairs, 2);
+	pairs[3].gdr.state = GDR_STATE_UNKNOWN; /* GPU1: nothing known to be yes */
 	node_summary_build(&ctx, &rep, &s);
 	assert_string_equal(s.nccl_gdr, "partial");
-	pairs[0].gdr.enabled = 0;
+	assert_int_equal(s.n_gdr_pairs, 1);
+	pairs[0].gdr = (struct gdr_verdict){ .enabled = 0, .state = GDR_STATE_NO };
 	node_summary_build(&ctx, &rep, &s);
 	assert_string_equal(s.nccl_gdr, "unknown");
-	pairs[3].gdr.enabled = 0;
+	pairs[3].gdr = (struct gdr_verdict){ .enabled = 0, .state = GDR_STATE_NO };
 	node_summary_build(&ctx, &rep, &s);
 	assert_string_equal(s.nccl_gdr, "no");
 	fd[0].status = ST_SKIP;

@@ -105,6 +105,52 @@ static void test_unknown_without_probe(void **state)
 	assert_int_equal(p->nccl, PATH_PIX); /* no reroute while unknown */
 }
 
+/*
+ * The prediction where no probe ran: the GPU's attribute from its model,
+ * the NIC's registration from the caller (direct.regpath's assessment).
+ * A verdict on read facts keeps its state.
+ */
+static void test_predicted_states(void **state)
+{
+	const int nic_yes[] = { 1 }, nic_no[] = { 0 }, nic_unknown[] = { -1 };
+	const struct topo_pair *p;
+
+	(void)state;
+	one_switch();
+	p = analyse(0, 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_UNKNOWN);
+	/* No prediction for the NIC: still unknown. */
+	assert_int_equal(topo_predict(&F, NULL, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_UNKNOWN);
+	assert_int_equal(topo_predict(&F, nic_unknown, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_UNKNOWN);
+	assert_int_equal(topo_predict(&F, nic_yes, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_PREDICTED);
+	assert_int_equal(p->gdr.enabled, -1); /* the verdict itself stays NCCL's */
+	assert_int_equal(R.routes[0].state, GDR_STATE_PREDICTED);
+	assert_non_null(R.notes);
+	assert_non_null(strstr(R.notes[0], "predicted: "));
+	topo_report_release(&R);
+	p = analyse(0, 0);
+	assert_int_equal(topo_predict(&F, nic_no, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_NO);
+	/* A GeForce card: NVIDIA supports GPUDirect RDMA on none. */
+	topo_report_release(&R);
+	F.gpus[0].geforce = true;
+	p = analyse(0, 0);
+	assert_int_equal(topo_predict(&F, nic_yes, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_NO);
+	/* Read facts decide: the probe's attribute and a loaded peer-memory client. */
+	topo_report_release(&R);
+	F.gpus[0].geforce = false;
+	peermem();
+	gpus_report_gdr();
+	p = analyse(0, 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_YES);
+	assert_int_equal(topo_predict(&F, nic_no, &R), 0);
+	assert_int_equal(p->gdr.state, GDR_STATE_YES);
+}
+
 /* §7.A variant: GPU under S2 inside S1, NIC directly under S1: PXB in both. */
 static void test_nested_switch_pxb(void **state)
 {
@@ -563,6 +609,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_example_a_pix),
 		T(test_unknown_without_probe),
+		T(test_predicted_states),
 		T(test_nested_switch_pxb),
 		T(test_example_b_node_phb),
 		T(test_example_b_same_root_bus),

@@ -13,11 +13,6 @@
 
 /* Gate 3: can the NIC reach GPU memory directly? */
 
-static const char *tri(int v)
-{
-	return v < 0 ? "unknown" : v ? "enabled" : "disabled";
-}
-
 /* Both endpoints sit directly on the same root bus: no bridge at all. */
 static bool flat_pair(const struct facts *f, size_t g, size_t n)
 {
@@ -127,7 +122,7 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 	}
 	r = finding_item(out, subj, ST_FAIL, fix,
 			 "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
-			 tri(rt->gdr), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
+			 gdr_state_name(rt->state), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
 	finding_item_kind(out, kind);
 	return r;
 }
@@ -190,7 +185,7 @@ static int route_item(const struct check_ctx *ctx, const struct topo_route *rt,
 		const struct topo_pair *p = topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic);
 
 		r = finding_item(out, subj, ST_PASS, NULL, "nearest NIC %s; NCCL GDR %s (%s)", nic,
-				 tri(rt->gdr), p->gdr.reason ? p->gdr.reason : "");
+				 gdr_state_name(rt->state), p->gdr.reason ? p->gdr.reason : "");
 	} else {
 		r = far_item(ctx, rt, subj, nic, out);
 	}

@@ -9,6 +9,7 @@
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "pod-patch.h"
+#include "regpath.h"
 
 /*
  * The pod's GPUs (its /dev/nvidiaN files, matched to PCI functions by the
@@ -314,20 +315,32 @@ static int pod_route_item(const struct check_ctx *ctx, const struct topo_report 
 				    "%s, but NCCL sends through GPU%d of the pod over NVLink (PXN%s): GPU%d reaches %s at %s; GDR %s",
 				    nic, rt->via, measured ? "" : ", NVLink inferred from the SXM/HGX model",
 				    rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
-				    rt->gdr == 1 ? "on" : "unknown");
+				    gdr_state_name(rt->state));
 	}
 	if (topo_path_near(rt->path))
 		return finding_item(out, subj, ST_PASS, NULL, "%s, GDR %s: %s", nic,
-				    rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
+				    gdr_state_name(rt->state),
 				    pr->gdr.reason ? pr->gdr.reason : "");
 	st = far_advice(ctx, rt, gmask, nmask, multi_numa, fix, sizeof(fix), &on_node);
 	TRY(finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic,
-			 rt->gdr == 1 ? "on" : rt->gdr == 0 ? "off" : "unknown",
+			 gdr_state_name(rt->state),
 			 pr->gdr.reason ? pr->gdr.reason : ""));
 	/* The node's layout, not the spec: the plan sends it to the node. */
 	if (on_node)
 		finding_item_node(out);
 	return 0;
+}
+
+/* The pod's pairs predicted as the node's are (checks_predict_gdr). */
+static int predict_pod(const struct check_ctx *ctx, const bool *gmask, const bool *nmask,
+		       struct topo_report *sub)
+{
+	_cleanup_free_ int *expect = NULL;
+
+	if (!ctx->regpath)
+		return 0;
+	expect = regpath_nic_expect(ctx->regpath);
+	return expect ? topo_predict_subset(ctx->f, gmask, nmask, expect, sub) : -ENOMEM;
 }
 
 static int run_pairs(const struct check_ctx *ctx, struct finding *out)
@@ -370,6 +383,8 @@ static int run_pairs(const struct check_ctx *ctx, struct finding *out)
 	multi_numa = pod_spans_numa(f, gpus, ng);
 	/* NCCL in the pod sees the pod's GPUs and NICs only: PXN relays through its own. */
 	rc = topo_analyse_subset(f, gmask, nmask, &sub);
+	if (rc >= 0)
+		rc = predict_pod(ctx, gmask, nmask, &sub);
 	if (rc >= 0)
 		rc = finding_evidence(out, "each GPU's route among the pod's GPUs and NICs (NCCL in the pod sees only those; PXN through the pod's own GPUs); GDR level %s (%s)",
 				      nccl_path_name(sub.level), sub.level_from);

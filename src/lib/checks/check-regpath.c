@@ -10,6 +10,7 @@
 
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
+#include "checks.h"
 
 /*
  * direct.regpath: how this node can register GPU memory with the NIC
@@ -268,6 +269,49 @@ void regpath_release(struct regpath *rp)
 {
 	free(rp->nics);
 	memset(rp, 0, sizeof(*rp));
+}
+
+/*
+ * What NCCL will find for a NIC at run time as the files predict it: a
+ * loaded peer-memory client or usable DMA-BUF is a registration path;
+ * DMA-BUF that cannot work and no loaded client is none (a loadable
+ * nvidia-peermem is not loaded); else only the probe can tell.
+ */
+static int nic_expect(const struct regpath_nic *n)
+{
+	if (n->peermem == 1 || n->dmabuf == 1)
+		return 1;
+	if (n->dmabuf == 0 && n->peermem != -1)
+		return 0;
+	return -1;
+}
+
+int *regpath_nic_expect(const struct regpath *rp)
+{
+	int *expect = calloc(rp->n_nics + 1, sizeof(*expect));
+
+	for (size_t i = 0; expect && i < rp->n_nics; i++)
+		expect[i] = nic_expect(&rp->nics[i]);
+	return expect;
+}
+
+int checks_predict_gdr(const struct facts *f, struct topo_report *topo)
+{
+	struct regpath rp;
+	int *expect, r;
+
+	r = regpath_assess(f, &rp);
+	if (r < 0)
+		return r;
+	expect = regpath_nic_expect(&rp);
+	if (!expect) {
+		regpath_release(&rp);
+		return -ENOMEM;
+	}
+	r = topo_predict(f, expect, topo);
+	free(expect);
+	regpath_release(&rp);
+	return r;
 }
 
 enum check_status regpath_nic_status(const struct regpath_nic *n)

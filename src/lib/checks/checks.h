@@ -109,6 +109,14 @@ const char *report_command(unsigned gate_mask);
 const struct check *const *checks_table(size_t *ret_n);
 
 /*
+ * Each pair's GPUDirect RDMA state where the live probe was not run
+ * (topo_predict): the NICs' registration predicted from the node's files
+ * as direct.regpath assesses it. Run once after topo_analyse, before the
+ * checks, so that check, topo, labels and metrics print one state.
+ */
+int checks_predict_gdr(const struct facts *f, struct topo_report *topo);
+
+/*
  * Run every check (earlier gates decide "blocked by"), then keep the
  * findings of the gates in @gate_mask for the plan and the exit status.
  * Returns 0 or -ENOMEM; @rep is always safe to release.

@@ -7,30 +7,35 @@
 
 /*
  * NCCL picks the closest NIC for each GPU, so the node uses GDR when every
- * GPU has at least one NIC it uses GDR with; a GPU with none known either
- * way makes the answer unknown.
+ * GPU has at least one NIC it uses GDR with: "yes" when each has one on
+ * read facts, "predicted" when some only by the prediction (topo_predict);
+ * a GPU with none known either way makes the answer unknown.
  */
 static const char *gdr_coverage(const struct topo_report *t, size_t n_gpus)
 {
-	size_t yes = 0, unknown = 0;
+	size_t yes = 0, on = 0, unknown = 0;
 
 	for (size_t g = 0; g < n_gpus; g++) {
-		bool y = false, u = false;
+		bool y = false, o = false, u = false;
 
 		for (size_t i = 0; i < t->n_pairs; i++) {
 			const struct topo_pair *p = &t->pairs[i];
 
 			if (p->gpu != g)
 				continue;
-			y = y || p->gdr.enabled == 1;
-			u = u || p->gdr.enabled < 0;
+			y = y || p->gdr.state == GDR_STATE_YES;
+			o = o || gdr_state_on(p->gdr.state);
+			u = u || p->gdr.state == GDR_STATE_UNKNOWN;
 		}
 		yes += y;
-		unknown += !y && u;
+		on += o;
+		unknown += !o && u;
 	}
 	if (n_gpus > 0 && yes == n_gpus)
 		return "yes";
-	if (yes)
+	if (n_gpus > 0 && on == n_gpus)
+		return "predicted";
+	if (on)
 		return "partial";
 	return unknown ? "unknown" : "no";
 }
@@ -83,7 +88,7 @@ void node_summary_build(const struct check_ctx *ctx, const struct report *rep,
 		if (p->nccl_pci >= 0 &&
 		    (s.best_path < 0 || p->nccl_pci < s.best_path))
 			s.best_path = p->nccl_pci;
-		s.n_gdr_pairs += p->gdr.enabled == 1;
+		s.n_gdr_pairs += gdr_state_on(p->gdr.state);
 	}
 	s.nccl_gdr = gdr_coverage(t, ctx->f->n_gpus);
 	s.rdma_netns = netns_mode(&ctx->f->roce);

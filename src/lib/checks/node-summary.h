@@ -15,10 +15,12 @@ struct node_summary {
 	enum reg_path regpath;           /* the advice's registration path */
 	int best_path;      /* best NCCL path class of any GPU x NIC pair, -1 unknown */
 	size_t n_pairs;     /* GPU x NIC pairs */
-	size_t n_gdr_pairs; /* pairs where NCCL uses GPUDirect RDMA */
+	size_t n_gdr_pairs; /* pairs where NCCL uses GPUDirect RDMA, proven or predicted */
 	/*
 	 * Whether NCCL will use GDR: "yes" every GPU has a NIC it uses GDR
-	 * with, "partial" some do, "no" none, "unknown" the input cannot tell.
+	 * with, on read facts; "predicted" the same where the prediction
+	 * decides some (gdr_state); "partial" some GPUs do; "no" none;
+	 * "unknown" the input cannot tell.
 	 */
 	const char *nccl_gdr;
 	const char *rdma_netns; /* "shared", "exclusive", "unknown" */

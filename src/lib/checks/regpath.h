@@ -36,5 +36,10 @@ struct regpath {
 
 int regpath_assess(const struct facts *f, struct regpath *ret);
 void regpath_release(struct regpath *rp);
+/*
+ * What NCCL will find for each NIC at run time as the files predict it
+ * (topo_predict's @nic_expect): a calloc'd array of rp->n_nics, NULL on OOM.
+ */
+int *regpath_nic_expect(const struct regpath *rp);
 /* The status of a NIC's registration (pass/warn/unknown/fail). */
 enum check_status regpath_nic_status(const struct regpath_nic *n);

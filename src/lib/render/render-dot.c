@@ -21,6 +21,8 @@ static const char *colour(enum lay_verdict v)
 		return "#cf222e";
 	case LAY_GDR_UNKNOWN:
 		return "#bf8700";
+	case LAY_GDR_PREDICTED:
+		return "#2da44e";
 	default:
 		return "#999999";
 	}

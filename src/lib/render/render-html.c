@@ -20,7 +20,7 @@ static const char page_css[] =
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\n"
 	"th{background:#f3f3f3}\n"
 	"td.why{min-width:320px;max-width:640px;white-space:normal}\n"
-	"td.on{background:#e6f4ea}td.off{background:#fbe4e6}td.unknown{background:#fff3cd}\n"
+	"td.on{background:#e6f4ea}td.off{background:#fbe4e6}td.unknown{background:#fff3cd}td.predicted{background:#eef7ee}\n"
 	"p.note{font-size:12px;color:#444;max-width:60em}\n"
 	"label.fit{font-size:12px;color:#444}\n"
 	"#fit-picture:checked~.picture svg{width:100%;height:auto}\n";
@@ -62,6 +62,12 @@ static const char *tri_class(int v)
 static const char *tri_text(int v)
 {
 	return v < 0 ? "unknown" : v ? "yes" : "no";
+}
+
+static const char *state_class(enum gdr_state s)
+{
+	return s == GDR_STATE_YES ? "on" : s == GDR_STATE_PREDICTED ? "predicted" :
+	       s == GDR_STATE_NO ? "off" : "unknown";
 }
 
 static const char *cell(enum smi_label l)
@@ -150,8 +156,8 @@ static void nccl_table(FILE *out, const struct facts *f,
 		render_html_text(out, "td", NULL, f->nics[p->nic].name);
 		fprintf(out, "<td>%s</td><td>%s</td>", cell(p->smi),
 			nccl_path_name(p->nccl));
-		render_html_text(out, "td", tri_class(p->gdr.enabled),
-				 tri_text(p->gdr.enabled));
+		render_html_text(out, "td", state_class(p->gdr.state),
+				 gdr_state_name(p->gdr.state));
 		render_html_text(out, "td", tri_class(p->gdr.read),
 				 tri_text(p->gdr.read));
 		fprintf(out, "<td>%s</td>", mode ? mode : "-");

@@ -8,8 +8,8 @@
 #include "../topo/topo.h"
 #include "render.h"
 
-static const char *gate_label[N_GATES] = { "gate-gpu", "gate-rdma", "gate-direct",
-					   "gate-pod" };
+/* A node's labels carry no pod gate: on a node it is always skip. */
+static const char *gate_label[N_GATES] = { "gate-gpu", "gate-rdma", "gate-direct", NULL };
 
 /* Label values are [A-Za-z0-9] at both ends, [-_.A-Za-z0-9] inside, <= 63. */
 static const char *regpath_value(enum reg_path p)
@@ -61,7 +61,8 @@ static size_t node_labels(const struct labels_run *run,
 	}
 	v[n++] = (struct label){ "collect", "ok" };
 	for (size_t g = 0; g < N_GATES; g++)
-		v[n++] = (struct label){ gate_label[g], check_status_name(s->gate[g]) };
+		if (gate_label[g])
+			v[n++] = (struct label){ gate_label[g], check_status_name(s->gate[g]) };
 	v[n++] = (struct label){ "regpath", regpath_value(s->regpath) };
 	v[n++] = (struct label){ "best-path", best_path_value(s->best_path) };
 	v[n++] = (struct label){ "nccl-gdr", s->nccl_gdr };
@@ -137,11 +138,6 @@ static void prom_head(FILE *out, const char *name, const char *help)
 	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
-static const char *tristate(int v)
-{
-	return v < 0 ? "unknown" : v ? "yes" : "no";
-}
-
 static void prom_checks(FILE *out, const struct report *rep)
 {
 	prom_head(out, "gdrcheck_check_status",
@@ -172,7 +168,7 @@ static void prom_pairs(FILE *out, const struct facts *f,
 		       const struct topo_report *t)
 {
 	prom_head(out, "gdrcheck_pair_info",
-		  "Always 1, one per GPU x NIC pair: nvidia-smi label, NCCL path, whether NCCL uses GPUDirect RDMA.");
+		  "Always 1, one per GPU x NIC pair: nvidia-smi label, NCCL path, whether NCCL uses GPUDirect RDMA (yes, predicted, no, unknown: gdrcheck topo's gdr column).");
 	for (size_t i = 0; i < t->n_pairs; i++) {
 		const struct topo_pair *p = &t->pairs[i];
 		const char *smi = smi_label_name(p->smi);
@@ -181,7 +177,7 @@ static void prom_pairs(FILE *out, const struct facts *f,
 		render_prom_value(out, f->nics[p->nic].name);
 		fprintf(out, ",smi=\"%s\",nccl=\"%s\",gdr=\"%s\"} 1\n",
 			smi ? smi : "unknown", nccl_path_name(p->nccl),
-			tristate(p->gdr.enabled));
+			gdr_state_name(p->gdr.state));
 	}
 }
 
@@ -190,7 +186,7 @@ static void prom_summary(FILE *out, const struct node_summary *s, const struct f
 	prom_head(out, "gdrcheck_pairs", "GPU x NIC pairs on the node.");
 	fprintf(out, "gdrcheck_pairs %zu\n", s->n_pairs);
 	prom_head(out, "gdrcheck_gdr_pairs",
-		  "GPU x NIC pairs over which NCCL uses GPUDirect RDMA.");
+		  "GPU x NIC pairs over which NCCL uses GPUDirect RDMA, proven or predicted (gdrcheck_pair_info's gdr says which).");
 	fprintf(out, "gdrcheck_gdr_pairs %zu\n", s->n_gdr_pairs);
 	prom_head(
 		out, "gdrcheck_node_info",

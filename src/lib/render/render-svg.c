@@ -60,6 +60,7 @@ const char *const render_picture_css =
 	".gdrtopo .gpu.gdr-on rect{stroke:#1a7f37}\n"
 	".gdrtopo .gpu.gdr-off rect{stroke:#cf222e}\n"
 	".gdrtopo .gpu.gdr-unknown rect{stroke:#bf8700}\n"
+	".gdrtopo .gpu.gdr-predicted rect{stroke:#2da44e;stroke-dasharray:6 3}\n"
 	".gdrtopo .link{fill:none;stroke:#999;stroke-width:1.5}\n"
 	".gdrtopo .label{font-size:10px;fill:#444}\n"
 	".gdrtopo .label.degraded{fill:#d1570b;font-weight:bold}\n"
@@ -68,6 +69,7 @@ const char *const render_picture_css =
 	".gdrtopo .path.gdr-on,.gdrtopo .key.gdr-on{stroke:#1a7f37}\n"
 	".gdrtopo .path.gdr-off,.gdrtopo .key.gdr-off{stroke:#cf222e}\n"
 	".gdrtopo .path.gdr-unknown,.gdrtopo .key.gdr-unknown{stroke:#bf8700}\n"
+	".gdrtopo .path.gdr-predicted,.gdrtopo .key.gdr-predicted{stroke:#2da44e;stroke-dasharray:8 4}\n"
 	".gdrtopo .key{stroke-width:4}\n"
 	".gdrtopo .nvlink{stroke:#8250df;stroke-width:3;fill:none}\n"
 	".gdrtopo .pxn{fill:none;stroke:#8250df;stroke-width:2;stroke-dasharray:5 3}\n"
@@ -102,6 +104,7 @@ static void legend(FILE *out, int y)
 		const char *cls, *text;
 	} gdr[] = {
 		{ "gdr-on", "GDR on" },
+		{ "gdr-predicted", "GDR predicted" },
 		{ "gdr-off", "GDR off" },
 		{ "gdr-unknown", "GDR unknown (a live probe decides)" },
 	};

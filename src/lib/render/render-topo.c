@@ -133,6 +133,7 @@ json_object *render_route_json(const struct facts *f, const struct topo_route *r
 	json_object_object_add(o, "nvlink", render_str_or_null(nvlink_name(rt->nvlink)));
 	json_object_object_add(o, "gdr", render_tristate(rt->gdr));
 	json_object_object_add(o, "gdr_read", render_tristate(rt->gdr_read));
+	json_object_object_add(o, "gdr_state", json_object_new_string(gdr_state_name(rt->state)));
 	json_object_object_add(o, "nccl_uses_nic", json_object_new_boolean(rt->nccl_nic));
 	json_object_object_add(o, "board", json_object_new_boolean(rt->board));
 	json_object_object_add(o, "causes", settings_json(f, rt->causes));
@@ -195,6 +196,7 @@ json_object *render_topo_json(const struct facts *f,
 		json_object_object_add(gdr, "mode",
 				       render_str_or_null(gdr_mode_name(p->gdr.mode)));
 		json_object_object_add(gdr, "reason", render_str_or_null(p->gdr.reason));
+		json_object_object_add(gdr, "state", json_object_new_string(gdr_state_name(p->gdr.state)));
 		json_object_object_add(o, "gdr", gdr);
 		json_object_object_add(o, "via_gpu", index_or_null(p->via));
 		json_object_object_add(o, "causes", settings_json(f, p->causes));
@@ -288,7 +290,7 @@ static void route_text(FILE *out, const struct facts *f, const struct topo_repor
 	if (!r->n_routes || !f->n_nics)
 		return;
 	fprintf(out, "\nRoute per GPU (the NIC NCCL uses, PXN included):\n");
-	fprintf(out, "  %-5s %-5s %-14s %-7s %-6s %-8s %s\n", "GPU", "NIC", "name", "nccl", "via",
+	fprintf(out, "  %-5s %-5s %-14s %-7s %-6s %-9s %s\n", "GPU", "NIC", "name", "nccl", "via",
 		"gdr", "cause");
 	for (size_t i = 0; i < r->n_routes; i++) {
 		const struct topo_route *rt = &r->routes[i];
@@ -300,8 +302,8 @@ static void route_text(FILE *out, const struct facts *f, const struct topo_repor
 		else
 			snprintf(via, sizeof(via), "-");
 		topo_settings_text(f, rt->causes, set, sizeof(set));
-		fprintf(out, "  GPU%-2zu NIC%-2d %-14s %-7s %-6s %-8s %s%s\n", rt->gpu, rt->nic,
-			f->nics[rt->nic].name, nccl_path_name(rt->path), via, tri(rt->gdr),
+		fprintf(out, "  GPU%-2zu NIC%-2d %-14s %-7s %-6s %-9s %s%s\n", rt->gpu, rt->nic,
+			f->nics[rt->nic].name, nccl_path_name(rt->path), via, gdr_state_name(rt->state),
 			rt->causes ? "NCCL settings: " : "-", set);
 	}
 }
@@ -379,15 +381,15 @@ static int topo_text_body(FILE *out, const struct facts *f,
 		fprintf(out, "  GPU%zu %-12s GDR support: %s (%s)\n", g,
 			f->gpus[g].bdf, tri(r->gpu_support[g].supported),
 			r->gpu_support[g].how);
-	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-7s %-8s %-8s %-8s %s\n", "GPU",
+	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-7s %-9s %-8s %-8s %s\n", "GPU",
 		"NIC", "name", "smi", "nccl", "gdr", "gdr-read", "mode", "why");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct topo_pair *p = &r->pairs[i];
 		const char *mode = gdr_mode_name(p->gdr.mode);
 
-		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-7s %-8s %-8s %-8s %s\n",
+		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-7s %-9s %-8s %-8s %s\n",
 			p->gpu, p->nic, f->nics[p->nic].name, cell(p->smi),
-			nccl_path_name(p->nccl), tri(p->gdr.enabled),
+			nccl_path_name(p->nccl), gdr_state_name(p->gdr.state),
 			tri(p->gdr.read), mode ? mode : "-", p->gdr.reason);
 	}
 	route_text(out, f, r);

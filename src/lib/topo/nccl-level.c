@@ -44,6 +44,21 @@ const char *gdr_mode_name(enum gdr_mode m)
 	}
 }
 
+const char *gdr_state_name(enum gdr_state s)
+{
+	switch (s) {
+	case GDR_STATE_YES:
+		return "yes";
+	case GDR_STATE_PREDICTED:
+		return "predicted";
+	case GDR_STATE_NO:
+		return "no";
+	case GDR_STATE_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
 int nccl_parse_level(const char *s)
 {
 	/* Legacy numbers (NCCL levelsOldToNew): NVL cannot be expressed. */

@@ -74,7 +74,16 @@ struct topo_eval {
 	const struct nccl_graph *ng;
 	const bool *gmask, *nmask; /* NULL: every GPU, every NIC */
 	struct gdr_env e;
+	/*
+	 * topo_predict: unknown supports take their predicted values (the
+	 * GPU model; @nic_expect per NIC, NULL none).
+	 */
+	bool predict;
+	const int *nic_expect;
 };
+
+/* The state of a verdict decided on read facts (no prediction). */
+enum gdr_state gdr_state_of(int enabled);
 
 /* PXN over the direct pairs of @r (topo-route.c). */
 int topo_apply_pxn(const struct topo_eval *ev, struct topo_report *r);

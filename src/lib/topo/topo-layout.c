@@ -48,6 +48,8 @@ const char *lay_verdict_name(enum lay_verdict v)
 		return "off";
 	case LAY_GDR_UNKNOWN:
 		return "unknown";
+	case LAY_GDR_PREDICTED:
+		return "predicted";
 	default:
 		return "none";
 	}
@@ -714,11 +716,20 @@ static int trace(const struct topo_layout *l, struct lay_path *p, int gbox,
 	return r;
 }
 
+/* The pair's state, as topo's table and the labels print it. */
 static enum lay_verdict verdict_of(const struct topo_pair *p)
 {
-	if (!p || p->gdr.enabled < 0)
-		return LAY_GDR_UNKNOWN;
-	return p->gdr.enabled ? LAY_GDR_ON : LAY_GDR_OFF;
+	switch (p ? p->gdr.state : GDR_STATE_UNKNOWN) {
+	case GDR_STATE_YES:
+		return LAY_GDR_ON;
+	case GDR_STATE_PREDICTED:
+		return LAY_GDR_PREDICTED;
+	case GDR_STATE_NO:
+		return LAY_GDR_OFF;
+	case GDR_STATE_UNKNOWN:
+		break;
+	}
+	return LAY_GDR_UNKNOWN;
 }
 
 static int path_rank(const struct topo_pair *p)

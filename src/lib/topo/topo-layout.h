@@ -36,6 +36,7 @@ enum lay_verdict {
 	LAY_GDR_ON,
 	LAY_GDR_OFF,
 	LAY_GDR_UNKNOWN,
+	LAY_GDR_PREDICTED, /* gdr_state: on once a probe proves it */
 };
 
 struct lay_box {
@@ -116,4 +117,5 @@ int topo_layout_build(const struct facts *f, const struct topo_report *r,
 void topo_layout_release(struct topo_layout *l);
 
 const char *lay_kind_name(enum lay_kind k);
-const char *lay_verdict_name(enum lay_verdict v); /* "on", "off", "unknown" */
+/* "on", "off", "unknown", "predicted" */
+const char *lay_verdict_name(enum lay_verdict v);

@@ -171,7 +171,8 @@ static int set_pxn(const struct topo_eval *ev, struct topo_report *r,
 	/* Without GDR the no-GDR reroute takes the pair back through the CPU. */
 	if (en == 0)
 		return 0;
-	if (nvl == TOPO_NVL_INFERRED) {
+	/* An NVLink the model implies is a prediction too (topo_predict takes it). */
+	if (nvl == TOPO_NVL_INFERRED && !ev->predict) {
 		en = en ? -1 : 0;
 		rd = rd ? -1 : 0;
 	}
@@ -186,6 +187,7 @@ static int set_pxn(const struct topo_eval *ev, struct topo_report *r,
 	p->gdr.reason = reason;
 	p->gdr.enabled = en;
 	p->gdr.read = rd;
+	p->gdr.state = gdr_state_of(en);
 	p->gdr.mode = gpu_has_c2c(&f->gpus[q->gpu]) && q->nccl_pci != PATH_P2C ?
 			      GDR_MODE_PCI :
 			      GDR_MODE_DEFAULT;
@@ -277,6 +279,7 @@ static void fill_route(const struct facts *f, const struct topo_report *r,
 	rt->nvlink = p->via >= 0 ? p->nvlink : TOPO_NVL_NONE;
 	rt->gdr = p->gdr.enabled;
 	rt->gdr_read = p->gdr.read;
+	rt->state = p->gdr.state;
 	rt->nccl_nic = !r->nic_support[p->nic].excluded;
 }
 
@@ -317,6 +320,7 @@ int topo_make_routes(const struct topo_eval *ev, struct topo_report *r)
 		rt->nic = -1;
 		rt->path = rt->pci = rt->via = rt->via_pci = PATH_UNKNOWN;
 		rt->gdr = rt->gdr_read = 0;
+		rt->state = GDR_STATE_NO;
 		rt->board = topo_gpu_on_board(&f->gpus[g]);
 		if (best) {
 			fill_route(f, r, best, rt);

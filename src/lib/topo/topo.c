@@ -273,6 +273,7 @@ static int analyse_pair(const struct topo_eval *ev, struct topo_report *r,
 		p->gdr.mode = gpu_has_c2c(g) && path != PATH_P2C ?
 				      GDR_MODE_PCI :
 				      GDR_MODE_DEFAULT;
+	p->gdr.state = gdr_state_of(p->gdr.enabled);
 	if (strcmp(w0, w1) == 0)
 		p->gdr.reason = strdup(w0);
 	else
@@ -289,6 +290,40 @@ static void reroute(const struct facts *f, struct topo_pair *p)
 	if (p->gdr.enabled != 0 || p->nccl == PATH_UNKNOWN || p->nccl >= PATH_PHB)
 		return;
 	p->nccl = gpu_has_c2c(&f->gpus[p->gpu]) ? PATH_P2C : PATH_PHB;
+}
+
+enum gdr_state gdr_state_of(int enabled)
+{
+	return enabled > 0 ? GDR_STATE_YES : enabled == 0 ? GDR_STATE_NO : GDR_STATE_UNKNOWN;
+}
+
+/*
+ * The value a probe-only fact is predicted to have: a GPU's GPUDirect RDMA
+ * attribute from its model (direct.gpu-gdr: NVIDIA supports it on every
+ * data-center and professional part, never on GeForce), a NIC's from the
+ * caller's registration-path assessment.
+ */
+static int predict_supports(const struct topo_eval *ev, struct topo_report *r)
+{
+	for (size_t i = 0; i < r->n_gpus; i++)
+		if (r->gpu_support[i].supported < 0)
+			r->gpu_support[i].supported = ev->f->gpus[i].geforce ? 0 : 1;
+	for (size_t i = 0; ev->nic_expect && i < r->n_nics; i++) {
+		struct topo_support *s = &r->nic_support[i];
+		char *how;
+
+		if (s->supported >= 0 || ev->nic_expect[i] < 0)
+			continue;
+		how = xasprintf("%s; the node's files say %s (direct.regpath)", s->how,
+				ev->nic_expect[i] ? "it can register GPU memory" :
+						    "it cannot register GPU memory");
+		if (!how)
+			return -ENOMEM;
+		free(s->how);
+		s->how = how;
+		s->supported = ev->nic_expect[i] > 0;
+	}
+	return 0;
 }
 
 /* Supports, direct pairs, PXN, the reroute and the routes under ev->e. */
@@ -314,6 +349,8 @@ static int evaluate(const struct topo_eval *ev, struct topo_report *r)
 	}
 	for (size_t i = 0; i < f->n_gpus && rc >= 0; i++)
 		rc = gpu_support(&f->gpus[i], &r->gpu_support[i]);
+	if (rc >= 0 && ev->predict)
+		rc = predict_supports(ev, r);
 	for (size_t g = 0; g < f->n_gpus && rc >= 0; g++)
 		for (size_t n = 0; n < f->n_nics && rc >= 0; n++)
 			rc = analyse_pair(ev, r, g, n, &r->pairs[r->n_pairs++]);
@@ -446,6 +483,73 @@ int topo_analyse_subset(const struct facts *f, const bool *gpus,
 			const bool *nics, struct topo_report *r)
 {
 	return analyse(f, gpus, nics, r);
+}
+
+/* A predicted state where the verdict on read facts is unknown. */
+static enum gdr_state predicted(enum gdr_state now, int expect)
+{
+	if (now != GDR_STATE_UNKNOWN)
+		return now;
+	return expect > 0 ? GDR_STATE_PREDICTED : expect == 0 ? GDR_STATE_NO : GDR_STATE_UNKNOWN;
+}
+
+int topo_predict_subset(const struct facts *f, const bool *gpus, const bool *nics,
+			const int *nic_expect, struct topo_report *r)
+{
+	struct nccl_graph ng;
+	struct topo_eval ev = { .f = f, .ng = &ng, .gmask = gpus, .nmask = nics,
+				.predict = true, .nic_expect = nic_expect };
+	struct topo_report pred;
+	bool any = false;
+	int rc;
+
+	memset(&pred, 0, sizeof(pred));
+	rc = read_env(f, 0, &ev.e, NULL);
+	if (rc < 0)
+		return rc;
+	rc = nccl_graph_build(f, &ng);
+	if (rc >= 0)
+		rc = evaluate(&ev, &pred);
+	nccl_graph_release(&ng);
+	for (size_t i = 0; rc >= 0 && i < r->n_pairs && i < pred.n_pairs; i++) {
+		struct topo_pair *p = &r->pairs[i];
+		enum gdr_state was = p->gdr.state;
+
+		p->gdr.state = predicted(was, pred.pairs[i].gdr.enabled);
+		any = any || p->gdr.state == GDR_STATE_PREDICTED;
+		/* A "no" from the prediction says which prediction. */
+		if (was == GDR_STATE_UNKNOWN && p->gdr.state == GDR_STATE_NO) {
+			char *why = xasprintf("%s; predicted no: %s", p->gdr.reason,
+					      pred.pairs[i].gdr.reason);
+
+			if (!why) {
+				rc = -ENOMEM;
+				break;
+			}
+			free(p->gdr.reason);
+			p->gdr.reason = why;
+		}
+	}
+	for (size_t i = 0; rc >= 0 && i < r->n_routes; i++) {
+		struct topo_route *rt = &r->routes[i];
+		const struct topo_route *q = topo_route_of(&pred, rt->gpu);
+
+		/* The same NIC under the prediction: its verdict there. */
+		if (rt->state == GDR_STATE_UNKNOWN && q && q->nic == rt->nic)
+			rt->state = predicted(rt->state, q->gdr);
+		any = any || rt->state == GDR_STATE_PREDICTED;
+	}
+	topo_report_release(&pred);
+	if (rc >= 0 && any &&
+	    strv_push(&r->notes, NULL,
+		      "predicted: GPUDirect RDMA where only facts a live probe reads are missing, taken as the GPU model (every data-center or professional part supports it, GeForce none; an SXM/HGX board's NVLink) and the node's files (direct.regpath) say; gdrcheck probe (and --nvml) proves it") < 0)
+		rc = -ENOMEM;
+	return rc;
+}
+
+int topo_predict(const struct facts *f, const int *nic_expect, struct topo_report *r)
+{
+	return topo_predict_subset(f, NULL, NULL, nic_expect, r);
 }
 
 const struct topo_pair *topo_pair_of(const struct topo_report *t, size_t g,

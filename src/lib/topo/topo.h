@@ -72,12 +72,38 @@ enum gdr_mode {
 
 const char *gdr_mode_name(enum gdr_mode m);
 
+/*
+ * A pair's GPUDirect RDMA state: the one word check, topo, the labels and
+ * the metrics print for it. YES: NCCL's rule decided on what was read
+ * (CUDA's GPUDirect RDMA attribute from the probe or NCCL's topology file,
+ * the NIC's registration path); PREDICTED: the same rule says yes once the
+ * facts only a live probe reads take the values the GPU model and the
+ * node's files predict (topo_predict); NO: it says no, read or predicted;
+ * UNKNOWN: the input cannot tell.
+ */
+enum gdr_state {
+	GDR_STATE_UNKNOWN = 0,
+	GDR_STATE_NO,
+	GDR_STATE_PREDICTED,
+	GDR_STATE_YES,
+};
+
+/* "yes", "predicted", "no", "unknown": label values too. */
+const char *gdr_state_name(enum gdr_state s);
+/* Whether NCCL uses GPUDirect RDMA there, proven or predicted. */
+static inline bool gdr_state_on(enum gdr_state s)
+{
+	return s == GDR_STATE_YES || s == GDR_STATE_PREDICTED;
+}
+
 /* -1 unknown, 0 no, 1 yes. */
 struct gdr_verdict {
 	int enabled; /* receive side: NIC writes GPU memory (read=0) */
 	int read;    /* send side: NIC reads GPU memory (read=1) */
 	enum gdr_mode mode;
 	char *reason;
+	/* @enabled, with the prediction where it is unknown (topo_predict). */
+	enum gdr_state state;
 };
 
 /*
@@ -162,6 +188,7 @@ struct topo_route {
 	int via_pci;   /* its PCI path type to @nic */
 	enum topo_nvl nvlink;
 	int gdr, gdr_read; /* -1 unknown, 0 off, 1 on (as topo_pair.gdr) */
+	enum gdr_state state; /* @gdr with its prediction (as topo_pair.gdr.state) */
 	bool nccl_nic; /* NCCL takes @nic (NCCL_IB_HCA, NCCL_IB_DISABLE, NCCL_NET) */
 	bool board;    /* an SXM/HGX board part: GPUs and NICs have fixed places */
 	unsigned causes; /* settings that turn GDR off here (on or unknown without them) */
@@ -212,6 +239,20 @@ int topo_analyse(const struct facts *f, struct topo_report *ret);
  */
 int topo_analyse_subset(const struct facts *f, const bool *gpus,
 			const bool *nics, struct topo_report *ret);
+/*
+ * The verdicts where a live probe was not run: evaluates @r's node again
+ * with each unknown GPU attribute predicted from the model (GeForce no,
+ * other parts yes: direct.gpu-gdr's rule) and each unknown NIC registration
+ * from @nic_expect (one per NIC: 1, 0, or -1 no prediction; NULL none), and
+ * sets the state of each pair and route whose verdict was unknown. A pair
+ * analysed on read facts keeps its state (YES, NO).
+ */
+int topo_predict(const struct facts *f, const int *nic_expect,
+		 struct topo_report *r);
+/* The same for a report of topo_analyse_subset(@gpus, @nics). */
+int topo_predict_subset(const struct facts *f, const bool *gpus, const bool *nics,
+			const int *nic_expect, struct topo_report *r);
+
 /* The route of GPU @g, or NULL when it was not analysed. */
 const struct topo_route *topo_route_of(const struct topo_report *t, size_t g);
 /*
