@@ -392,6 +392,11 @@ class Builder:
             self.iommu(bdf, path)
             if f.get("physfn"):
                 self.t.link(path + "/physfn", "sys/bus/pci/devices/" + f["physfn"])
+            totalvfs = f.get("sriov_totalvfs", node.get("sriov_totalvfs"))
+            if totalvfs is not None and not f.get("physfn"):
+                # drivers/pci/iov.c: a PF with the SR-IOV capability shows both.
+                self.t.line(path + "/sriov_totalvfs", totalvfs)
+                self.t.line(path + "/sriov_numvfs", f.get("sriov_numvfs", 0))
             ib = cls == "0x020700"
             link_layer = f.get("link_layer", node.get("link_layer", "InfiniBand" if ib else "Ethernet"))
             # netdev

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """'gdrcheck k8s' against goldens in tests/k8s/golden/: fixtures in every mode
-(the install model the node suggests), the seed node in the standalone model
-too, and a Volta variant of hgx-h100-healthy for the nvidia-peermem values.
+(the install model the node suggests: standalone on the seed's E810 node), the
+seed node with the Network Operator forced (it warns: its device plugin never
+runs there), and a Volta variant of hgx-h100-healthy for the nvidia-peermem values.
 GDRCHECK_UPDATE_GOLDEN=1 rewrites them."""
 import difflib
 import json
@@ -14,8 +15,8 @@ import k8slib
 FIXTURES = ["seed2-b300-e810", "hgx-h100-healthy", "b-vllm-13655-a40-bond-phb", "b-vllm-9469-a800pcie-ib"]
 MODES = ["shared", "hostdev", "sriov", "hostnetwork"]
 # (golden name, fixture, extra arguments)
-EXTRA = [("seed2-b300-e810.standalone.shared", "seed2-b300-e810", ["--mode", "shared", "--install", "standalone"]),
-         ("seed2-b300-e810.standalone.hostdev", "seed2-b300-e810", ["--mode", "hostdev", "--install", "standalone"]),
+EXTRA = [("seed2-b300-e810.operator.shared", "seed2-b300-e810", ["--mode", "shared", "--install", "operator"]),
+         ("seed2-b300-e810.operator.sriov", "seed2-b300-e810", ["--mode", "sriov", "--install", "operator"]),
          ("seed2-b300-e810.namespace", "seed2-b300-e810",
           ["--mode", "sriov", "--namespace", "network-operator", "--subnet", "10.10.0.0/16"])]
 

@@ -16,8 +16,10 @@
 #include <dirent.h>
 
 #include "checks/node-summary.h"
+#include "k8s/k8s-subnet.h"
 #include "render/render-yaml.h"
 #include "util/atomic-file.h"
+#include "util/strv.h"
 
 static char *slurp(const char *path)
 {
@@ -213,6 +215,57 @@ static void test_summary_gdr(void **state)
 	facts_release(&f);
 }
 
+/*
+ * The pods' range: the highest block of the netdev's subnet free of the
+ * node's addresses (its own, its gateways, its RoCE GIDs).
+ */
+static void test_subnet_fit(void **state)
+{
+	char a4[] = "10.10.0.11/24", a6[] = "fe80::1/64", bond[] = "bond1", pf[] = "ens6f0np0";
+	char dflt[] = "0.0.0.0/0", gw[] = "10.10.0.254", net[] = "10.10.1.0/24";
+	char *addrs[] = { a4, a6, NULL };
+	struct cni_route routes[] = {
+		{ .dev = bond, .dst = dflt, .via = gw },
+		{ .dev = pf, .dst = net },
+	};
+	struct facts f;
+	struct k8s_subnet s;
+
+	(void)state;
+	facts_init(&f);
+	assert_non_null(facts_netdev_get(&f, "bond1"));
+	assert_non_null(facts_netdev_get(&f, "ens6f0np0"));
+	assert_non_null(facts_netdev_get(&f, "ens6f1np1"));
+	f.netdevs[facts_netdev_index(&f, "bond1")].link.addrs = strv_copy(addrs);
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s), 1);
+	assert_string_equal(s.cidr, "10.10.0.128/25");
+	assert_int_equal(s.size, 128);
+	assert_non_null(strstr(s.detail, "10.10.0.0/24 (its address)"));
+	free(s.detail);
+	/* The gateway .254 takes the top half: the next free block below it. */
+	f.cni.routes = routes;
+	f.cni.n_routes = 2;
+	assert_int_equal(facts_link_netdevs(&f), 0);
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s), 1);
+	assert_string_equal(s.cidr, "10.10.0.128/26");
+	assert_non_null(strstr(s.detail, "10.10.0.11, 10.10.0.254"));
+	free(s.detail);
+	/* A connected route names the subnet where the netdev has no address. */
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f0np0")), &s), 1);
+	assert_string_equal(s.cidr, "10.10.1.128/25");
+	free(s.detail);
+	/* Nothing known of the netdev: no range. */
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f1np1")), &s), 0);
+	assert_int_equal(k8s_subnet_fit(&f, NULL, &s), 0);
+	f.cni.routes = NULL;
+	f.cni.n_routes = 0;
+	facts_release(&f);
+	assert_int_equal(k8s_check_subnet("10.10.0.0/16"), 0);
+	assert_int_equal(k8s_check_subnet("10.10.0.0/31"), -EINVAL);
+	assert_int_equal(k8s_check_subnet("fd00::/64"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_quoting),
 		cmocka_unit_test(test_yaml_hostile),
 		cmocka_unit_test(test_summary_gdr),
+		cmocka_unit_test(test_subnet_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "collect.h"
 #include "collect-read.h"
+#include "parse-sysfs.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -130,40 +131,29 @@ static int list_dir(const struct gc_root *root, const char *dir, struct name_lis
 }
 
 /*
- * /proc/net/route: "Iface Destination Gateway Flags ..." in hex; the default
- * route has destination and mask 0 and RTF_UP (0x1). The first one wins, as
- * in the kernel's FIB lookup with equal metrics.
+ * /proc/net/route: the default route's device (the first wins, as in the
+ * kernel's FIB lookup with equal metrics) and each netdev's connected
+ * subnets (parse_proc_net_route).
  */
-int cni_parse_default_route(char *text, struct fact_str *f)
+static int read_routes(const struct gc_root *root, struct cni_facts *cni)
 {
-	char *save = NULL, *line;
-
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char ifname[32], dst[16], gw[16], mask[16];
-		unsigned flags;
-
-		if (sscanf(line, "%31s %15s %15s %x %*s %*s %*s %15s", ifname, dst, gw, &flags,
-			   mask) != 5)
-			continue;
-		if (strcmp(dst, "00000000") == 0 && strcmp(mask, "00000000") == 0 && (flags & 1))
-			return fact_str_set(f, ifname) < 0 ? -ENOMEM : 0;
-	}
-	fact_str_fail(f, -ENOENT);
-	return 0;
-}
-
-static int read_default_route(const struct gc_root *root, struct fact_str *f)
-{
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *dflt = NULL;
 	int r = root_read_alloc(root, "/proc/net/route", 1024 * 1024, &text);
 
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		fact_str_fail(f, r);
+		fact_str_fail(&cni->default_route_dev, r);
 		return 0;
 	}
-	return cni_parse_default_route(text, f);
+	r = parse_proc_net_route(text, &dflt, &cni->routes, &cni->n_routes);
+	if (r < 0)
+		return r;
+	if (!dflt)
+		fact_str_fail(&cni->default_route_dev, -ENOENT);
+	else if (fact_str_set(&cni->default_route_dev, dflt) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 int collect_cni(const struct collect_ctx *c, struct facts *f)
@@ -219,5 +209,5 @@ int collect_cni(const struct collect_ctx *c, struct facts *f)
 		if (r < 0)
 			return r;
 	}
-	return read_default_route(c->root, &cni->default_route_dev);
+	return read_routes(c->root, cni);
 }

@@ -108,6 +108,10 @@ static void read_pci_attrs(struct pci_dev *p, const struct gc_dir *d)
 	if (pci_is_bridge(p))
 		return;
 	read_link_name_at(d, "physfn", &p->physfn);
+	/* The kernel shows sriov_totalvfs on a PF with the SR-IOV capability only. */
+	if (p->class_code.state == FACT_OK && (p->class_code.v >> 16) == 0x02 &&
+	    p->physfn.state != FACT_OK)
+		read_int_fact_at(d, "sriov_totalvfs", &p->sriov_totalvfs);
 	read_link_name_at(d, "iommu_group", &p->iommu_group);
 	read_str_fact_at(d, "local_cpulist", &p->local_cpulist);
 }

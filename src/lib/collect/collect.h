@@ -105,9 +105,8 @@ int collect_platform(const struct collect_ctx *c, struct facts *f);
 int collect_storage(const struct collect_ctx *c, struct facts *f);
 /* CNI configurations and binaries, Multus, nv-ipam, device plugins (collect-cni.c). */
 int collect_cni(const struct collect_ctx *c, struct facts *f);
-/* Its parsers: one CNI configuration (JSON), /proc/net/route's default route. */
+/* Its parser of one CNI configuration (JSON); /proc/net/route's is parse_proc_net_route. */
 int cni_conf_parse(const char *text, size_t len, struct cni_conf *c);
-int cni_parse_default_route(char *text, struct fact_str *f);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
 /*

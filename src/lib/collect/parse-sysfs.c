@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "parse-sysfs.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../util/le.h"
@@ -275,4 +277,88 @@ bool pci_parse_uevent(char *buf, struct pci_dev *p)
 		 fact_str_set(&p->driver, driver) < 0)
 		fact_str_fail(&p->driver, -ENOMEM);
 	return true;
+}
+
+static int hex32(const char *s, uint32_t *ret)
+{
+	if (strlen(s) != 8 || strspn(s, "0123456789abcdefABCDEF") != 8)
+		return -EINVAL;
+	*ret = (uint32_t)strtoul(s, NULL, 16);
+	return 0;
+}
+
+/* The prefix length of a contiguous netmask in network order, -1 otherwise. */
+static int mask_len(uint32_t be)
+{
+	uint32_t m = ntohl(be);
+	int n = __builtin_popcount(m);
+
+	if (n == 0)
+		return m ? -1 : 0;
+	return m != (uint32_t)(~0u << (32 - n)) ? -1 : n;
+}
+
+static void routes_free(struct cni_route *routes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(routes[i].dev);
+		free(routes[i].dst);
+		free(routes[i].via);
+	}
+	free(routes);
+}
+
+static const char *ip4_text(uint32_t be, char buf[INET_ADDRSTRLEN])
+{
+	struct in_addr a = { .s_addr = be };
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+int parse_proc_net_route(const char *text, char **ret_default, struct cni_route **ret_routes,
+			 size_t *ret_n)
+{
+	char *copy = strdup(text), *save = NULL, *line, *dflt = NULL;
+	struct cni_route *routes = NULL;
+	size_t n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char ifname[32], dst[16], gw[16], mask[16], addr[INET_ADDRSTRLEN];
+		uint32_t d, g, m;
+		unsigned flags;
+		struct cni_route *v;
+		int len;
+
+		if (sscanf(line, "%31s %15s %15s %x %*s %*s %*s %15s", ifname, dst, gw, &flags,
+			   mask) != 5 || hex32(dst, &d) < 0 || hex32(gw, &g) < 0 ||
+		    hex32(mask, &m) < 0 || !(flags & 1) || (len = mask_len(m)) < 0 || (d & ~m))
+			continue;
+		if (d == 0 && m == 0 && !dflt && !(dflt = strdup(ifname)))
+			goto oom;
+		v = realloc(routes, (n + 1) * sizeof(*v));
+		if (!v)
+			goto oom;
+		routes = v;
+		routes[n++] = (struct cni_route){ .dev = strdup(ifname) };
+		if (!routes[n - 1].dev ||
+		    asprintf(&routes[n - 1].dst, "%s/%d", ip4_text(d, addr), len) < 0) {
+			routes[n - 1].dst = NULL;
+			goto oom;
+		}
+		/* RTF_GATEWAY (0x2): reached through a router, not on the link. */
+		if ((flags & 2) && !(routes[n - 1].via = strdup(ip4_text(g, addr))))
+			goto oom;
+	}
+	free(copy);
+	*ret_default = dflt;
+	*ret_routes = routes;
+	*ret_n = n;
+	return 0;
+oom:
+	routes_free(routes, n);
+	free(dflt);
+	free(copy);
+	return -ENOMEM;
 }

@@ -77,6 +77,19 @@ void nvidia_parse_information(char *buf, struct gpu *g);
  */
 bool pci_parse_uevent(char *buf, struct pci_dev *p);
 
+/*
+ * /proc/net/route (net/ipv4/fib_trie.c fib_route_seq_show: "Iface
+ * Destination Gateway Flags RefCnt Use Metric Mask MTU Window IRTT", the
+ * addresses as the kernel's __be32 printed "%08X", so in this machine's
+ * order). *ret_default: the device of the first default route (destination
+ * and mask 0, RTF_UP), NULL without one. *ret_routes: every route that is
+ * up with a contiguous mask, "10.10.0.0/24", and its gateway where it has
+ * one (RTF_GATEWAY). Lines that do not parse are skipped. 0 or -ENOMEM.
+ */
+struct cni_route;
+int parse_proc_net_route(const char *text, char **ret_default, struct cni_route **ret_routes,
+			 size_t *ret_n);
+
 /* KEY="value" lines of os-release(5) (collect-host.c). */
 void parse_os_release(const char *buf, struct host_facts *h);
 /* The "hypervisor" flag of /proc/cpuinfo's first flags line (@cpu is cut into lines). */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "k8s-fit.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "../model/roce-query.h"
+#include "k8s-subnet.h"
 #include "../util/cleanup.h"
 #include "../util/strutil.h"
 #include "../util/strv.h"
@@ -33,6 +33,21 @@
 /* Standalone plugins: their upstream DaemonSets, at the releases the tests hold them to. */
 #define SHARED_DP_IMAGE "ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3"
 #define SRIOV_DP_IMAGE "ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin:v3.11.0"
+/*
+ * Where the Network Operator's components run (Mellanox/network-operator
+ * v26.4.1): the RDMA shared and SR-IOV device plugins' DaemonSets
+ * (manifests/state-rdma-shared-device-plugin/0060_rdma-shared-dev-plugin-ds.yaml,
+ * state-sriov-device-plugin/0030-sriov-dp-daemonset.yaml) and the SR-IOV
+ * config daemon (deployment/network-operator/values.yaml,
+ * sriov-network-operator.sriovOperatorConfig.configDaemonNodeSelector)
+ * select these labels. NFD sets the first only for an NVIDIA NIC (its
+ * NodeFeatureRule nvidia-nics-rules: PCI vendor 15b3, class 0200 or 0207);
+ * the operator sets the second only on nodes with the first
+ * (controllers/nicclusterpolicy_controller.go handleWaitLabelsNoConfig).
+ */
+#define NETOP_NIC_LABEL "feature.node.kubernetes.io/pci-15b3.present=true"
+#define NETOP_WAIT_LABEL "network.nvidia.com/operator.mofed.wait=false"
+#define NVIDIA_NIC_VENDOR 0x15b3
 /* sriov-network-operator's own Helm chart's namespace when installed alone. */
 #define SRIOV_OPERATOR_NS "sriov-network-operator"
 #define MULTUS_INSTALL                                                        \
@@ -91,22 +106,6 @@ int k8s_check_namespace(const char *ns)
 	return 0;
 }
 
-int k8s_check_subnet(const char *subnet)
-{
-	char addr[INET_ADDRSTRLEN];
-	const char *slash = strchr(subnet, '/');
-	struct in_addr a;
-	uint64_t len;
-
-	if (!slash || (size_t)(slash - subnet) >= sizeof(addr))
-		return -EINVAL;
-	memcpy(addr, subnet, (size_t)(slash - subnet));
-	addr[slash - subnet] = '\0';
-	if (inet_pton(AF_INET, addr, &a) != 1 || safe_atou64(slash + 1, &len) < 0 || len < 8 || len > 30)
-		return -EINVAL;
-	return 0;
-}
-
 /* One RDMA PF as the plugins see it. */
 struct nic_id {
 	const struct rdma_dev *nic;
@@ -124,6 +123,10 @@ struct nic_id {
 struct fit {
 	const struct facts *f;
 	const struct node_summary *sum;
+	int nvidia_nic; /* nvidia_nic(): 1, 0, -1 unknown */
+	/* Where a NetworkAttachmentDefinition goes: --namespace, else the example pods'. */
+	const char *nad_ns;
+	char *subnet_detail; /* where the subnet comes from, with the node's values */
 	struct nic_id *nics;
 	size_t n_nics;
 	struct k8s_plan *plan;
@@ -534,25 +537,52 @@ static json_object *ipam(const struct fit *fit)
 	return o;
 }
 
+/* Where the addresses come from, in the program's words (fit_subnet). */
+static const char *subnet_comment(const struct k8s_plan *p)
+{
+	switch (p->subnet_from) {
+	case K8S_SUBNET_OPTION:
+		return "the range: --subnet";
+	case K8S_SUBNET_NETDEV:
+		return "the range: a block of the RDMA netdev's own IPv4 subnet holding none of this node's addresses, gateways or RoCE GIDs; the other nodes' addresses must lie outside it too (else --subnet)";
+	case K8S_SUBNET_DEFAULT:
+		break;
+	}
+	return "the range: nv-ipam's README example, as the input shows no IPv4 subnet on the RDMA netdev; choose one unused on the RDMA fabric (--subnet)";
+}
+
+static void subnet_note(struct fit *fit, struct k8s_notes *w)
+{
+	note(fit, w, subnet_comment(fit->plan), "%s%s%s", fit->plan->subnet,
+	     fit->subnet_detail ? ": " : "", fit->subnet_detail ? fit->subnet_detail : "");
+}
+
 static void ipam_note(struct fit *fit, struct k8s_notes *w)
 {
 	if (fit->plan->install == K8S_INSTALL_OPERATOR)
 		note(fit, w, "ipam: nv-ipam pool " POOL " (the IPPool here)", NULL);
 	else
-		note(fit, w, "ipam: whereabouts over --subnet (choose one unused on the RDMA fabric)", "%s",
-		     fit->plan->subnet);
+		note(fit, w, "ipam: whereabouts", "range %s", fit->plan->subnet);
+	subnet_note(fit, w);
 }
 
-/* A NetworkAttachmentDefinition in the example pods' namespace. */
+/*
+ * A NetworkAttachmentDefinition where the pods that use it run: the
+ * example pods' namespace, or --namespace (Multus finds a network named
+ * without a namespace in the pod's own).
+ */
 static json_object *nad(struct fit *fit, const char *name, json_object *conf, const char *resource)
 {
 	json_object *o = new_doc(fit, "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition", name,
-				 NET_NAMESPACE), *spec;
+				 fit->nad_ns), *spec;
 
 	if (!o) {
 		json_object_put(conf);
 		return NULL;
 	}
+	note(fit, why(fit), fit->nad_ns == fit->plan->ns ? "namespace: --namespace; the pods that name this network run there"
+							  : "namespace " NET_NAMESPACE ": where the example pods run (--namespace moves it)",
+	     NULL);
 	if (resource) {
 		json_object *ann = json_object_new_object();
 
@@ -727,6 +757,15 @@ static json_object *node_selector(struct fit *fit, struct k8s_notes *w, const ch
 		set(sel, key, str("true"));
 		note(fit, w, "nodeSelector: the hostname is unknown in this input or not a label value; NFD's label for the NIC vendor",
 		     "%s", key);
+		/*
+		 * NFD labels network devices only where its pci source lists
+		 * class 02 (the GPU Operator's NFD does; NFD's defaults, 03,
+		 * 0b40 and 12, do not); the Network Operator's NodeFeatureRule
+		 * labels NVIDIA NICs alone.
+		 */
+		if (!(fit->plan->install == K8S_INSTALL_OPERATOR && strcmp(vendor, "15b3") == 0))
+			warn(fit, "the hostname is not in this input, so the SR-IOV objects select NFD's label for the NIC vendor, which NFD sets only where its pci source lists network devices (class 02: the GPU Operator's NFD does, NFD's defaults do not): without it the policy never runs on this node; give the input a hostname or set nodeSelector yourself",
+			     "%s", key);
 	}
 	return sel;
 }
@@ -737,6 +776,72 @@ static int64_t configured_vfs(const struct fit *fit, const struct nic_id *n)
 
 	return l && fact_ok(&l->sysfs.sriov_numvfs) && l->sysfs.sriov_numvfs.v > 0 ?
 		       l->sysfs.sriov_numvfs.v : 0;
+}
+
+/* The VFs a PF allows: sriov_totalvfs; 0 none (no SR-IOV capability); -1 unknown. */
+static int64_t total_vfs(const struct nic_id *n)
+{
+	const struct fact_int *t = &n->pci->sriov_totalvfs;
+
+	if (fact_ok(t))
+		return t->v > 0 ? t->v : 0;
+	return t->state == FACT_ABSENT ? 0 : -1;
+}
+
+/* A PF that can make no VF is no PF for a policy. */
+static bool can_split(struct fit *fit, const struct nic_id *n)
+{
+	if (total_vfs(n) != 0)
+		return true;
+	leave(fit, "a PF without SR-IOV is left out: its sriov_totalvfs is 0 or absent (no SR-IOV capability, or disabled in the NIC's firmware)",
+	      "%s of %s", n->port->name, n->nic->name);
+	return false;
+}
+
+/*
+ * numVfs of one policy: what the PFs have now when they all allow it, else
+ * 8 (the operator's examples) down to the smallest sriov_totalvfs of the
+ * PFs the policy selects: sriov_numvfs_store (drivers/pci/iov.c) refuses
+ * more with ERANGE, and the operator's webhook refuses such a policy.
+ */
+static int64_t policy_vfs(struct fit *fit, struct k8s_notes *w, const bool *ok, size_t first)
+{
+	const struct nic_id *n = &fit->nics[first];
+	int64_t now = 0, cap = -1;
+	bool unknown = false;
+
+	for (size_t j = first; j < fit->n_nics; j++) {
+		const struct nic_id *m = &fit->nics[j];
+		int64_t t;
+
+		if (!ok[j] || strcmp(m->vendor, n->vendor) || strcmp(m->device, n->device))
+			continue;
+		if (!now)
+			now = configured_vfs(fit, m);
+		t = total_vfs(m);
+		if (t < 0)
+			unknown = true;
+		else if (cap < 0 || t < cap)
+			cap = t;
+	}
+	if (now && (cap < 0 || now <= cap)) {
+		note(fit, w, "spec.numVfs: the PFs' device/sriov_numvfs now", "%lld", (long long)now);
+	} else if (cap >= 0 && cap < 8) {
+		now = cap;
+		note(fit, w, "spec.numVfs: the smallest sriov_totalvfs of these PFs (the kernel refuses more: ERANGE)",
+		     "%lld", (long long)cap);
+	} else {
+		now = 8;
+		if (cap < 0)
+			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs", "sriov_totalvfs unknown");
+		else
+			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs", "sriov_totalvfs %lld",
+			     (long long)cap);
+	}
+	if (unknown)
+		warn(fit, "a PF's sriov_totalvfs is not in this input: spec.numVfs may exceed what it allows, and the kernel and the operator's webhook refuse that; read /sys/class/net/<pf>/device/sriov_totalvfs on the node",
+		     "%s of %s", n->port->name, n->nic->name);
+	return now;
 }
 
 /* One policy per NIC model: pfNames of that model, VFs with their RDMA device. */
@@ -750,12 +855,12 @@ static void sriov_policies(struct fit *fit)
 		return;
 	}
 	for (size_t i = 0; i < fit->n_nics; i++)
-		ok[i] = fit->nics[i].port && handed_out(fit, &fit->nics[i], false);
+		ok[i] = fit->nics[i].port && handed_out(fit, &fit->nics[i], false) &&
+			can_split(fit, &fit->nics[i]);
 	for (size_t i = 0; i < fit->n_nics; i++) {
 		const struct nic_id *n = &fit->nics[i];
 		json_object *o, *spec, *nic, *pfs;
 		char name[64];
-		int64_t vfs = 0;
 		bool seen = false;
 
 		if (!ok[i])
@@ -786,19 +891,13 @@ static void sriov_policies(struct fit *fit)
 
 			if (!ok[j] || strcmp(m->vendor, n->vendor) || strcmp(m->device, n->device))
 				continue;
-			if (!vfs)
-				vfs = configured_vfs(fit, m);
 			json_object_array_add(pfs, ustr(m->port->name));
 			note(fit, why(fit), "spec.nicSelector.pfNames: the PFs' netdevs (bond slaves left out)", "%s of %s",
 			     m->port->name, m->nic->name);
 		}
 		set(nic, "pfNames", pfs);
 		set(spec, "nicSelector", nic);
-		if (vfs)
-			note(fit, why(fit), "spec.numVfs: the PF's device/sriov_numvfs now", "%lld", (long long)vfs);
-		else
-			note(fit, why(fit), "spec.numVfs 8: default (no VFs configured on these PFs now)", NULL);
-		set(spec, "numVfs", json_object_new_int64(vfs ? vfs : 8));
+		set(spec, "numVfs", json_object_new_int64(policy_vfs(fit, why(fit), ok, i)));
 		set(spec, "isRdma", json_object_new_boolean(1));
 		set(spec, "deviceType", str("netdevice"));
 		note(fit, why(fit), "spec.isRdma true, deviceType netdevice: VFs keep their kernel netdev and RDMA device (rdma-cni moves both)", NULL);
@@ -833,6 +932,30 @@ static void sriov_pool(struct fit *fit)
 	set(spec, "maxUnavailable", json_object_new_int(1));
 	note(fit, why(fit), "spec.maxUnavailable 1: default; switching the mode drains and reboots the node", NULL);
 	set(o, "spec", spec);
+}
+
+/*
+ * The SR-IOV Network Operator installed by its own chart runs its config
+ * daemon only from the SriovOperatorConfig named "default", which the chart
+ * leaves out (sriovOperatorConfig.deploy: false); without a
+ * configDaemonNodeSelector the daemon selects node-role.kubernetes.io/worker
+ * (sriov-network-operator v1.6.0 controllers/helper.go
+ * GetDefaultNodeSelector), a label no kubelet, kubeadm or NFD sets.
+ */
+static void sriov_operator_config(struct fit *fit)
+{
+	json_object *o = new_doc(fit, "sriovnetwork.openshift.io/v1", "SriovOperatorConfig", "default",
+				 fit->plan->ns), *spec, *sel;
+
+	if (!o)
+		return;
+	spec = json_object_new_object();
+	sel = json_object_new_object();
+	set(sel, "kubernetes.io/os", str("linux"));
+	set(spec, "configDaemonNodeSelector", sel);
+	set(o, "spec", spec);
+	note(fit, why(fit), "the SR-IOV Network Operator reconciles one SriovOperatorConfig, default: merge this key into yours", NULL);
+	note(fit, why(fit), "spec.configDaemonNodeSelector kubernetes.io/os linux: every Linux node (the kubelet's label), where without it the config daemon selects node-role.kubernetes.io/worker, which nothing sets; the policies choose the nodes", NULL);
 }
 
 /* The VF network: a SriovNetwork the operator renders, with rdma-cni chained. */
@@ -920,11 +1043,12 @@ static void ip_pool(struct fit *fit)
 		return;
 	spec = json_object_new_object();
 	set(spec, "subnet", str(fit->plan->subnet));
-	set(spec, "perNodeBlockSize", json_object_new_int(64));
+	set(spec, "perNodeBlockSize", json_object_new_int(fit->plan->node_block));
 	set(o, "spec", spec);
 	note(fit, why(fit), "nv-ipam reads IPPools in the operator's namespace only", NULL);
-	note(fit, why(fit), "subnet: --subnet (choose one unused on the RDMA fabric); perNodeBlockSize 64: addresses each node hands its pods", "%s",
-	     fit->plan->subnet);
+	subnet_note(fit, why(fit));
+	note(fit, why(fit), "perNodeBlockSize: addresses each node hands its pods, 64, or an eighth of a smaller range (eight nodes' blocks)",
+	     "%d", fit->plan->node_block);
 }
 
 static json_object *volume(const char *name, const char *path)
@@ -1024,6 +1148,23 @@ static void service_account(struct fit *fit, const char *name)
 {
 	if (new_doc(fit, "v1", "ServiceAccount", name, "kube-system"))
 		note(fit, why(fit), "the ServiceAccount the plugin's DaemonSet names", NULL);
+}
+
+/*
+ * Whether the components the model relies on schedule on this node, as
+ * their DaemonSets select it (the labels above): a model asked for that
+ * cannot run here is a warning.
+ */
+static void schedule_check(struct fit *fit)
+{
+	enum k8s_mode m = fit->plan->mode;
+
+	if (fit->plan->install != K8S_INSTALL_OPERATOR || fit->nvidia_nic != 0)
+		return;
+	if (m == K8S_MODE_SRIOV)
+		warn(fit, "the Network Operator's SR-IOV config daemon never runs on this node: its configDaemonNodeSelector asks for " NETOP_WAIT_LABEL ", which the operator sets only on nodes with an NVIDIA (15b3) NIC, and this node has none; the policies below are never applied (use --install standalone: the SR-IOV Network Operator's own chart)", NULL);
+	else
+		warn(fit, "the Network Operator's device plugin never runs on this node: its DaemonSet selects " NETOP_NIC_LABEL " and " NETOP_WAIT_LABEL ", which NFD and the operator set only for an NVIDIA (15b3) NIC, and this node has none; no pod gets the resource (use --install standalone: the plugin's own DaemonSet)", NULL);
 }
 
 /* What pods need for a second network and this node does not show. */
@@ -1174,6 +1315,56 @@ const char *k8s_mode_network(enum k8s_mode m)
 	}
 }
 
+/* The netdev whose link the secondary network shares, as the mode picks it. */
+static const struct netdev *network_netdev(const struct fit *fit)
+{
+	enum k8s_mode m = fit->plan->mode;
+
+	for (size_t i = 0; i < fit->n_nics; i++) {
+		const struct nic_id *n = &fit->nics[i];
+
+		if (!n->port)
+			continue;
+		if (m == K8S_MODE_SHARED)
+			return n->bond ? n->bond : n->port;
+		if (!n->lag && !n->bond && (m != K8S_MODE_HOSTDEV || !n->default_route))
+			return n->port;
+	}
+	return NULL;
+}
+
+/*
+ * The secondary network's range when --subnet does not give one: a block
+ * of the RDMA netdev's own subnet without the node's addresses
+ * (k8s_subnet_fit), else the default; nv-ipam's perNodeBlockSize fitted to it.
+ */
+static int fit_subnet(struct fit *fit, const char *opt)
+{
+	struct k8s_plan *p = fit->plan;
+	struct k8s_subnet s;
+	int r;
+
+	p->node_block = 64;
+	if (opt) {
+		p->subnet = opt;
+		p->subnet_from = K8S_SUBNET_OPTION;
+		return 0;
+	}
+	p->subnet = K8S_DEFAULT_SUBNET;
+	p->subnet_from = K8S_SUBNET_DEFAULT;
+	if (p->mode == K8S_MODE_HOSTNETWORK)
+		return 0;
+	r = k8s_subnet_fit(fit->f, network_netdev(fit), &s);
+	if (r <= 0)
+		return r;
+	snprintf(p->subnet_buf, sizeof(p->subnet_buf), "%s", s.cidr);
+	p->subnet = p->subnet_buf;
+	p->subnet_from = K8S_SUBNET_NETDEV;
+	p->node_block = s.size >= 512 ? 64 : (int)(s.size / 8 < 4 ? 4 : s.size / 8);
+	fit->subnet_detail = s.detail;
+	return 0;
+}
+
 static void pick_mode(const struct fit *fit, const struct node_summary *sum, int mode,
 		      struct k8s_plan *p)
 {
@@ -1184,7 +1375,33 @@ static void pick_mode(const struct fit *fit, const struct node_summary *sum, int
 	p->mode = k8s_mode_pick(fit->f, sum, &p->mode_why);
 }
 
-/* The Network Operator leaves nv-ipam's directory on the node; a standalone set does not. */
+/*
+ * Whether the node has an NVIDIA (Mellanox) NIC as the Network Operator's
+ * NodeFeatureRule matches it: a PCI function of vendor 15b3 and class 0200
+ * (Ethernet) or 0207 (InfiniBand). -1 when the input has no PCI identities.
+ */
+static int nvidia_nic(const struct facts *f)
+{
+	bool known = false;
+
+	for (size_t i = 0; i < f->n_pci; i++) {
+		const struct pci_dev *d = &f->pci[i];
+		unsigned cls;
+
+		if (!fact_ok(&d->vendor) || !fact_ok(&d->class_code))
+			continue;
+		known = true;
+		cls = (unsigned)(d->class_code.v >> 8);
+		if (d->vendor.v == NVIDIA_NIC_VENDOR && (cls == 0x0200 || cls == 0x0207))
+			return 1;
+	}
+	return known ? 0 : -1;
+}
+
+/*
+ * The Network Operator only where its device plugins schedule (an NVIDIA
+ * NIC); then, where it leaves nv-ipam's directory on the node, it runs here.
+ */
 static void pick_install(const struct fit *fit, int install, struct k8s_plan *p)
 {
 	const struct cni_facts *c = &fit->f->cni;
@@ -1193,7 +1410,10 @@ static void pick_install(const struct fit *fit, int install, struct k8s_plan *p)
 		p->install = (enum k8s_install)install;
 		return;
 	}
-	if (fact_ok(&c->nv_ipam_d.listed)) {
+	if (fit->nvidia_nic == 0) {
+		p->install = K8S_INSTALL_STANDALONE;
+		p->install_why = "no NVIDIA (Mellanox, PCI vendor 15b3) NIC on this node: the Network Operator's device plugins and SR-IOV config daemon schedule only on nodes labelled " NETOP_NIC_LABEL " and " NETOP_WAIT_LABEL ", which it sets for those NICs alone; the plugins' own DaemonSets run on any node";
+	} else if (fact_ok(&c->nv_ipam_d.listed)) {
 		p->install = K8S_INSTALL_OPERATOR;
 		p->install_why = "nv-ipam's /etc/cni/net.d/nv-ipam.d is on the node: the Network Operator runs here";
 	} else if (fact_ok(&c->listed)) {
@@ -1209,7 +1429,7 @@ int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 		   const struct node_summary *sum, const struct k8s_opts *o,
 		   struct k8s_plan *ret)
 {
-	struct fit fit = { .f = ctx->f, .sum = sum, .plan = ret };
+	struct fit fit = { .f = ctx->f, .sum = sum, .plan = ret, .nvidia_nic = nvidia_nic(ctx->f) };
 	bool op;
 	int r;
 
@@ -1218,8 +1438,11 @@ int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 	pick_mode(&fit, sum, o->mode, ret);
 	op = ret->install == K8S_INSTALL_OPERATOR;
 	ret->ns = o->ns ? o->ns : op ? K8S_OPERATOR_NAMESPACE : SRIOV_OPERATOR_NS;
-	ret->subnet = o->subnet ? o->subnet : K8S_DEFAULT_SUBNET;
+	fit.nad_ns = o->ns ? ret->ns : NET_NAMESPACE;
 	r = find_nics(&fit);
+	if (r < 0)
+		return r;
+	r = fit_subnet(&fit, o->subnet);
 	if (r < 0)
 		return r;
 	if (!fit.n_nics)
@@ -1258,6 +1481,8 @@ int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 		sriov_policies(&fit);
 		sriov_pool(&fit);
 		sriov_network(&fit);
+		if (!op)
+			sriov_operator_config(&fit);
 		if (op) {
 			nic_cluster_policy(&fit);
 			ip_pool(&fit);
@@ -1266,9 +1491,11 @@ int k8s_plan_build(const struct check_ctx *ctx, const struct report *rep,
 	case _K8S_MODE_MAX:
 		break;
 	}
+	schedule_check(&fit);
 	prerequisites(&fit);
 	helm_values(&fit, rep);
 	free(fit.nics);
+	free(fit.subnet_detail);
 	if (ret->unfit) {
 		/* Nothing to hand out: no object kubectl could put over a working one. */
 		for (size_t i = 0; i < ret->n_docs; i++) {

@@ -48,9 +48,8 @@ struct k8s_opts {
 	const char *subnet; /* IPv4 CIDR of the secondary network; NULL: the default */
 };
 
-/* -EINVAL unless @ns is a DNS-1123 label / @subnet an IPv4 CIDR. */
+/* -EINVAL unless @ns is a DNS-1123 label (k8s_check_subnet: k8s-subnet.h). */
 int k8s_check_namespace(const char *ns);
-int k8s_check_subnet(const char *subnet);
 
 /*
  * Every explanation twice: @comments holds program text only (the YAML
@@ -79,7 +78,11 @@ struct k8s_plan {
 	enum k8s_install install;
 	const char *install_why; /* why this model when it was not asked for */
 	const char *ns;          /* where the operator's objects go */
-	const char *subnet;
+	const char *subnet;      /* the secondary network's IPv4 range */
+	/* Where @subnet comes from: --subnet, the RDMA netdev's own subnet, the default. */
+	enum k8s_subnet_from { K8S_SUBNET_OPTION, K8S_SUBNET_NETDEV, K8S_SUBNET_DEFAULT } subnet_from;
+	char subnet_buf[32];
+	int node_block; /* nv-ipam perNodeBlockSize for @subnet */
 	struct k8s_doc *docs;
 	size_t n_docs;
 	struct k8s_values values[2];

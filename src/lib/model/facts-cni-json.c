@@ -15,6 +15,13 @@ static const struct json_field conf_fields[] = {
 };
 static JSON_DESC(conf_desc, conf_fields, .init = NULL);
 
+static const struct json_field route_fields[] = {
+	JFIELD("dev", struct cni_route, dev, JK_STR, .flags = JF_REQUIRED),
+	JFIELD("dst", struct cni_route, dst, JK_STR, .flags = JF_REQUIRED),
+	JFIELD("via", struct cni_route, via, JK_STR, .flags = JF_OMIT_NULL),
+};
+static JSON_DESC(route_desc, route_fields, .init = NULL);
+
 static const struct json_field dir_fields[] = {
 	JFI("listed", struct name_list, listed),
 	JFIELD("names", struct name_list, names, JK_STRV, .flags = JF_OMIT_NULL),
@@ -32,6 +39,7 @@ static const struct json_field cni_fields[] = {
 	JOBJ("plugins_registry", C, plugins_registry, &dir_desc, .flags = 0),
 	JOBJ("device_plugins", C, device_plugins, &dir_desc, .flags = 0),
 	JFS("default_route_dev", C, default_route_dev),
+	JARR("routes", C, routes, n_routes, &route_desc, .flags = JF_OMIT_EMPTY),
 };
 #undef C
 JSON_DESC(facts_cni_desc, cni_fields, .present = "listed");

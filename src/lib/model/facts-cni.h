@@ -14,6 +14,15 @@
  * (collect-cni.c; docs/k8s.md "What the node has").
  */
 
+/* An IPv4 route of /proc/net/route: a subnet on a netdev, or through a gateway. */
+struct cni_route {
+	char *dev; /* "bond1" */
+	char *dst; /* "10.10.0.0/24", "0.0.0.0/0" */
+	char *via; /* the gateway, "10.10.0.1"; NULL for a connected route */
+	/* @dev in facts.netdevs (facts_link_netdevs), -1; never stored. */
+	int netdev;
+};
+
 /* One file of /etc/cni/net.d that the runtime would consider. */
 struct cni_conf {
 	char *file;           /* "00-multus.conf", "05-cilium.conflist" */
@@ -38,6 +47,9 @@ struct cni_facts {
 	struct fact_str default_route_dev;
 	/* That interface in facts.netdevs (facts_link_netdevs), -1. */
 	int default_route;
+	/* Its routes: each netdev's IPv4 subnets (connected) and gateways. */
+	struct cni_route *routes;
+	size_t n_routes;
 };
 
 void cni_facts_release(struct cni_facts *c);

@@ -84,6 +84,7 @@ static const struct json_field pci_fields[] = {
 	JFI("max_width", struct pci_dev, max_width),
 	JFS("driver", struct pci_dev, driver),
 	JFS("physfn", struct pci_dev, physfn),
+	JFI("sriov_totalvfs", struct pci_dev, sriov_totalvfs),
 	JFS("iommu_group", struct pci_dev, iommu_group),
 	JFS("local_cpulist", struct pci_dev, local_cpulist),
 };

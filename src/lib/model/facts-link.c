@@ -354,5 +354,8 @@ int facts_link_netdevs(struct facts *f)
 		r = link_netfns(f);
 	f->cni.default_route = fact_str_ok(&f->cni.default_route_dev) ?
 				       facts_netdev_index(f, f->cni.default_route_dev.v) : -1;
+	/* A route's interface is looked up, not added: a route names no record. */
+	for (size_t i = 0; i < f->cni.n_routes; i++)
+		f->cni.routes[i].netdev = facts_netdev_index(f, f->cni.routes[i].dev);
 	return r;
 }

@@ -35,6 +35,11 @@ struct pci_dev {
 	struct fact_int cur_width, max_width;
 	struct fact_str driver;
 	struct fact_str physfn; /* BDF of the PF for an SR-IOV VF */
+	/*
+	 * sriov_totalvfs of a network PF: the VFs its SR-IOV capability allows
+	 * (drivers/pci/iov.c sriov_totalvfs_show); ABSENT: no SR-IOV capability.
+	 */
+	struct fact_int sriov_totalvfs;
 	struct fact_str iommu_group;
 	struct fact_str local_cpulist;
 };
