@@ -266,6 +266,10 @@ static void log_run(const struct labels_opts *o, const struct labels_run *run, i
 			fprintf(stderr, "%sgate %s %s", g ? ", " : "", gate_key((enum gate)(g + 1)),
 				check_status_name(run->sum->gate[g]));
 		fprintf(stderr, "; regpath %s", reg_path_name(run->sum->regpath));
+		/* Asked for and missing: the DaemonSet without the NVIDIA runtime (docs/k8s.md). */
+		if (run->f->probe.nvml.loaded.state != FACT_UNSET && !fact_ok(&run->f->probe.nvml.loaded))
+			fprintf(stderr, "; NVML not loaded (%s)",
+				run->f->probe.nvml.reason ? run->f->probe.nvml.reason : "unknown");
 	} else {
 		fprintf(stderr, "cannot read the node (see the error above)");
 	}

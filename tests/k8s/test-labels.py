@@ -166,6 +166,25 @@ def main():
             gates = [s for s in samples if s[0] in ("gdrcheck_gate_status", "gdrcheck_check_status")]
             if gates:
                 errors.append(f"--host-root {case}: gate values published: {gates[:2]}")
+
+        # --nvml where libnvidia-ml is missing (a DaemonSet without the NVIDIA runtime):
+        # a metric and its error, not silence.
+        name, d, args = k8slib.fixtures(fixtures_dir, ["hgx-h100-healthy"])[0]
+        facts = json.loads(k8slib.run([gdrcheck, "collect"] + args, cwd=d, check_rc=[0]).stdout)
+        facts["probe"]["libraries"]["nvml"] = {
+            "loaded": {"state": "absent", "errno": 2},
+            "reason": "libnvidia-ml.so.1: cannot open shared object file: No such file or directory"}
+        path = os.path.join(tmp, "no-nvml.json")
+        with open(path, "w") as f:
+            json.dump(facts, f)
+        samples = parse_prom(k8slib.run([gdrcheck, "labels", "--prom", "-", "--facts", path], check_rc=[0]).stdout)
+        if ("gdrcheck_library_ready", {"library": "libnvidia-ml"}, "0") not in samples or \
+                not any(s[0] == "gdrcheck_library_error_info" and "libnvidia-ml.so.1" in s[1].get("error", "")
+                        for s in samples):
+            errors.append("no NVML: no gdrcheck_library_ready 0 with its error")
+        if any(s[0] == "gdrcheck_library_ready" for s in parse_prom(open(os.path.join(tmp, name + ".prom")).read())):
+            errors.append("gdrcheck_library_ready without --nvml or --probe")
+
         # --json prints the same labels.
         name, d, args = k8slib.fixtures(fixtures_dir, ["seed2-b300-e810"])[0]
         doc = json.loads(k8slib.run([gdrcheck, "labels", "--json"] + args, cwd=d, check_rc=[0]).stdout)

@@ -5,7 +5,9 @@ bodies, every other method, huge headers and URLs, garbage, binary bytes, a
 slow client trickling its request, more connections than it allows, clients
 that never send. Loopback only (127.0.0.1 serves, 127.0.0.2/3 attack), every
 loop bounded in count and time. When the loop stops (SIGTERM) it exits 0 and
-removes the files it wrote.
+removes the files it wrote. Both address families as the DaemonSet's
+--listen=$(POD_IP):9402 makes them: "10.0.0.5:9402" and, on an IPv6 pod
+network, "fd00::5:9402" without brackets (and "[fd00::5]:9402").
 
 Usage: test-metrics-server.py GDRCHECK FIXTURES
 """
@@ -77,6 +79,58 @@ def slow_clients(port, n, address):
         except OSError:
             s.close()
     return socks
+
+
+def serve_family(gdrcheck, d, args, listen, host, tmp):
+    """Start --listen @listen (port 0), GET /metrics over @host; the status, or why not."""
+    log = open(os.path.join(tmp, "stderr-family"), "w+")
+    proc = subprocess.Popen([gdrcheck, "labels", "--listen", listen, "--interval", "1h"] + args, cwd=d,
+                            stderr=log, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            log.seek(0)
+            m = re.search(r"port (\d+)", log.read())
+            if m:
+                break
+            if proc.poll() is not None:
+                log.seek(0)
+                return f"exited {proc.returncode}: {log.read().strip()}"
+            time.sleep(0.1)
+        else:
+            return "did not start"
+        port = int(m.group(1))
+        for _ in range(50):
+            s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+            s.settimeout(5)
+            try:
+                s.connect((host, port))
+                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                data = b""
+                while True:
+                    b = s.recv(65536)
+                    if not b:
+                        break
+                    data += b
+            finally:
+                s.close()
+            # 503 "no run yet" until the first run publishes.
+            if status(data) == 200 and b"gdrcheck_gate_status{" in data:
+                return 200
+            time.sleep(0.1)
+        return status(data)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def ipv6_loopback():
+    try:
+        s = socket.socket(socket.AF_INET6)
+        s.bind(("::1", 0))
+        s.close()
+        return True
+    except OSError:
+        return False
 
 
 def main():
@@ -275,9 +329,20 @@ def main():
         lines = [l for l in log.read().splitlines() if l.startswith("gdrcheck labels: run ")]
         expect(f"one log line per run: {lines[:2]}", lines and all(" gate 1 " in l for l in lines))
 
+        # Both families, as $(POD_IP):PORT gives them.
+        families = [("127.0.0.1:0", "127.0.0.1")]
+        if ipv6_loopback():
+            families += [("::1:0", "::1"), ("[::1]:0", "::1")]
+        else:
+            print("IPv6: no ::1 on this machine, only IPv4 tested")
+        for listen, host in families:
+            got = serve_family(gdrcheck, d, args, listen, host, tmp)
+            expect(f"--listen {listen}: GET /metrics over {host}: {got}", got == 200)
+
         # Usage: an address that does not parse, a port out of range (said so).
-        p = k8slib.run([gdrcheck, "labels", "--listen", "nonsense"] + args, cwd=d)
-        expect(f"--listen nonsense exited {p.returncode}", p.returncode == 2)
+        for bad in ("nonsense", "fd00::5", "::1:65536", "[::1:0", "10.0.0.300:9402", "fd00::5]:9402"):
+            p = k8slib.run([gdrcheck, "labels", "--listen", bad] + args, cwd=d)
+            expect(f"--listen {bad} exited {p.returncode}", p.returncode == 2)
         p = k8slib.run([gdrcheck, "labels", "--listen", "127.0.0.1:99999"] + args, cwd=d)
         expect(f"--listen 127.0.0.1:99999: exit {p.returncode}, {p.stderr!r}",
                p.returncode == 2 and "port 99999 is out of range" in p.stderr)

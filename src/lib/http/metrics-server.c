@@ -294,12 +294,21 @@ int metrics_server_parse_addr(const char *addr, struct sockaddr_storage *ss, siz
 		return -EINVAL;
 	memcpy(host, addr, hlen);
 	host[hlen] = '\0';
-	if (hlen >= 2 && host[0] == '[' && host[hlen - 1] == ']') {
+	/*
+	 * "[IPV6]:PORT", or an IPv6 address without brackets: what
+	 * --listen=$(POD_IP):PORT becomes on an IPv6 pod network
+	 * ("fd00::5:9402"), where the last colon ends the address.
+	 */
+	if (strchr(host, ':')) {
 		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		const char *ip = host;
 
-		host[hlen - 1] = '\0';
+		if (hlen >= 2 && host[0] == '[' && host[hlen - 1] == ']') {
+			host[hlen - 1] = '\0';
+			ip = host + 1;
+		}
 		a->sin6_family = AF_INET6;
-		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) != 1)
+		if (inet_pton(AF_INET6, ip, &a->sin6_addr) != 1)
 			return -EINVAL;
 		*len = sizeof(*a);
 	} else {
@@ -347,7 +356,7 @@ int metrics_server_start(const char *addr, struct metrics_server **ret, char *wh
 		return -EINVAL;
 	}
 	if (r < 0) {
-		snprintf(why, whysz, "not HOST:PORT, [IPV6]:PORT or :PORT");
+		snprintf(why, whysz, "not IPV4:PORT, [IPV6]:PORT, IPV6:PORT or :PORT");
 		return r;
 	}
 	s = calloc(1, sizeof(*s));

@@ -24,8 +24,10 @@
 struct metrics_server;
 
 /*
- * Listen on @addr: "HOST:PORT", "[IPV6]:PORT" or ":PORT" (every IPv4
- * address); PORT 0 picks a free one (metrics_server_port() tells which).
+ * Listen on @addr: "IPV4:PORT", "[IPV6]:PORT", "IPV6:PORT" (the last colon
+ * ends the address, as $(POD_IP):PORT gives it on an IPv6 pod network) or
+ * ":PORT" (every IPv4 address); PORT 0 picks a free one
+ * (metrics_server_port() tells which).
  * Returns 0, -EINVAL for an address that does not parse or a port out of
  * range, -ENOENT when libmicrohttpd cannot be loaded, -EADDRINUSE/-errno
  * when it cannot listen.

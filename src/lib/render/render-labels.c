@@ -200,6 +200,58 @@ static void prom_summary(FILE *out, const struct node_summary *s, const struct f
 	fputs("} 1\n", out);
 }
 
+/* Whether a vendor library loaded and initialised: NULL when the run did not ask for it. */
+static const char *lib_state(const struct probe_lib *l, bool *ready)
+{
+	if (l->loaded.state == FACT_UNSET)
+		return NULL;
+	*ready = fact_ok(&l->loaded) && l->init.state != FACT_UNREADABLE;
+	return l->reason ? l->reason : *ready ? "" : "not loaded";
+}
+
+/*
+ * The vendor libraries a run asked for (--nvml, --probe): a DaemonSet
+ * without the NVIDIA runtime has no libnvidia-ml, and says so here.
+ */
+static void prom_libs(FILE *out, const struct facts *f)
+{
+	const struct {
+		const char *name;
+		const struct probe_lib *lib;
+	} libs[] = {
+		{ "libnvidia-ml", &f->probe.nvml },
+		{ "libcuda", &f->probe.cuda },
+		{ "libibverbs", &f->probe.ibverbs },
+	};
+	bool head = false, ready;
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		const char *why = lib_state(libs[i].lib, &ready);
+
+		if (!why)
+			continue;
+		if (!head)
+			prom_head(out, "gdrcheck_library_ready",
+				  "1 when a vendor library the run asked for loaded and initialised, 0 when it did not (gdrcheck_library_error_info says why).");
+		head = true;
+		fprintf(out, "gdrcheck_library_ready{library=\"%s\"} %d\n", libs[i].name, ready);
+	}
+	head = false;
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		const char *why = lib_state(libs[i].lib, &ready);
+
+		if (!why || ready)
+			continue;
+		if (!head)
+			prom_head(out, "gdrcheck_library_error_info",
+				  "Always 1; why a vendor library the run asked for is not ready.");
+		head = true;
+		fprintf(out, "gdrcheck_library_error_info{library=\"%s\",error=", libs[i].name);
+		render_prom_value(out, why);
+		fprintf(out, "} 1\n");
+	}
+}
+
 static int prom_metrics_body(FILE *out, const struct labels_run *run)
 {
 	prom_head(out, "gdrcheck_build_info", "Always 1; the gdrcheck version.");
@@ -227,6 +279,7 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 		prom_checks(out, run->rep);
 		prom_pairs(out, run->f, run->topo);
 		prom_summary(out, run->sum, run->fleet);
+		prom_libs(out, run->f);
 	}
 	return ferror(out) ? -EIO : 0;
 }
