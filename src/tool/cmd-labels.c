@@ -27,6 +27,7 @@ enum {
 	OPT_LISTEN,
 	OPT_PROBE,
 	OPT_NODE_FEATURE,
+	OPT_EXPIRY,
 };
 
 struct labels_opts {
@@ -36,11 +37,19 @@ struct labels_opts {
 	const char *node_feature; /* --node-feature FILE */
 	long interval_ms; /* 0: run once */
 	int fail_on;      /* --fail-on: ST_WARN or ST_FAIL; 0: exit 0 whatever the verdict */
+	long expiry_ms;   /* --expiry; 0: the default (LABELS_ONCE_EXPIRY_S, or three intervals) */
 	bool json;
 	struct metrics_server *server;
 	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
 	unsigned long runs;
 };
+
+/*
+ * How long the labels of one run hold without --expiry: a run once (a cron
+ * job, a hand) does not remove its file, so NFD must drop the labels by
+ * itself should no later run replace them.
+ */
+#define LABELS_ONCE_EXPIRY_S (24 * 3600L)
 
 /* The loop's interval when --listen is given without --interval. */
 #define LISTEN_DEFAULT_INTERVAL_MS (5 * 60 * 1000L)
@@ -58,8 +67,8 @@ static void labels_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: gdrcheck labels [--nfd FILE] [--prom FILE] [--listen ADDR:PORT] [--node-feature FILE]\n"
-		"                      [--interval DURATION | --fail-on warn|fail] [--nvml] [--probe] [--json]\n"
-		"                      [INPUT]\n"
+		"                      [--interval DURATION | --fail-on warn|fail] [--expiry DURATION]\n"
+		"                      [--nvml] [--probe] [--json] [INPUT]\n"
 		"\n"
 		"Publish this node's GPUDirect RDMA verdict where Kubernetes looks: a Node\n"
 		"Feature Discovery feature file (put it in NFD's features.d directory) with\n"
@@ -92,6 +101,9 @@ static void labels_help(FILE *out)
 		"                        KiB within 5 s; when all are taken a new client closes\n"
 		"                        the oldest one still sending its head). Runs the loop\n"
 		"                        (every 5m without --interval)\n"
+		"      --expiry D        the NFD file's expiry time, D from the run (default:\n"
+		"                        three intervals and two minutes in a loop, 24h for\n"
+		"                        a single run, which removes nothing when it ends)\n"
 		"      --node-feature FILE  write the labels as an NFD NodeFeature object\n"
 		"                        (nfd.k8s-sigs.io/v1alpha1) for 'kubectl apply -f', for\n"
 		"                        nodes without the DaemonSet (the node name is the\n"
@@ -326,8 +338,12 @@ static int run_once(struct labels_opts *o)
 		}
 		run.fleet = &fleet;
 	}
-	if (o->interval_ms)
+	if (o->expiry_ms)
+		run.expires = run.started + o->expiry_ms / 1000;
+	else if (o->interval_ms)
 		run.expires = run.started + 3 * (o->interval_ms / 1000) + 120;
+	else
+		run.expires = run.started + LABELS_ONCE_EXPIRY_S;
 	run.duration_s = since(&t0);
 	o->runs++;
 	if (o->node_feature && publish_node_feature(o, &run) < 0)
@@ -430,6 +446,7 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "node-feature", required_argument, NULL, OPT_NODE_FEATURE },
+		{ "expiry", required_argument, NULL, OPT_EXPIRY },
 		{ "nvml", no_argument, NULL, OPT_NVML },
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "json", no_argument, NULL, 'j' },
@@ -460,6 +477,12 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 			break;
 		case OPT_LISTEN:
 			o.listen = optarg;
+			break;
+		case OPT_EXPIRY:
+			/* NFD reads whole seconds (RFC 3339): a minute at least. */
+			if (parse_duration(optarg, &o.expiry_ms) < 0 || o.expiry_ms < 60000)
+				return cli_usage("labels", "--expiry takes a duration of a minute or more such as 30m or 24h, not '%s'",
+						 optarg);
 			break;
 		case OPT_NODE_FEATURE:
 			o.node_feature = optarg;

@@ -20,9 +20,9 @@ write() { # write RC DESCRIPTION OPTION NAME
 }
 
 # The same document, but for the time of the run (the textfile has it).
-same() { # same FILE FILE
-	grep -v -e timestamp -e duration "$1" >"$tmp/a"
-	grep -v -e timestamp -e duration "$2" >"$tmp/b"
+same() { # same FILE FILE, but for the run's time (and the NFD file's expiry, a day after it)
+	grep -v -e timestamp -e duration -e expiry-time "$1" >"$tmp/a"
+	grep -v -e timestamp -e duration -e expiry-time "$2" >"$tmp/b"
 	[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"
 }
 

@@ -3,11 +3,13 @@
 promtool accepts the textfile, and both say what 'check --json' and 'topo --json' say:
 each pair's GDR state (yes, predicted, no, unknown) is topo's, each GPU's route
 in check's direct.path has topo's state, and nccl-gdr sums them up."""
+import datetime
 import json
 import os
 import re
 import sys
 import tempfile
+import time
 
 import k8slib
 
@@ -167,6 +169,17 @@ def main():
             if gates:
                 errors.append(f"--host-root {case}: gate values published: {gates[:2]}")
 
+        # A single run's file expires too (24h, or --expiry): nothing removes it later.
+        for extra, seconds in (([], 24 * 3600), (["--expiry", "30m"], 1800)):
+            nfd = os.path.join(tmp, "once.nfd")
+            before = time.time()
+            k8slib.run([gdrcheck, "labels", "--nfd", nfd] + extra + args, cwd=d, check_rc=[0])
+            _, expiry = parse_nfd(open(nfd).read())
+            when = datetime.datetime.strptime(expiry or "1970-01-01T00:00:00Z", "%Y-%m-%dT%H:%M:%SZ") \
+                .replace(tzinfo=datetime.timezone.utc).timestamp()
+            if not before - 2 + seconds <= when <= time.time() + 2 + seconds:
+                errors.append(f"labels --nfd {' '.join(extra)}: expiry {expiry}, want {seconds} s from now")
+
         # --nvml where libnvidia-ml is missing (a DaemonSet without the NVIDIA runtime):
         # a metric and its error, not silence.
         name, d, args = k8slib.fixtures(fixtures_dir, ["hgx-h100-healthy"])[0]
@@ -209,6 +222,7 @@ def main():
     for argv in (["labels", "--interval", "0", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--interval", "5x", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--interval", "5m"], ["labels", "--bogus"], ["labels", "extra"],
+                 ["labels", "--expiry", "10s"], ["labels", "--expiry", "x"],
                  ["labels", "--root", "a", "--facts", "b", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--fail-on", "fail", "--interval", "5m", "--prom", "/nonexistent/x.prom"],
                  ["labels", "--fail-on", "fail", "--listen", ":0"], ["labels", "--fail-on", "maybe"],
