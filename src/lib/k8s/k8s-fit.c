@@ -1232,6 +1232,13 @@ static json_object *helm_scalar(const char *v)
 	return str(v);
 }
 
+static bool gpu_operator_seen(const struct facts *f)
+{
+	const struct platform_facts *p = &f->host.platform;
+
+	return fact_ok(&p->validated_host_driver) || fact_ok(&p->driver_root);
+}
+
 static void helm_values(struct fit *fit, const struct report *rep)
 {
 	struct k8s_plan *p = fit->plan;
@@ -1262,6 +1269,21 @@ static void helm_values(struct fit *fit, const struct report *rep)
 	note(fit, &nv->why, sriov ? "sriovNetworkOperator.enabled true: the SR-IOV objects need the SR-IOV Network Operator"
 				  : "sriovNetworkOperator.enabled false: no SR-IOV object in this mode",
 	     NULL);
+	/*
+	 * The GPU Operator's chart deploys NFD (gpu-operator values.yaml
+	 * nfd.enabled: true), as the Network Operator's does: one NFD per
+	 * cluster (network-operator README, "Deploy Network Operator without
+	 * Node Feature Discovery"). Its validator's file or its driver
+	 * container's root says the GPU Operator runs on this node.
+	 */
+	if (gpu_operator_seen(fit->f)) {
+		set(path_obj(nv->values, "nfd.enabled"), "enabled", json_object_new_boolean(0));
+		note(fit, &nv->why, "nfd.enabled false: the GPU Operator runs here and deploys NFD; a second NFD would label the same nodes (its NodeFeatureRule for NVIDIA NICs, nfd.deployNodeFeatureRules, works with the GPU Operator's)",
+		     "%s", fact_ok(&fit->f->host.platform.validated_host_driver) ? "/run/nvidia/validations/driver-ready" :
+										   "/run/nvidia/driver/usr/bin/nvidia-smi");
+	} else {
+		note(fit, &nv->why, "nfd.enabled left at the chart's default (its NFD on): no GPU Operator is seen on this node; where one runs, turn it off (the GPU Operator's chart deploys NFD)", NULL);
+	}
 	if (sriov) {
 		set(path_obj(nv->values, "sriov-network-operator.operator.resourcePrefix"),
 		    "resourcePrefix", str(RESOURCE_PREFIX));
