@@ -16,8 +16,10 @@
 #include "../lib/render/render-k8s.h"
 #include "../lib/render/render.h"
 #include "../lib/render/render-labels.h"
+#include "../lib/collect/collect.h"
 #include "../lib/util/atomic-file.h"
 #include "../lib/util/strutil.h"
+#include "../lib/util/strv.h"
 #include "cli.h"
 
 enum {
@@ -42,6 +44,8 @@ struct labels_opts {
 	struct metrics_server *server;
 	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
 	unsigned long runs;
+	bool mounts_checked;   /* --host-root: its mounts looked at once */
+	char **writable_mounts; /* those of them this process may write */
 };
 
 /*
@@ -318,6 +322,8 @@ static int run_once(struct labels_opts *o)
 	int rc;
 
 	run.started = time(NULL);
+	run.mounts_checked = o->mounts_checked;
+	run.writable_mounts = o->writable_mounts;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = cli_analyse(&o->in, &an);
 	if (rc == EXIT_USAGE)
@@ -371,6 +377,49 @@ out:
 	fleet_reading_release(&fleet);
 	cli_analysis_release(&an);
 	return rc;
+}
+
+/*
+ * --host-root: the node's files are mounted read-only "recursively if
+ * possible" (recursiveReadOnly: IfPossible); a runtime without recursive
+ * read-only mounts falls back to a read-only top with writable submounts
+ * below (the host's /dev/shm, cgroupfs). Looked at once: a pod's mounts do
+ * not change. Said on stderr and as a metric each run.
+ */
+static void check_host_mounts(struct labels_opts *o)
+{
+	char dir[4096];
+	int r;
+
+	if (!o->in.host_root)
+		return;
+	if (o->in.root[0] == '/')
+		snprintf(dir, sizeof(dir), "%s", o->in.root);
+	else if (!getcwd(dir, sizeof(dir)) ||
+		 strlen(dir) + 1 + strlen(o->in.root) >= sizeof(dir))
+		return;
+	else
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", o->in.root);
+	r = collect_writable_mounts(dir, &o->writable_mounts);
+	if (r < 0) {
+		cli_error("cannot read /proc/self/mountinfo: %s, ignoring", strerror(-r));
+		return;
+	}
+	o->mounts_checked = true;
+	if (!o->writable_mounts)
+		return;
+	fprintf(stderr, "gdrcheck labels: %zu mount%s under %s %s writable: the container runtime did not make the read-only mounts read-only all the way down (recursiveReadOnly: IfPossible fell back); gdrcheck writes none of them:",
+		strv_len(o->writable_mounts), strv_len(o->writable_mounts) == 1 ? "" : "s", dir,
+		strv_len(o->writable_mounts) == 1 ? "is" : "are");
+	for (size_t i = 0; o->writable_mounts[i]; i++) {
+		/* A line for kubectl logs, not a mount table. */
+		if (i == 8) {
+			fprintf(stderr, " and %zu more", strv_len(o->writable_mounts) - i);
+			break;
+		}
+		fprintf(stderr, "%s %s", i ? "," : "", o->writable_mounts[i]);
+	}
+	fprintf(stderr, "\n");
 }
 
 /* Sleep @ms, waking early when a stop signal arrives. */
@@ -521,5 +570,10 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		cli_error("--interval needs --nfd, --prom or --listen: a loop that prints would never end");
 		return EXIT_USAGE;
 	}
-	return o.interval_ms ? run_loop(&o) : run_once(&o);
+	check_host_mounts(&o);
+	if (o.in.probe && o.interval_ms)
+		fprintf(stderr, "gdrcheck labels: --probe creates a CUDA context and 2 MiB of GPU memory on the GPUs it probes every run, GPUs that running pods hold included (docs/probe.md)\n");
+	c = o.interval_ms ? run_loop(&o) : run_once(&o);
+	strv_free(o.writable_mounts);
+	return c;
 }

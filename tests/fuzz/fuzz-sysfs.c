@@ -3,7 +3,8 @@
  * The sysfs and procfs value parsers. The first byte picks the parser, the
  * rest is the file's content: integers, link speed, port rate, PCI address,
  * NCCL cpumask to cpulist, resource (BAR1), config space (ACS walk),
- * /proc/kallsyms, a PCI function's uevent, /proc/cpuinfo's flags.
+ * /proc/kallsyms, a PCI function's uevent, /proc/cpuinfo's flags,
+ * /proc/self/mountinfo.
  */
 #include <stdio.h>
 
@@ -11,6 +12,7 @@
 #include "fuzz.h"
 #include "import/import-internal.h"
 #include "util/strutil.h"
+#include "util/strv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	s = fuzz_cstr(data + 1, size - 1);
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 0:
 		safe_atoi64(s, &i64);
 		safe_atou64(s, &u64);
@@ -70,6 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 9:
 		parse_cpuinfo_hypervisor(s, &fi);
 		break;
+	case 10: {
+		char **rw = NULL;
+
+		if (parse_mountinfo_writable(s, "/host", &rw) == 0)
+			strv_free(rw);
+		break;
+	}
 	}
 	free(s);
 	return 0;

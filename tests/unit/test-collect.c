@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include "collect/collect.h"
 #include "collect/parse-sysfs.h"
+#include "util/strv.h"
 #include "fixture-builder.h"
 
 /*
@@ -232,6 +234,82 @@ static void test_nccl_conf(void **state)
 	tt_rmrf(dir);
 }
 
+/*
+ * /proc/net/route as fib_route_seq_show prints it on a little-endian node:
+ * the default route's device, connected subnets, gateways; garbage skipped.
+ */
+static void test_proc_net_route(void **state)
+{
+	const char *text =
+		"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+		"ens6f1np1\t00000000\t01020A0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
+		"bond1\t00000A0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+		"down0\t00000B0A\t00000000\t0000\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+		"holes\t00000C0A\t00000000\t0001\t0\t0\t0\t00FF00FF\t0\t0\t0\n"
+		"junk\tzz\n";
+	struct cni_route *routes = NULL;
+	size_t n = 0;
+	char *dflt = NULL;
+
+	(void)state;
+	if (0x01020304 != ntohl(0x04030201))
+		skip(); /* the hex is this machine's order: a little-endian table */
+	assert_int_equal(parse_proc_net_route(text, &dflt, &routes, &n), 0);
+	assert_string_equal(dflt, "ens6f1np1");
+	assert_int_equal(n, 2);
+	assert_string_equal(routes[0].dst, "0.0.0.0/0");
+	assert_string_equal(routes[0].via, "10.10.2.1");
+	assert_string_equal(routes[1].dev, "bond1");
+	assert_string_equal(routes[1].dst, "10.10.0.0/24");
+	assert_null(routes[1].via);
+	for (size_t i = 0; i < n; i++) {
+		free(routes[i].dev);
+		free(routes[i].dst);
+		free(routes[i].via);
+	}
+	free(routes);
+	free(dflt);
+}
+
+/*
+ * recursiveReadOnly: with it every submount of a read-only host mount is
+ * "ro"; a runtime that fell back leaves the submounts writable.
+ */
+static void test_mountinfo_writable(void **state)
+{
+	const char *rro =
+		"25 1 0:40 / / ro,relatime - overlay overlay rw\n"
+		"36 25 0:21 / /host/sys ro,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+		"37 36 0:30 / /host/sys/fs/cgroup ro,nosuid,nodev shared:9 - cgroup2 cgroup2 rw\n"
+		"40 25 0:5 / /host/dev ro,nosuid - devtmpfs udev rw,size=4k\n"
+		"41 40 0:24 / /host/dev/shm ro,nosuid,nodev - tmpfs tmpfs rw\n"
+		"50 25 0:60 / /hostile rw - tmpfs tmpfs rw\n"
+		"51 25 0:61 / /etc/kubernetes/node-feature-discovery/features.d rw - ext4 /dev/sda1 rw\n";
+	const char *fallback =
+		"25 1 0:40 / / ro,relatime - overlay overlay rw\n"
+		"36 25 0:21 / /host/sys ro,nosuid,nodev,noexec,relatime shared:7 - sysfs sysfs rw\n"
+		"37 36 0:30 / /host/sys/fs/cgroup rw,nosuid,nodev shared:9 - cgroup2 cgroup2 rw\n"
+		"41 40 0:24 / /host/dev/shm\\040x rw,nosuid,nodev - tmpfs tmpfs rw\n"
+		"short line\n";
+	char **rw = NULL;
+
+	(void)state;
+	assert_int_equal(parse_mountinfo_writable(rro, "/host", &rw), 0);
+	assert_null(rw);
+	assert_int_equal(parse_mountinfo_writable(fallback, "/host/", &rw), 0);
+	assert_non_null(rw);
+	assert_string_equal(rw[0], "/host/sys/fs/cgroup");
+	assert_string_equal(rw[1], "/host/dev/shm x");
+	assert_null(rw[2]);
+	strv_free(rw);
+	/* A --host-root that is a plain directory: the mount that holds it counts. */
+	assert_int_equal(parse_mountinfo_writable(rro, "/hostile/x", &rw), 0);
+	assert_non_null(rw);
+	assert_string_equal(rw[0], "/hostile");
+	assert_null(rw[1]);
+	strv_free(rw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_uevent_unbound_and_damaged),
 		cmocka_unit_test(test_uevent_collect),
 		cmocka_unit_test(test_nccl_conf),
+		cmocka_unit_test(test_proc_net_route),
+		cmocka_unit_test(test_mountinfo_writable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

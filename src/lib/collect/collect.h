@@ -107,6 +107,12 @@ int collect_storage(const struct collect_ctx *c, struct facts *f);
 int collect_cni(const struct collect_ctx *c, struct facts *f);
 /* Its parser of one CNI configuration (JSON); /proc/net/route's is parse_proc_net_route. */
 int cni_conf_parse(const char *text, size_t len, struct cni_conf *c);
+/*
+ * The mounts of this process at or below @dir (an absolute path) or holding
+ * it that it may write (parse_mountinfo_writable): a --host-root whose
+ * read-only mounts were not made read-only all the way down. 0 or -errno.
+ */
+int collect_writable_mounts(const char *dir, char ***ret);
 /* Only the NCCL_* variables of @envp (no conf files). */
 int collect_nccl_environment(char *const *envp, struct facts *f);
 /*

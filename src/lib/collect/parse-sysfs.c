@@ -9,6 +9,7 @@
 
 #include "../util/le.h"
 #include "../util/strutil.h"
+#include "../util/strv.h"
 
 #define PCI_CFG_USER 64 /* what a reader without CAP_SYS_ADMIN gets */
 #define PCI_EXT_CAP_START 0x100
@@ -361,4 +362,85 @@ oom:
 	free(dflt);
 	free(copy);
 	return -ENOMEM;
+}
+
+/* A mountinfo path with its "\\ooo" escapes (space, tab, newline, backslash) undone, in place. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 | (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+static bool path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(p, dir, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+/* Whether "ro" is one of the comma-separated options. */
+static bool opts_ro(const char *opts)
+{
+	for (const char *o = opts; o; o = strchr(o, ',')) {
+		if (*o == ',')
+			o++;
+		if (strncmp(o, "ro", 2) == 0 && (o[2] == ',' || o[2] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+int parse_mountinfo_writable(const char *text, const char *dir, char ***ret)
+{
+	char *copy = strdup(text), *save = NULL, *line, **out = NULL;
+	char *holder = NULL; /* the longest mount point that holds @dir */
+	bool holder_rw = false;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (line = strtok_r(copy, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+		char *f[6], *s2 = NULL, *tok = strtok_r(line, " ", &s2);
+		size_t n = 0;
+
+		for (; tok && n < 6; tok = strtok_r(NULL, " ", &s2))
+			f[n++] = tok;
+		if (n < 6)
+			continue;
+		unescape_octal(f[4]);
+		if (path_under(f[4], dir)) {
+			if (!opts_ro(f[5]) && !strv_contains(out, f[4]))
+				r = strv_push(&out, NULL, f[4]);
+		} else if (path_under(dir, f[4]) && (!holder || strlen(f[4]) >= strlen(holder))) {
+			free(holder);
+			holder = strdup(f[4]);
+			holder_rw = !opts_ro(f[5]);
+			if (!holder)
+				r = -ENOMEM;
+		}
+	}
+	if (r >= 0 && holder && holder_rw && !strv_contains(out, holder))
+		r = strv_push(&out, NULL, holder);
+	free(holder);
+	free(copy);
+	if (r < 0) {
+		strv_free(out);
+		return -ENOMEM;
+	}
+	*ret = out;
+	return 0;
 }

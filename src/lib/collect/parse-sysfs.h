@@ -90,6 +90,15 @@ struct cni_route;
 int parse_proc_net_route(const char *text, char **ret_default, struct cni_route **ret_routes,
 			 size_t *ret_n);
 
+/*
+ * /proc/self/mountinfo (proc(5): "36 35 98:0 /mnt1 /mnt2 rw,noatime ..."):
+ * the mount points, octal escapes undone, of the mounts that are at or
+ * below @dir or hold it, whose per-mount options (field 6) are not "ro".
+ * *ret is NULL-terminated (free with strv_free), NULL when there is none.
+ * 0 or -ENOMEM; lines that do not parse are skipped.
+ */
+int parse_mountinfo_writable(const char *text, const char *dir, char ***ret);
+
 /* KEY="value" lines of os-release(5) (collect-host.c). */
 void parse_os_release(const char *buf, struct host_facts *h);
 /* The "hypervisor" flag of /proc/cpuinfo's first flags line (@cpu is cut into lines). */

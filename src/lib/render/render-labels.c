@@ -6,6 +6,7 @@
 
 #include "../checks/checks.h"
 #include "../topo/topo.h"
+#include "../util/strv.h"
 #include "render.h"
 
 /* A node's labels carry no pod gate: on a node it is always skip. */
@@ -267,6 +268,11 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 		fprintf(out, "gdrcheck_collect_error_info{error=");
 		render_prom_value(out, run->error);
 		fprintf(out, "} 1\n");
+	}
+	if (run->mounts_checked) {
+		prom_head(out, "gdrcheck_host_mounts_writable",
+			  "Mounts under --host-root this process may write: 0 when the node's files are read-only all the way down (recursiveReadOnly), more when the runtime fell back to read-only at the top only.");
+		fprintf(out, "gdrcheck_host_mounts_writable %zu\n", strv_len(run->writable_mounts));
 	}
 	prom_head(out, "gdrcheck_last_run_timestamp_seconds",
 		  "Unix time the last run started.");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -31,6 +32,12 @@ struct labels_run {
 	double duration_s;  /* seconds the run took */
 	time_t expires;     /* labels expire then; 0 never */
 	const char *version;
+	/*
+	 * --host-root: whether its mounts were looked at, and those this
+	 * process may write (collect_writable_mounts), NULL for none.
+	 */
+	bool mounts_checked;
+	char *const *writable_mounts;
 };
 
 /* NFD features.d content: one "name=value" per line. */
