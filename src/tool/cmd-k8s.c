@@ -73,12 +73,14 @@ static void k8s_help(FILE *out)
 		"Options:\n"
 		"      --mode MODE          shared, hostdev, sriov or hostnetwork\n"
 		"      --install MODEL      operator or standalone\n"
-		"      --namespace NS       the operators' namespace (operator: " K8S_OPERATOR_NAMESPACE ",\n"
+		"      --namespace NS       the operators' namespace (operator: " K8S_OPERATOR_NAMESPACE
+		",\n"
 		"                           standalone SR-IOV: sriov-network-operator); in the\n"
 		"                           standalone model also the NetworkAttachmentDefinition's\n"
 		"                           (default gdrcheck, where the example pods run)\n"
 		"      --subnet CIDR        the secondary network's IPv4 range (default: a block\n"
-		"                           of the RDMA netdev's subnet, else " K8S_DEFAULT_SUBNET ")\n"
+		"                           of the RDMA netdev's subnet, else " K8S_DEFAULT_SUBNET
+		")\n"
 		"      --helm-values CHART  print the values for gpu-operator or network-operator\n"
 		"      --images             list the images the install pulls (with --helm-values:\n"
 		"                           that chart's side)\n"

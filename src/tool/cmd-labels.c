@@ -44,7 +44,7 @@ struct labels_opts {
 	struct metrics_server *server;
 	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
 	unsigned long runs;
-	bool mounts_checked;   /* --host-root: its mounts looked at once */
+	bool mounts_checked; /* --host-root: its mounts looked at once */
 	char **writable_mounts; /* those of them this process may write */
 };
 
@@ -283,7 +283,8 @@ static void log_run(const struct labels_opts *o, const struct labels_run *run, i
 				check_status_name(run->sum->gate[g]));
 		fprintf(stderr, "; regpath %s", reg_path_name(run->sum->regpath));
 		/* Asked for and missing: the DaemonSet without the NVIDIA runtime (docs/k8s.md). */
-		if (run->f->probe.nvml.loaded.state != FACT_UNSET && !fact_ok(&run->f->probe.nvml.loaded))
+		if (run->f->probe.nvml.loaded.state != FACT_UNSET &&
+		    !fact_ok(&run->f->probe.nvml.loaded))
 			fprintf(stderr, "; NVML not loaded (%s)",
 				run->f->probe.nvml.reason ? run->f->probe.nvml.reason : "unknown");
 	} else {
@@ -395,8 +396,7 @@ static void check_host_mounts(struct labels_opts *o)
 		return;
 	if (o->in.root[0] == '/')
 		snprintf(dir, sizeof(dir), "%s", o->in.root);
-	else if (!getcwd(dir, sizeof(dir)) ||
-		 strlen(dir) + 1 + strlen(o->in.root) >= sizeof(dir))
+	else if (!getcwd(dir, sizeof(dir)) || strlen(dir) + 1 + strlen(o->in.root) >= sizeof(dir))
 		return;
 	else
 		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", o->in.root);
@@ -408,7 +408,8 @@ static void check_host_mounts(struct labels_opts *o)
 	o->mounts_checked = true;
 	if (!o->writable_mounts)
 		return;
-	fprintf(stderr, "gdrcheck labels: %zu mount%s under %s %s writable: the container runtime did not make the read-only mounts read-only all the way down (recursiveReadOnly: IfPossible fell back); gdrcheck writes none of them:",
+	fprintf(stderr,
+		"gdrcheck labels: %zu mount%s under %s %s writable: the container runtime did not make the read-only mounts read-only all the way down (recursiveReadOnly: IfPossible fell back); gdrcheck writes none of them:",
 		strv_len(o->writable_mounts), strv_len(o->writable_mounts) == 1 ? "" : "s", dir,
 		strv_len(o->writable_mounts) == 1 ? "is" : "are");
 	for (size_t i = 0; o->writable_mounts[i]; i++) {
@@ -530,8 +531,10 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		case OPT_EXPIRY:
 			/* NFD reads whole seconds (RFC 3339): a minute at least. */
 			if (parse_duration(optarg, &o.expiry_ms) < 0 || o.expiry_ms < 60000)
-				return cli_usage("labels", "--expiry takes a duration of a minute or more such as 30m or 24h, not '%s'",
-						 optarg);
+				return cli_usage(
+					"labels",
+					"--expiry takes a duration of a minute or more such as 30m or 24h, not '%s'",
+					optarg);
 			break;
 		case OPT_NODE_FEATURE:
 			o.node_feature = optarg;
@@ -572,7 +575,8 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 	}
 	check_host_mounts(&o);
 	if (o.in.probe && o.interval_ms)
-		fprintf(stderr, "gdrcheck labels: --probe creates a CUDA context and 2 MiB of GPU memory on the GPUs it probes every run, GPUs that running pods hold included (docs/probe.md)\n");
+		fprintf(stderr,
+			"gdrcheck labels: --probe creates a CUDA context and 2 MiB of GPU memory on the GPUs it probes every run, GPUs that running pods hold included (docs/probe.md)\n");
 	c = o.interval_ms ? run_loop(&o) : run_once(&o);
 	strv_free(o.writable_mounts);
 	return c;

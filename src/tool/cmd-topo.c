@@ -36,9 +36,7 @@ static void topo_help(FILE *out)
 		"                        path to its nearest NIC coloured by NCCL's GDR verdict\n"
 		"      --nvml            ask NVML (libnvidia-ml) for NVLink peers, C2C links and\n"
 		"                        the architecture (live node only; never loads CUDA)\n"
-		"  -h, --help            this help\n"
-		CLI_INPUT_HELP
-		"\n"
+		"  -h, --help            this help\n" CLI_INPUT_HELP "\n"
 		"Exit status: 0 done (also when the node has no NVIDIA GPU), 2 usage error,\n"
 		"3 input unreadable or invalid.\n");
 }

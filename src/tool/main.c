@@ -25,8 +25,9 @@ struct command {
  * predicted state follows as direct.regpath reads them (checks_predict_gdr).
  * The picture formats add the RoCE fabric (bond names); cmd_topo asks for it.
  */
-#define NEEDS_TOPO (COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_NUMA | \
-		    COLLECT_HOST | COLLECT_NCCL_ENV | COLLECT_KERNEL | COLLECT_USERSPACE)
+#define NEEDS_TOPO                                                                 \
+	(COLLECT_PCI | COLLECT_GPUS | COLLECT_NICS | COLLECT_NUMA | COLLECT_HOST | \
+	 COLLECT_NCCL_ENV | COLLECT_KERNEL | COLLECT_USERSPACE)
 
 /*
  * Exact names only: a prefix that means one command today would break

@@ -164,10 +164,22 @@ static void test_yaml_hostile(void **state)
 static void test_summary_gdr(void **state)
 {
 	struct topo_pair pairs[4] = {
-		{ .gpu = 0, .nic = 0, .nccl_pci = PATH_PIX, .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
-		{ .gpu = 0, .nic = 1, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
-		{ .gpu = 1, .nic = 0, .nccl_pci = PATH_SYS, .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
-		{ .gpu = 1, .nic = 1, .nccl_pci = PATH_PXB, .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
+		{ .gpu = 0,
+		  .nic = 0,
+		  .nccl_pci = PATH_PIX,
+		  .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
+		{ .gpu = 0,
+		  .nic = 1,
+		  .nccl_pci = PATH_SYS,
+		  .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
+		{ .gpu = 1,
+		  .nic = 0,
+		  .nccl_pci = PATH_SYS,
+		  .gdr = { .enabled = 0, .state = GDR_STATE_NO } },
+		{ .gpu = 1,
+		  .nic = 1,
+		  .nccl_pci = PATH_PXB,
+		  .gdr = { .enabled = 1, .state = GDR_STATE_YES } },
 	};
 	struct topo_report t = { .pairs = pairs, .n_pairs = 4 };
 	struct finding fd[2] = {
@@ -238,7 +250,8 @@ static void test_subnet_fit(void **state)
 	assert_non_null(facts_netdev_get(&f, "ens6f1np1"));
 	f.netdevs[facts_netdev_index(&f, "bond1")].link.addrs = strv_copy(addrs);
 	assert_int_equal(facts_link_netdevs(&f), 0);
-	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s), 1);
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s),
+			 1);
 	assert_string_equal(s.cidr, "10.10.0.128/25");
 	assert_int_equal(s.size, 128);
 	assert_non_null(strstr(s.detail, "10.10.0.0/24 (its address)"));
@@ -247,16 +260,19 @@ static void test_subnet_fit(void **state)
 	f.cni.routes = routes;
 	f.cni.n_routes = 2;
 	assert_int_equal(facts_link_netdevs(&f), 0);
-	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s), 1);
+	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "bond1")), &s),
+			 1);
 	assert_string_equal(s.cidr, "10.10.0.128/26");
 	assert_non_null(strstr(s.detail, "10.10.0.11, 10.10.0.254"));
 	free(s.detail);
 	/* A connected route names the subnet where the netdev has no address. */
-	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f0np0")), &s), 1);
+	assert_int_equal(
+		k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f0np0")), &s), 1);
 	assert_string_equal(s.cidr, "10.10.1.128/25");
 	free(s.detail);
 	/* Nothing known of the netdev: no range. */
-	assert_int_equal(k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f1np1")), &s), 0);
+	assert_int_equal(
+		k8s_subnet_fit(&f, facts_netdev(&f, facts_netdev_index(&f, "ens6f1np1")), &s), 0);
 	assert_int_equal(k8s_subnet_fit(&f, NULL, &s), 0);
 	f.cni.routes = NULL;
 	f.cni.n_routes = 0;
@@ -269,10 +285,8 @@ static void test_subnet_fit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_atomic_write),
-		cmocka_unit_test(test_yaml_quoting),
-		cmocka_unit_test(test_yaml_hostile),
-		cmocka_unit_test(test_summary_gdr),
+		cmocka_unit_test(test_atomic_write), cmocka_unit_test(test_yaml_quoting),
+		cmocka_unit_test(test_yaml_hostile), cmocka_unit_test(test_summary_gdr),
 		cmocka_unit_test(test_subnet_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

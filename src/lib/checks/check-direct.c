@@ -121,8 +121,9 @@ static int far_item(const struct check_ctx *ctx, const struct topo_route *rt,
 				perf);
 	}
 	r = finding_item(out, subj, ST_FAIL, fix,
-			 "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic, across,
-			 gdr_state_name(rt->state), topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
+			 "nearest NIC %s: the path crosses the %s, NCCL GDR %s (%s)", nic,
+			 across, gdr_state_name(rt->state),
+			 topo_pair_of(ctx->topo, rt->gpu, (size_t)rt->nic)->gdr.reason);
 	finding_item_kind(out, kind);
 	return r;
 }

@@ -309,21 +309,22 @@ static int pod_route_item(const struct check_ctx *ctx, const struct topo_report 
 	if (rt->via >= 0 && rt->gdr != 0) {
 		bool measured = rt->nvlink == TOPO_NVL_MEASURED;
 
-		return finding_item(out, subj, measured ? ST_PASS : ST_WARN,
-				    measured ? NULL :
-				    "confirm NVLink between the pod's GPUs (nvidia-smi nvlink --status in the pod); NCCL_PXN_DISABLE must stay unset",
-				    "%s, but NCCL sends through GPU%d of the pod over NVLink (PXN%s): GPU%d reaches %s at %s; GDR %s",
-				    nic, rt->via, measured ? "" : ", NVLink inferred from the SXM/HGX model",
-				    rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
-				    gdr_state_name(rt->state));
+		return finding_item(
+			out, subj, measured ? ST_PASS : ST_WARN,
+			measured ?
+				NULL :
+				"confirm NVLink between the pod's GPUs (nvidia-smi nvlink --status in the pod); NCCL_PXN_DISABLE must stay unset",
+			"%s, but NCCL sends through GPU%d of the pod over NVLink (PXN%s): GPU%d reaches %s at %s; GDR %s",
+			nic, rt->via, measured ? "" : ", NVLink inferred from the SXM/HGX model",
+			rt->via, f->nics[rt->nic].name, nccl_path_name(rt->via_pci),
+			gdr_state_name(rt->state));
 	}
 	if (topo_path_near(rt->path))
 		return finding_item(out, subj, ST_PASS, NULL, "%s, GDR %s: %s", nic,
 				    gdr_state_name(rt->state),
 				    pr->gdr.reason ? pr->gdr.reason : "");
 	st = far_advice(ctx, rt, gmask, nmask, multi_numa, fix, sizeof(fix), &on_node);
-	TRY(finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic,
-			 gdr_state_name(rt->state),
+	TRY(finding_item(out, subj, st, fix, "%s, GDR %s: %s", nic, gdr_state_name(rt->state),
 			 pr->gdr.reason ? pr->gdr.reason : ""));
 	/* The node's layout, not the spec: the plan sends it to the node. */
 	if (on_node)

@@ -333,8 +333,9 @@ int parse_proc_net_route(const char *text, char **ret_default, struct cni_route 
 		int len;
 
 		if (sscanf(line, "%31s %15s %15s %x %*s %*s %*s %15s", ifname, dst, gw, &flags,
-			   mask) != 5 || hex32(dst, &d) < 0 || hex32(gw, &g) < 0 ||
-		    hex32(mask, &m) < 0 || !(flags & 1) || (len = mask_len(m)) < 0 || (d & ~m))
+			   mask) != 5 ||
+		    hex32(dst, &d) < 0 || hex32(gw, &g) < 0 || hex32(mask, &m) < 0 ||
+		    !(flags & 1) || (len = mask_len(m)) < 0 || (d & ~m))
 			continue;
 		if (d == 0 && m == 0 && !dflt && !(dflt = strdup(ifname)))
 			goto oom;
@@ -413,7 +414,8 @@ int parse_mountinfo_writable(const char *text, const char *dir, char ***ret)
 
 	if (!copy)
 		return -ENOMEM;
-	for (line = strtok_r(copy, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(copy, "\n", &save); line && r >= 0;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *f[6], *s2 = NULL, *tok = strtok_r(line, " ", &s2);
 		size_t n = 0;
 

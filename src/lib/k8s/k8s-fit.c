@@ -574,14 +574,18 @@ static void ipam_note(struct fit *fit, struct k8s_notes *w)
 static json_object *nad(struct fit *fit, const char *name, json_object *conf, const char *resource)
 {
 	json_object *o = new_doc(fit, "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition", name,
-				 fit->nad_ns), *spec;
+				 fit->nad_ns),
+		    *spec;
 
 	if (!o) {
 		json_object_put(conf);
 		return NULL;
 	}
-	note(fit, why(fit), fit->nad_ns == fit->plan->ns ? "namespace: --namespace; the pods that name this network run there"
-							  : "namespace " NET_NAMESPACE ": where the example pods run (--namespace moves it)",
+	note(fit, why(fit),
+	     fit->nad_ns == fit->plan->ns ?
+		     "namespace: --namespace; the pods that name this network run there" :
+		     "namespace " NET_NAMESPACE
+		     ": where the example pods run (--namespace moves it)",
 	     NULL);
 	if (resource) {
 		json_object *ann = json_object_new_object();
@@ -764,7 +768,8 @@ static json_object *node_selector(struct fit *fit, struct k8s_notes *w, const ch
 		 * labels NVIDIA NICs alone.
 		 */
 		if (!(fit->plan->install == K8S_INSTALL_OPERATOR && strcmp(vendor, "15b3") == 0))
-			warn(fit, "the hostname is not in this input, so the SR-IOV objects select NFD's label for the NIC vendor, which NFD sets only where its pci source lists network devices (class 02: the GPU Operator's NFD does, NFD's defaults do not): without it the policy never runs on this node; give the input a hostname or set nodeSelector yourself",
+			warn(fit,
+			     "the hostname is not in this input, so the SR-IOV objects select NFD's label for the NIC vendor, which NFD sets only where its pci source lists network devices (class 02: the GPU Operator's NFD does, NFD's defaults do not): without it the policy never runs on this node; give the input a hostname or set nodeSelector yourself",
 			     "%s", key);
 	}
 	return sel;
@@ -793,7 +798,8 @@ static bool can_split(struct fit *fit, const struct nic_id *n)
 {
 	if (total_vfs(n) != 0)
 		return true;
-	leave(fit, "a PF without SR-IOV is left out: its sriov_totalvfs is 0 or absent (no SR-IOV capability, or disabled in the NIC's firmware)",
+	leave(fit,
+	      "a PF without SR-IOV is left out: its sriov_totalvfs is 0 or absent (no SR-IOV capability, or disabled in the NIC's firmware)",
 	      "%s of %s", n->port->name, n->nic->name);
 	return false;
 }
@@ -825,21 +831,25 @@ static int64_t policy_vfs(struct fit *fit, struct k8s_notes *w, const bool *ok, 
 			cap = t;
 	}
 	if (now && (cap < 0 || now <= cap)) {
-		note(fit, w, "spec.numVfs: the PFs' device/sriov_numvfs now", "%lld", (long long)now);
+		note(fit, w, "spec.numVfs: the PFs' device/sriov_numvfs now", "%lld",
+		     (long long)now);
 	} else if (cap >= 0 && cap < 8) {
 		now = cap;
-		note(fit, w, "spec.numVfs: the smallest sriov_totalvfs of these PFs (the kernel refuses more: ERANGE)",
+		note(fit, w,
+		     "spec.numVfs: the smallest sriov_totalvfs of these PFs (the kernel refuses more: ERANGE)",
 		     "%lld", (long long)cap);
 	} else {
 		now = 8;
 		if (cap < 0)
-			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs", "sriov_totalvfs unknown");
+			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs",
+			     "sriov_totalvfs unknown");
 		else
-			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs", "sriov_totalvfs %lld",
-			     (long long)cap);
+			note(fit, w, "spec.numVfs 8: default, within every PF's sriov_totalvfs",
+			     "sriov_totalvfs %lld", (long long)cap);
 	}
 	if (unknown)
-		warn(fit, "a PF's sriov_totalvfs is not in this input: spec.numVfs may exceed what it allows, and the kernel and the operator's webhook refuse that; read /sys/class/net/<pf>/device/sriov_totalvfs on the node",
+		warn(fit,
+		     "a PF's sriov_totalvfs is not in this input: spec.numVfs may exceed what it allows, and the kernel and the operator's webhook refuse that; read /sys/class/net/<pf>/device/sriov_totalvfs on the node",
 		     "%s of %s", n->port->name, n->nic->name);
 	return now;
 }
@@ -944,8 +954,9 @@ static void sriov_pool(struct fit *fit)
  */
 static void sriov_operator_config(struct fit *fit)
 {
-	json_object *o = new_doc(fit, "sriovnetwork.openshift.io/v1", "SriovOperatorConfig", "default",
-				 fit->plan->ns), *spec, *sel;
+	json_object *o = new_doc(fit, "sriovnetwork.openshift.io/v1", "SriovOperatorConfig",
+				 "default", fit->plan->ns),
+		    *spec, *sel;
 
 	if (!o)
 		return;
@@ -954,8 +965,12 @@ static void sriov_operator_config(struct fit *fit)
 	set(sel, "kubernetes.io/os", str("linux"));
 	set(spec, "configDaemonNodeSelector", sel);
 	set(o, "spec", spec);
-	note(fit, why(fit), "the SR-IOV Network Operator reconciles one SriovOperatorConfig, default: merge this key into yours", NULL);
-	note(fit, why(fit), "spec.configDaemonNodeSelector kubernetes.io/os linux: every Linux node (the kubelet's label), where without it the config daemon selects node-role.kubernetes.io/worker, which nothing sets; the policies choose the nodes", NULL);
+	note(fit, why(fit),
+	     "the SR-IOV Network Operator reconciles one SriovOperatorConfig, default: merge this key into yours",
+	     NULL);
+	note(fit, why(fit),
+	     "spec.configDaemonNodeSelector kubernetes.io/os linux: every Linux node (the kubelet's label), where without it the config daemon selects node-role.kubernetes.io/worker, which nothing sets; the policies choose the nodes",
+	     NULL);
 }
 
 /* The VF network: a SriovNetwork the operator renders, with rdma-cni chained. */
@@ -1047,7 +1062,8 @@ static void ip_pool(struct fit *fit)
 	set(o, "spec", spec);
 	note(fit, why(fit), "nv-ipam reads IPPools in the operator's namespace only", NULL);
 	subnet_note(fit, why(fit));
-	note(fit, why(fit), "perNodeBlockSize: addresses each node hands its pods, 64, or an eighth of a smaller range (eight nodes' blocks)",
+	note(fit, why(fit),
+	     "perNodeBlockSize: addresses each node hands its pods, 64, or an eighth of a smaller range (eight nodes' blocks)",
 	     "%d", fit->plan->node_block);
 }
 
@@ -1162,9 +1178,16 @@ static void schedule_check(struct fit *fit)
 	if (fit->plan->install != K8S_INSTALL_OPERATOR || fit->nvidia_nic != 0)
 		return;
 	if (m == K8S_MODE_SRIOV)
-		warn(fit, "the Network Operator's SR-IOV config daemon never runs on this node: its configDaemonNodeSelector asks for " NETOP_WAIT_LABEL ", which the operator sets only on nodes with an NVIDIA (15b3) NIC, and this node has none; the policies below are never applied (use --install standalone: the SR-IOV Network Operator's own chart)", NULL);
+		warn(fit,
+		     "the Network Operator's SR-IOV config daemon never runs on this node: its configDaemonNodeSelector asks for " NETOP_WAIT_LABEL
+		     ", which the operator sets only on nodes with an NVIDIA (15b3) NIC, and this node has none; the policies below are never applied (use --install standalone: the SR-IOV Network Operator's own chart)",
+		     NULL);
 	else
-		warn(fit, "the Network Operator's device plugin never runs on this node: its DaemonSet selects " NETOP_NIC_LABEL " and " NETOP_WAIT_LABEL ", which NFD and the operator set only for an NVIDIA (15b3) NIC, and this node has none; no pod gets the resource (use --install standalone: the plugin's own DaemonSet)", NULL);
+		warn(fit,
+		     "the Network Operator's device plugin never runs on this node: its DaemonSet selects " NETOP_NIC_LABEL
+		     " and " NETOP_WAIT_LABEL
+		     ", which NFD and the operator set only for an NVIDIA (15b3) NIC, and this node has none; no pod gets the resource (use --install standalone: the plugin's own DaemonSet)",
+		     NULL);
 }
 
 /* What pods need for a second network and this node does not show. */
@@ -1278,11 +1301,16 @@ static void helm_values(struct fit *fit, const struct report *rep)
 	 */
 	if (gpu_operator_seen(fit->f)) {
 		set(path_obj(nv->values, "nfd.enabled"), "enabled", json_object_new_boolean(0));
-		note(fit, &nv->why, "nfd.enabled false: the GPU Operator runs here and deploys NFD; a second NFD would label the same nodes (its NodeFeatureRule for NVIDIA NICs, nfd.deployNodeFeatureRules, works with the GPU Operator's)",
-		     "%s", fact_ok(&fit->f->host.platform.validated_host_driver) ? "/run/nvidia/validations/driver-ready" :
-										   "/run/nvidia/driver/usr/bin/nvidia-smi");
+		note(fit, &nv->why,
+		     "nfd.enabled false: the GPU Operator runs here and deploys NFD; a second NFD would label the same nodes (its NodeFeatureRule for NVIDIA NICs, nfd.deployNodeFeatureRules, works with the GPU Operator's)",
+		     "%s",
+		     fact_ok(&fit->f->host.platform.validated_host_driver) ?
+			     "/run/nvidia/validations/driver-ready" :
+			     "/run/nvidia/driver/usr/bin/nvidia-smi");
 	} else {
-		note(fit, &nv->why, "nfd.enabled left at the chart's default (its NFD on): no GPU Operator is seen on this node; where one runs, turn it off (the GPU Operator's chart deploys NFD)", NULL);
+		note(fit, &nv->why,
+		     "nfd.enabled left at the chart's default (its NFD on): no GPU Operator is seen on this node; where one runs, turn it off (the GPU Operator's chart deploys NFD)",
+		     NULL);
 	}
 	if (sriov) {
 		set(path_obj(nv->values, "sriov-network-operator.operator.resourcePrefix"),
@@ -1434,7 +1462,10 @@ static void pick_install(const struct fit *fit, int install, struct k8s_plan *p)
 	}
 	if (fit->nvidia_nic == 0) {
 		p->install = K8S_INSTALL_STANDALONE;
-		p->install_why = "no NVIDIA (Mellanox, PCI vendor 15b3) NIC on this node: the Network Operator's device plugins and SR-IOV config daemon schedule only on nodes labelled " NETOP_NIC_LABEL " and " NETOP_WAIT_LABEL ", which it sets for those NICs alone; the plugins' own DaemonSets run on any node";
+		p->install_why =
+			"no NVIDIA (Mellanox, PCI vendor 15b3) NIC on this node: the Network Operator's device plugins and SR-IOV config daemon schedule only on nodes labelled " NETOP_NIC_LABEL
+			" and " NETOP_WAIT_LABEL
+			", which it sets for those NICs alone; the plugins' own DaemonSets run on any node";
 	} else if (fact_ok(&c->nv_ipam_d.listed)) {
 		p->install = K8S_INSTALL_OPERATOR;
 		p->install_why = "nv-ipam's /etc/cni/net.d/nv-ipam.d is on the node: the Network Operator runs here";

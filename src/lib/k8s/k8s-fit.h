@@ -78,9 +78,13 @@ struct k8s_plan {
 	enum k8s_install install;
 	const char *install_why; /* why this model when it was not asked for */
 	const char *ns;          /* where the operator's objects go */
-	const char *subnet;      /* the secondary network's IPv4 range */
+	const char *subnet; /* the secondary network's IPv4 range */
 	/* Where @subnet comes from: --subnet, the RDMA netdev's own subnet, the default. */
-	enum k8s_subnet_from { K8S_SUBNET_OPTION, K8S_SUBNET_NETDEV, K8S_SUBNET_DEFAULT } subnet_from;
+	enum k8s_subnet_from {
+		K8S_SUBNET_OPTION,
+		K8S_SUBNET_NETDEV,
+		K8S_SUBNET_DEFAULT
+	} subnet_from;
 	char subnet_buf[32];
 	int node_block; /* nv-ipam perNodeBlockSize for @subnet */
 	struct k8s_doc *docs;

@@ -180,8 +180,11 @@ int k8s_subnet_fit(const struct facts *f, const struct netdev *dev, struct k8s_s
 				snprintf(ret->cidr, sizeof(ret->cidr), "%s/%d", net, len);
 				ret->size = size;
 				ip4_str(c.net, net);
-				if (asprintf(&ret->detail, "%s's subnet %s/%d (its %s); this node's addresses there: %s",
-					     dev->name, net, c.len, from, *list ? list : "none seen") < 0) {
+				if (asprintf(
+					    &ret->detail,
+					    "%s's subnet %s/%d (its %s); this node's addresses there: %s",
+					    dev->name, net, c.len, from,
+					    *list ? list : "none seen") < 0) {
 					memset(ret, 0, sizeof(*ret));
 					return -ENOMEM;
 				}

@@ -11,7 +11,7 @@ int k8s_check_subnet(const char *subnet);
 struct k8s_subnet {
 	char cidr[32]; /* "10.10.0.128/25" */
 	uint32_t size; /* addresses in it */
-	char *detail;  /* where it comes from, with the node's values (free it) */
+	char *detail; /* where it comes from, with the node's values (free it) */
 };
 
 /*

@@ -66,8 +66,10 @@ static const char *tri_text(int v)
 
 static const char *state_class(enum gdr_state s)
 {
-	return s == GDR_STATE_YES ? "on" : s == GDR_STATE_PREDICTED ? "predicted" :
-	       s == GDR_STATE_NO ? "off" : "unknown";
+	return s == GDR_STATE_YES	? "on" :
+	       s == GDR_STATE_PREDICTED ? "predicted" :
+	       s == GDR_STATE_NO	? "off" :
+					  "unknown";
 }
 
 static const char *cell(enum smi_label l)

@@ -88,9 +88,11 @@ json_object *render_k8s_json(const struct facts *f, const struct k8s_plan *p)
 	json_object_object_add(doc, "install_why", render_str_or_null(p->install_why));
 	json_object_object_add(doc, "namespace", json_object_new_string(p->ns));
 	json_object_object_add(doc, "subnet", json_object_new_string(p->subnet));
-	json_object_object_add(doc, "subnet_from",
-			       json_object_new_string(p->subnet_from == K8S_SUBNET_OPTION ? "option" :
-						      p->subnet_from == K8S_SUBNET_NETDEV ? "netdev" : "default"));
+	json_object_object_add(
+		doc, "subnet_from",
+		json_object_new_string(p->subnet_from == K8S_SUBNET_OPTION ? "option" :
+				       p->subnet_from == K8S_SUBNET_NETDEV ? "netdev" :
+									     "default"));
 	json_object_object_add(doc, "unfit", json_object_new_boolean(p->unfit));
 	json_object_object_add(doc, "warnings", strv_json(p->warnings.notes));
 	json_object_object_add(doc, "left_out", strv_json(p->left_out.notes));

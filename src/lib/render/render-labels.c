@@ -168,17 +168,17 @@ static void prom_checks(FILE *out, const struct report *rep)
 static void prom_pairs(FILE *out, const struct facts *f,
 		       const struct topo_report *t)
 {
-	prom_head(out, "gdrcheck_pair_info",
-		  "Always 1, one per GPU x NIC pair: nvidia-smi label, NCCL path, whether NCCL uses GPUDirect RDMA (yes, predicted, no, unknown: gdrcheck topo's gdr column).");
+	prom_head(
+		out, "gdrcheck_pair_info",
+		"Always 1, one per GPU x NIC pair: nvidia-smi label, NCCL path, whether NCCL uses GPUDirect RDMA (yes, predicted, no, unknown: gdrcheck topo's gdr column).");
 	for (size_t i = 0; i < t->n_pairs; i++) {
 		const struct topo_pair *p = &t->pairs[i];
 		const char *smi = smi_label_name(p->smi);
 
 		fprintf(out, "gdrcheck_pair_info{gpu=\"%zu\",nic=", p->gpu);
 		render_prom_value(out, f->nics[p->nic].name);
-		fprintf(out, ",smi=\"%s\",nccl=\"%s\",gdr=\"%s\"} 1\n",
-			smi ? smi : "unknown", nccl_path_name(p->nccl),
-			gdr_state_name(p->gdr.state));
+		fprintf(out, ",smi=\"%s\",nccl=\"%s\",gdr=\"%s\"} 1\n", smi ? smi : "unknown",
+			nccl_path_name(p->nccl), gdr_state_name(p->gdr.state));
 	}
 }
 
@@ -186,8 +186,9 @@ static void prom_summary(FILE *out, const struct node_summary *s, const struct f
 {
 	prom_head(out, "gdrcheck_pairs", "GPU x NIC pairs on the node.");
 	fprintf(out, "gdrcheck_pairs %zu\n", s->n_pairs);
-	prom_head(out, "gdrcheck_gdr_pairs",
-		  "GPU x NIC pairs over which NCCL uses GPUDirect RDMA, proven or predicted (gdrcheck_pair_info's gdr says which).");
+	prom_head(
+		out, "gdrcheck_gdr_pairs",
+		"GPU x NIC pairs over which NCCL uses GPUDirect RDMA, proven or predicted (gdrcheck_pair_info's gdr says which).");
 	fprintf(out, "gdrcheck_gdr_pairs %zu\n", s->n_gdr_pairs);
 	prom_head(
 		out, "gdrcheck_node_info",
@@ -232,8 +233,9 @@ static void prom_libs(FILE *out, const struct facts *f)
 		if (!why)
 			continue;
 		if (!head)
-			prom_head(out, "gdrcheck_library_ready",
-				  "1 when a vendor library the run asked for loaded and initialised, 0 when it did not (gdrcheck_library_error_info says why).");
+			prom_head(
+				out, "gdrcheck_library_ready",
+				"1 when a vendor library the run asked for loaded and initialised, 0 when it did not (gdrcheck_library_error_info says why).");
 		head = true;
 		fprintf(out, "gdrcheck_library_ready{library=\"%s\"} %d\n", libs[i].name, ready);
 	}
@@ -270,8 +272,9 @@ static int prom_metrics_body(FILE *out, const struct labels_run *run)
 		fprintf(out, "} 1\n");
 	}
 	if (run->mounts_checked) {
-		prom_head(out, "gdrcheck_host_mounts_writable",
-			  "Mounts under --host-root this process may write: 0 when the node's files are read-only all the way down (recursiveReadOnly), more when the runtime fell back to read-only at the top only.");
+		prom_head(
+			out, "gdrcheck_host_mounts_writable",
+			"Mounts under --host-root this process may write: 0 when the node's files are read-only all the way down (recursiveReadOnly), more when the runtime fell back to read-only at the top only.");
 		fprintf(out, "gdrcheck_host_mounts_writable %zu\n", strv_len(run->writable_mounts));
 	}
 	prom_head(out, "gdrcheck_last_run_timestamp_seconds",

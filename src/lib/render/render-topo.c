@@ -196,7 +196,8 @@ json_object *render_topo_json(const struct facts *f,
 		json_object_object_add(gdr, "mode",
 				       render_str_or_null(gdr_mode_name(p->gdr.mode)));
 		json_object_object_add(gdr, "reason", render_str_or_null(p->gdr.reason));
-		json_object_object_add(gdr, "state", json_object_new_string(gdr_state_name(p->gdr.state)));
+		json_object_object_add(gdr, "state",
+				       json_object_new_string(gdr_state_name(p->gdr.state)));
 		json_object_object_add(o, "gdr", gdr);
 		json_object_object_add(o, "via_gpu", index_or_null(p->via));
 		json_object_object_add(o, "causes", settings_json(f, p->causes));
@@ -303,8 +304,8 @@ static void route_text(FILE *out, const struct facts *f, const struct topo_repor
 			snprintf(via, sizeof(via), "-");
 		topo_settings_text(f, rt->causes, set, sizeof(set));
 		fprintf(out, "  GPU%-2zu NIC%-2d %-14s %-7s %-6s %-9s %s%s\n", rt->gpu, rt->nic,
-			f->nics[rt->nic].name, nccl_path_name(rt->path), via, gdr_state_name(rt->state),
-			rt->causes ? "NCCL settings: " : "-", set);
+			f->nics[rt->nic].name, nccl_path_name(rt->path), via,
+			gdr_state_name(rt->state), rt->causes ? "NCCL settings: " : "-", set);
 	}
 }
 
@@ -381,16 +382,16 @@ static int topo_text_body(FILE *out, const struct facts *f,
 		fprintf(out, "  GPU%zu %-12s GDR support: %s (%s)\n", g,
 			f->gpus[g].bdf, tri(r->gpu_support[g].supported),
 			r->gpu_support[g].how);
-	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-7s %-9s %-8s %-8s %s\n", "GPU",
-		"NIC", "name", "smi", "nccl", "gdr", "gdr-read", "mode", "why");
+	fprintf(out, "\n  %-5s %-5s %-14s %-4s %-7s %-9s %-8s %-8s %s\n", "GPU", "NIC", "name",
+		"smi", "nccl", "gdr", "gdr-read", "mode", "why");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct topo_pair *p = &r->pairs[i];
 		const char *mode = gdr_mode_name(p->gdr.mode);
 
-		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-7s %-9s %-8s %-8s %s\n",
-			p->gpu, p->nic, f->nics[p->nic].name, cell(p->smi),
-			nccl_path_name(p->nccl), gdr_state_name(p->gdr.state),
-			tri(p->gdr.read), mode ? mode : "-", p->gdr.reason);
+		fprintf(out, "  GPU%-2zu NIC%-2zu %-14s %-4s %-7s %-9s %-8s %-8s %s\n", p->gpu,
+			p->nic, f->nics[p->nic].name, cell(p->smi), nccl_path_name(p->nccl),
+			gdr_state_name(p->gdr.state), tri(p->gdr.read), mode ? mode : "-",
+			p->gdr.reason);
 	}
 	route_text(out, f, r);
 	for (size_t i = 0; r->notes && r->notes[i]; i++)

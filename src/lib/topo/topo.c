@@ -497,8 +497,12 @@ int topo_predict_subset(const struct facts *f, const bool *gpus, const bool *nic
 			const int *nic_expect, struct topo_report *r)
 {
 	struct nccl_graph ng;
-	struct topo_eval ev = { .f = f, .ng = &ng, .gmask = gpus, .nmask = nics,
-				.predict = true, .nic_expect = nic_expect };
+	struct topo_eval ev = { .f = f,
+				.ng = &ng,
+				.gmask = gpus,
+				.nmask = nics,
+				.predict = true,
+				.nic_expect = nic_expect };
 	struct topo_report pred;
 	bool any = false;
 	int rc;
@@ -541,8 +545,10 @@ int topo_predict_subset(const struct facts *f, const bool *gpus, const bool *nic
 	}
 	topo_report_release(&pred);
 	if (rc >= 0 && any &&
-	    strv_push(&r->notes, NULL,
-		      "predicted: GPUDirect RDMA where only facts a live probe reads are missing, taken as the GPU model (every data-center or professional part supports it, GeForce none; an SXM/HGX board's NVLink) and the node's files (direct.regpath) say; gdrcheck probe (and --nvml) proves it") < 0)
+	    strv_push(
+		    &r->notes, NULL,
+		    "predicted: GPUDirect RDMA where only facts a live probe reads are missing, taken as the GPU model (every data-center or professional part supports it, GeForce none; an SXM/HGX board's NVLink) and the node's files (direct.regpath) say; gdrcheck probe (and --nvml) proves it") <
+		    0)
 		rc = -ENOMEM;
 	return rc;
 }

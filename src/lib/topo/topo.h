@@ -247,8 +247,7 @@ int topo_analyse_subset(const struct facts *f, const bool *gpus,
  * sets the state of each pair and route whose verdict was unknown. A pair
  * analysed on read facts keeps its state (YES, NO).
  */
-int topo_predict(const struct facts *f, const int *nic_expect,
-		 struct topo_report *r);
+int topo_predict(const struct facts *f, const int *nic_expect, struct topo_report *r);
 /* The same for a report of topo_analyse_subset(@gpus, @nics). */
 int topo_predict_subset(const struct facts *f, const bool *gpus, const bool *nics,
 			const int *nic_expect, struct topo_report *r);
