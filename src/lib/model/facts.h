@@ -248,8 +248,9 @@ bool netdev_is_slave_of(const struct facts *f, const struct netdev *n,
  * facts are collected or loaded: add a record for each interface a source
  * names, sort the records by name, and fill the indices of struct netdev
  * (pci, master, slaves, nic, port), of the RDMA devices, ports and GID
- * entries (netdevs, netdev), of the network functions, facts.links and the
- * default route's interface. Idempotent. 0 or -ENOMEM.
+ * entries (netdevs, netdev), of the network functions, facts.links, the
+ * default route's interface and each route's (looked up: a route adds no
+ * record). Idempotent. 0 or -ENOMEM.
  */
 int facts_link_netdevs(struct facts *f);
 /* Add a collection note (printf-style). */
