@@ -179,14 +179,15 @@ static void test_node_list(void **state)
 	assert_true(mentions(l.commands, "helm pull nvidia/gpu-operator --version v26.3.3"));
 	k8s_images_release(&l);
 
-	/* With the Network Operator: its NFD, and the GPU Operator's off. */
+	/* With the Network Operator: the GPU Operator's NFD, the Network Operator's off. */
 	assert_int_equal(k8s_images_build(&f, &operator, "gpu-operator", "26.7", &l), 0);
 	assert_non_null(l.net);
-	assert_false(has_prefix(&l, "registry.k8s.io/nfd/"));
-	assert_non_null(find(
+	assert_true(has_prefix(&l, "registry.k8s.io/nfd/"));
+	assert_null(find(
 		&l, "nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.1"));
 	assert_non_null(find(&l, "nvcr.io/nvidia/driver:595.91.07-rhel10"));
-	assert_true(mentions(l.commands, "--set nfd.enabled=false"));
+	assert_true(mentions(l.commands, "network-operator-values.yaml --set nfd.enabled=false"));
+	assert_false(mentions(l.commands, "gpu-operator-values.yaml --set nfd.enabled=false"));
 	assert_true(mentions(l.commands, "helm pull nvidia/network-operator --version 26.4.1"));
 	k8s_images_release(&l);
 
@@ -194,6 +195,9 @@ static void test_node_list(void **state)
 	assert_int_equal(k8s_images_build(&f, &operator, "network-operator", NULL, &l), 0);
 	assert_null(l.gpu);
 	assert_false(has_prefix(&l, "nvcr.io/nvidia/driver"));
+	/* Its values keep its NFD on (no GPU Operator seen): its image is listed. */
+	assert_non_null(find(
+		&l, "nvcr.io/nvidia/mellanox/node-feature-discovery:network-operator-v26.4.1"));
 	assert_false(mentions(l.commands, "gpu-operator"));
 	k8s_images_release(&l);
 

@@ -234,7 +234,7 @@ static const struct {
 };
 
 static void gpu_operator_images(struct images_ctx *c, const struct facts *f,
-				const struct k8s_plan *plan, bool net_nfd)
+				const struct k8s_plan *plan)
 {
 	struct k8s_images *l = c->l;
 	char drv[128];
@@ -248,8 +248,6 @@ static void gpu_operator_images(struct images_ctx *c, const struct facts *f,
 			continue;
 		if (driver && host)
 			continue;
-		if (strcmp(h->key, "node-feature-discovery") == 0 && net_nfd)
-			continue;
 		if (gpu_operands[i].os_suffix && !l->os_tag[0]) {
 			warn(c,
 			     "%s: its tag is %s-<os> for the node's OS, which the input does not give (/etc/os-release)",
@@ -262,9 +260,6 @@ static void gpu_operator_images(struct images_ctx *c, const struct facts *f,
 	if (host)
 		warn(c,
 		     "the NVIDIA driver is installed on the host: the operator runs with driver.enabled=false and pulls no driver image");
-	if (net_nfd)
-		warn(c,
-		     "node-feature-discovery: the Network Operator's NFD serves the cluster, so the GPU Operator is installed with nfd.enabled=false (one NFD per cluster: GPU Operator getting-started, nfd.enabled)");
 	if (plan_bool(plan, "gpu-operator", "driver.rdma.enabled") == 1 &&
 	    plan_bool(plan, "gpu-operator", "driver.rdma.useHostMofed") != 1)
 		warn(c,
@@ -280,7 +275,7 @@ static void gpu_operator_images(struct images_ctx *c, const struct facts *f,
 	}
 }
 
-static void network_operator_images(struct images_ctx *c, const struct k8s_plan *plan)
+static void network_operator_images(struct images_ctx *c, const struct k8s_plan *plan, bool nfd)
 {
 	const struct helm_release *r = c->l->net;
 	bool sriov = plan->mode == K8S_MODE_SRIOV;
@@ -291,8 +286,9 @@ static void network_operator_images(struct images_ctx *c, const struct k8s_plan 
 		if (strcmp(h->key, "operator") == 0) {
 			add_row(c, h, NULL, r, "the Network Operator Deployment");
 		} else if (strcmp(h->key, "node-feature-discovery") == 0) {
-			add_row(c, h, NULL, r,
-				"NFD master and worker (nfd.enabled), for both operators");
+			if (nfd)
+				add_row(c, h, NULL, r,
+					"NFD master and worker (nfd.enabled), for both operators");
 		} else if (startswith(h->key, "sriov-network-operator.images.")) {
 			/* The operator picks among its list at run time: mirror it whole. */
 			if (sriov)
@@ -367,15 +363,16 @@ static void helm_commands(struct images_ctx *c, const struct k8s_plan *plan, boo
 		command(c, "helm pull nvidia/network-operator --version %s", n->version);
 	if (g)
 		command(c, "helm pull nvidia/gpu-operator --version %s", g->version);
-	if (n)
-		command(c,
-			"helm install network-operator network-operator-%s.tgz --namespace %s --create-namespace --values network-operator-values.yaml",
-			n->version, plan->ns);
+	/* The GPU Operator first: its NFD brings the CRDs the Network Operator's NodeFeatureRule needs. */
 	if (g)
 		command(c,
 			"helm install gpu-operator gpu-operator-%s.tgz --namespace " GPU_NAMESPACE
-			" --create-namespace --values gpu-operator-values.yaml%s",
-			g->version, n ? " --set nfd.enabled=false" : "");
+			" --create-namespace --values gpu-operator-values.yaml",
+			g->version);
+	if (n)
+		command(c,
+			"helm install network-operator network-operator-%s.tgz --namespace %s --create-namespace --values network-operator-values.yaml%s",
+			n->version, plan->ns, g ? " --set nfd.enabled=false" : "");
 	if (plan->install == K8S_INSTALL_STANDALONE && plan->n_docs)
 		command(c,
 			"gdrcheck k8s --mode %s --install standalone > gdrcheck-k8s.yaml (its images set to the mirror); kubectl apply -f gdrcheck-k8s.yaml",
@@ -400,10 +397,21 @@ int k8s_images_build(const struct facts *f, const struct k8s_plan *plan, const c
 	if (plan->install == K8S_INSTALL_OPERATOR)
 		ret->net = helm_release_find("network-operator", NULL);
 	if (gpu)
-		gpu_operator_images(&c, f, plan,
-				    ret->net && release_image(ret->net, "node-feature-discovery"));
-	if (ret->net)
-		network_operator_images(&c, plan);
+		gpu_operator_images(&c, f, plan);
+	if (ret->net) {
+		/*
+		 * One NFD per cluster: the GPU Operator's, which lists network
+		 * devices too (class 02), where it is installed; the Network
+		 * Operator's only where its values (gdrcheck k8s --helm-values
+		 * network-operator) keep it.
+		 */
+		bool nfd = !gpu && plan_bool(plan, "network-operator", "nfd.enabled") != 0;
+
+		if (!nfd)
+			warn(&c,
+			     "node-feature-discovery: the GPU Operator's NFD serves the cluster, so the Network Operator is installed with nfd.enabled=false and its NFD image is not listed (one NFD per cluster: network-operator README, \"Deploy Network Operator without Node Feature Discovery\")");
+		network_operator_images(&c, plan, nfd);
+	}
 	plan_images(&c, plan);
 	helm_commands(&c, plan, gpu);
 	return c.err;
