@@ -44,7 +44,8 @@ struct labels_opts {
 	struct metrics_server *server;
 	bool wrote_nfd, wrote_prom; /* removed when the loop stops */
 	unsigned long runs;
-	bool mounts_checked; /* --host-root: its mounts looked at once */
+	bool mounts_looked;  /* --host-root: its mounts looked at, once */
+	bool mounts_checked; /* ... and mountinfo read */
 	char **writable_mounts; /* those of them this process may write */
 };
 
@@ -313,6 +314,53 @@ static int print_labels(const struct labels_opts *o, const struct labels_run *ru
 	return r;
 }
 
+/*
+ * --host-root: the node's files are mounted read-only "recursively if
+ * possible" (recursiveReadOnly: IfPossible); a runtime without recursive
+ * read-only mounts falls back to a read-only top with writable submounts
+ * below (the host's /dev/shm, cgroupfs). Looked at once: a pod's mounts do
+ * not change. Said on stderr in a loop and as a metric each run, from the
+ * first run that read the node: a DIR that is no node is that run's one error.
+ */
+static void check_host_mounts(struct labels_opts *o)
+{
+	const char *host = o->in.host_root;
+	char dir[4096];
+	int r;
+
+	if (!host || o->mounts_looked)
+		return;
+	o->mounts_looked = true;
+	if (host[0] == '/')
+		snprintf(dir, sizeof(dir), "%s", host);
+	else if (!getcwd(dir, sizeof(dir)) || strlen(dir) + 1 + strlen(host) >= sizeof(dir))
+		return;
+	else
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", host);
+	r = collect_writable_mounts(dir, &o->writable_mounts);
+	if (r < 0) {
+		cli_error("cannot read /proc/self/mountinfo: %s, ignoring", strerror(-r));
+		return;
+	}
+	o->mounts_checked = true;
+	/* The line is for kubectl logs, as log_run's: a single run's stderr holds errors only. */
+	if (!o->writable_mounts || !o->interval_ms)
+		return;
+	fprintf(stderr,
+		"gdrcheck labels: %zu mount%s under %s %s writable: the container runtime did not make the read-only mounts read-only all the way down (recursiveReadOnly: IfPossible fell back); gdrcheck writes none of them:",
+		strv_len(o->writable_mounts), strv_len(o->writable_mounts) == 1 ? "" : "s", dir,
+		strv_len(o->writable_mounts) == 1 ? "is" : "are");
+	for (size_t i = 0; o->writable_mounts[i]; i++) {
+		/* A line for kubectl logs, not a mount table. */
+		if (i == 8) {
+			fprintf(stderr, " and %zu more", strv_len(o->writable_mounts) - i);
+			break;
+		}
+		fprintf(stderr, "%s %s", i ? "," : "", o->writable_mounts[i]);
+	}
+	fprintf(stderr, "\n");
+}
+
 /* One run: read the node, analyse, write. Returns an exit status. */
 static int run_once(struct labels_opts *o)
 {
@@ -323,8 +371,6 @@ static int run_once(struct labels_opts *o)
 	int rc;
 
 	run.started = time(NULL);
-	run.mounts_checked = o->mounts_checked;
-	run.writable_mounts = o->writable_mounts;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = cli_analyse(&o->in, &an);
 	if (rc == EXIT_USAGE)
@@ -333,6 +379,7 @@ static int run_once(struct labels_opts *o)
 		run.error = cli_last_error();
 		rc = EXIT_INPUT;
 	} else {
+		check_host_mounts(o);
 		run.rep = &an.rep;
 		run.sum = &an.sum;
 		run.topo = &an.topo;
@@ -345,6 +392,8 @@ static int run_once(struct labels_opts *o)
 		}
 		run.fleet = &fleet;
 	}
+	run.mounts_checked = o->mounts_checked;
+	run.writable_mounts = o->writable_mounts;
 	if (o->expiry_ms)
 		run.expires = run.started + o->expiry_ms / 1000;
 	else if (o->interval_ms)
@@ -378,49 +427,6 @@ out:
 	fleet_reading_release(&fleet);
 	cli_analysis_release(&an);
 	return rc;
-}
-
-/*
- * --host-root: the node's files are mounted read-only "recursively if
- * possible" (recursiveReadOnly: IfPossible); a runtime without recursive
- * read-only mounts falls back to a read-only top with writable submounts
- * below (the host's /dev/shm, cgroupfs). Looked at once: a pod's mounts do
- * not change. Said on stderr and as a metric each run.
- */
-static void check_host_mounts(struct labels_opts *o)
-{
-	char dir[4096];
-	int r;
-
-	if (!o->in.host_root)
-		return;
-	if (o->in.root[0] == '/')
-		snprintf(dir, sizeof(dir), "%s", o->in.root);
-	else if (!getcwd(dir, sizeof(dir)) || strlen(dir) + 1 + strlen(o->in.root) >= sizeof(dir))
-		return;
-	else
-		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", o->in.root);
-	r = collect_writable_mounts(dir, &o->writable_mounts);
-	if (r < 0) {
-		cli_error("cannot read /proc/self/mountinfo: %s, ignoring", strerror(-r));
-		return;
-	}
-	o->mounts_checked = true;
-	if (!o->writable_mounts)
-		return;
-	fprintf(stderr,
-		"gdrcheck labels: %zu mount%s under %s %s writable: the container runtime did not make the read-only mounts read-only all the way down (recursiveReadOnly: IfPossible fell back); gdrcheck writes none of them:",
-		strv_len(o->writable_mounts), strv_len(o->writable_mounts) == 1 ? "" : "s", dir,
-		strv_len(o->writable_mounts) == 1 ? "is" : "are");
-	for (size_t i = 0; o->writable_mounts[i]; i++) {
-		/* A line for kubectl logs, not a mount table. */
-		if (i == 8) {
-			fprintf(stderr, " and %zu more", strv_len(o->writable_mounts) - i);
-			break;
-		}
-		fprintf(stderr, "%s %s", i ? "," : "", o->writable_mounts[i]);
-	}
-	fprintf(stderr, "\n");
 }
 
 /* Sleep @ms, waking early when a stop signal arrives. */
@@ -573,7 +579,6 @@ int cmd_labels(int argc, char **argv, unsigned needs)
 		cli_error("--interval needs --nfd, --prom or --listen: a loop that prints would never end");
 		return EXIT_USAGE;
 	}
-	check_host_mounts(&o);
 	if (o.in.probe && o.interval_ms)
 		fprintf(stderr,
 			"gdrcheck labels: --probe creates a CUDA context and 2 MiB of GPU memory on the GPUs it probes every run, GPUs that running pods hold included (docs/probe.md)\n");
